@@ -1,0 +1,41 @@
+"""The one exception the rules raise, carrying a message the upper layers can translate."""
+
+from collections.abc import Callable
+
+from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS
+
+# Parameters holding a box or column key are shown by their label, translated like the
+# message itself; every other parameter is shown as it is (a player's name, a number).
+_BOX_PARAMS = {"box", "next_box", "forced_box"}
+_COLUMN_PARAMS = {"column"}
+
+
+def _identity(text: str) -> str:
+    return text
+
+
+class RuleError(ValueError):
+    """Something the rules do not allow: bad dice, a box out of turn, an unknown option.
+
+    ``template`` is a French sentence marked for translation, with ``{name}`` fields filled
+    from ``params``. ``str(error)`` gives the French message.
+    """
+
+    def __init__(self, template: str, **params: object) -> None:
+        super().__init__(template)
+        self.template = template
+        self.params = params
+
+    def render(self, translate: Callable[[str], str] = _identity) -> str:
+        """The message in the language ``translate`` gives (French by default)."""
+        shown = {}
+        for name, value in self.params.items():
+            if name in _BOX_PARAMS and value in BOX_LABELS:
+                value = translate(BOX_LABELS[value])
+            elif name in _COLUMN_PARAMS and value in COLUMN_LABELS:
+                value = translate(COLUMN_LABELS[value])
+            shown[name] = value
+        return translate(self.template).format(**shown)
+
+    def __str__(self) -> str:
+        return self.render()

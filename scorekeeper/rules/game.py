@@ -1,0 +1,362 @@
+"""A game as an ordered log of entries, and the state its replay gives.
+
+``replay(rules, players, entries)`` is the only way to build a state: every score, total,
+preview, floor and ranking the app shows is read from it.
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from scorekeeper.rules.dice import Dice, parse_dice, yams_face
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.labels import N_
+from scorekeeper.rules.options import (
+    BOX_OF_FACE,
+    ORDERED_COLUMNS,
+    THREE_OF_EACH,
+    UPPER_BONUS_THRESHOLD,
+    UPPER_BOXES,
+    Rules,
+)
+from scorekeeper.rules.scoring import is_variable, score
+
+YAMS_BONUS = 100
+
+# Why an entry scored 0 although the player chose the box.
+BARRED_BY_DICE = "dice"  # the dice do not make the box's combination
+BARRED_BY_VACHE = "vache"  # under the floor another player set on this row
+BARRED_BY_PLUS_MINUS = "plus_minus"  # Plus would not end above Moins
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One turn as played: who, where, and the dice on the table."""
+
+    player: int
+    column: str
+    box: str
+    dice: Dice
+
+
+@dataclass(frozen=True)
+class Score:
+    """What an entry writes: the points in the box, and the +100 it earns, if any."""
+
+    column: str
+    box: str
+    dice: Dice
+    points: int
+    barred_by: str | None = None
+    joker: bool = False
+    yams_bonus: int = 0
+
+    @property
+    def barred(self) -> bool:
+        return self.points == 0
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of one player's sheet: its filled boxes and every total derived from them."""
+
+    rules: Rules
+    kind: str
+    cells: Mapping[str, Score] = field(default_factory=dict)
+
+    def with_score(self, cell: Score) -> "Column":
+        return Column(self.rules, self.kind, MappingProxyType({**self.cells, cell.box: cell}))
+
+    @property
+    def upper(self) -> int:
+        return sum(self.cells[box].points for box in UPPER_BOXES if box in self.cells)
+
+    @property
+    def upper_bonus(self) -> int:
+        return self.rules.upper_bonus if self.upper >= UPPER_BONUS_THRESHOLD else 0
+
+    @property
+    def bonus_missing(self) -> int:
+        """Points the upper section still needs for its bonus (0 once reached)."""
+        return max(0, UPPER_BONUS_THRESHOLD - self.upper)
+
+    @property
+    def bonus_balance(self) -> int:
+        """The filled upper boxes against three of each face: four sixes is +6."""
+        return sum(
+            self.cells[box].points - THREE_OF_EACH[box] for box in UPPER_BOXES if box in self.cells
+        )
+
+    @property
+    def lower(self) -> int:
+        return sum(self.cells[box].points for box in self.rules.lower_boxes if box in self.cells)
+
+    @property
+    def yams_bonus(self) -> int:
+        return sum(cell.yams_bonus for cell in self.cells.values())
+
+    @property
+    def total(self) -> int:
+        return self.upper + self.upper_bonus + self.lower + self.yams_bonus
+
+    @property
+    def is_full(self) -> bool:
+        return len(self.cells) == len(self.rules.boxes)
+
+    @property
+    def open_boxes(self) -> tuple[str, ...]:
+        """The boxes this column may take now, before looking at the dice."""
+        free = tuple(box for box in self.rules.boxes if box not in self.cells)
+        if self.kind == "down":
+            return free[:1]
+        if self.kind == "up":
+            return free[-1:]
+        return free
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A player's sheet: one column per column kind of the game."""
+
+    name: str
+    columns: Mapping[str, Column]
+
+    @property
+    def upper(self) -> int:
+        return sum(column.upper for column in self.columns.values())
+
+    @property
+    def upper_bonus(self) -> int:
+        return sum(column.upper_bonus for column in self.columns.values())
+
+    @property
+    def lower(self) -> int:
+        return sum(column.lower for column in self.columns.values())
+
+    @property
+    def yams_bonus(self) -> int:
+        return sum(column.yams_bonus for column in self.columns.values())
+
+    @property
+    def total(self) -> int:
+        return sum(column.total for column in self.columns.values())
+
+    @property
+    def is_full(self) -> bool:
+        return all(column.is_full for column in self.columns.values())
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: int
+    name: str
+    total: int
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where dice may go in one column, and why the joker narrows it, when it does."""
+
+    boxes: tuple[str, ...]
+    forced: RuleError | None = None
+
+
+class GameState:
+    """The state after some entries. Immutable: ``play`` returns a new state."""
+
+    def __init__(self, rules: Rules, players: Sequence[str],
+                 sheets: tuple[Sheet, ...], entries: tuple[Entry, ...]) -> None:
+        self.rules = rules
+        self.players = tuple(players)
+        self.sheets = sheets
+        self.entries = entries
+
+    @classmethod
+    def start(cls, rules: Rules, players: Sequence[str]) -> "GameState":
+        check_players(players)
+        sheets = tuple(
+            Sheet(name, MappingProxyType({kind: Column(rules, kind) for kind in rules.columns}))
+            for name in players
+        )
+        return cls(rules, players, sheets, ())
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.entries) == len(self.players) * self.rules.turns_per_player
+
+    @property
+    def active_player(self) -> int | None:
+        """The seat whose turn it is: players play in seat order, one box a turn."""
+        return None if self.is_over else len(self.entries) % len(self.players)
+
+    @property
+    def turn(self) -> int:
+        """The round being played, from 1 (every player has played ``turn - 1`` times)."""
+        return len(self.entries) // len(self.players) + 1
+
+    def placement(self, player: int, kind: str, dice: Dice) -> Placement:
+        """The boxes of a column that these dice may fill now (column order, then joker)."""
+        column = self.sheets[player].columns[kind]
+        open_boxes = column.open_boxes
+        if kind in ORDERED_COLUMNS or not self._joker_applies(column, dice):
+            return Placement(open_boxes)
+        if self.rules.joker == "free":
+            return Placement(open_boxes)
+        # Official joker: the matching upper box, else any lower box, else an upper box at 0.
+        face_box = BOX_OF_FACE[yams_face(dice)]
+        if face_box in open_boxes:
+            return Placement((face_box,), RuleError(
+                N_("Joker : ce Yams doit aller dans la case {forced_box}."), forced_box=face_box))
+        lower = tuple(box for box in open_boxes if box in self.rules.lower_boxes)
+        if lower:
+            return Placement(lower, RuleError(
+                N_("Joker : la case {box} est prise, ce Yams va dans une case libre du bas, "
+                   "où Full et suites comptent plein."), box=face_box))
+        return Placement(open_boxes, RuleError(
+            N_("Joker : la case {box} et tout le bas sont pris, ce Yams doit barrer une case "
+               "du haut."), box=face_box))
+
+    def vache_floor(self, player: int, kind: str, box: str) -> int | None:
+        """The least a player may write in a box under la vache, or None when no floor holds."""
+        if not self.rules.vache or not is_variable(self.rules, box):
+            return None
+        written = [
+            sheet.columns[kind].cells[box].points
+            for seat, sheet in enumerate(self.sheets)
+            if seat != player and box in sheet.columns[kind].cells
+        ]
+        best = max(written, default=0)
+        return best or None
+
+    def score(self, entry: Entry) -> Score:
+        """What the entry would write, or RuleError saying why it is not allowed."""
+        if self.is_over:
+            raise RuleError(N_("La partie est terminée : toutes les cases sont remplies."))
+        active = self.active_player
+        if entry.player != active:
+            raise RuleError(N_("Ce n'est pas le tour de {name} : c'est à {active} de jouer."),
+                            name=self.players[entry.player] if 0 <= entry.player < len(
+                                self.players) else entry.player,
+                            active=self.players[active])
+        if entry.column not in self.rules.columns:
+            raise RuleError(N_("Cette partie n'a pas de colonne « {name} »."), name=entry.column)
+        if entry.box not in self.rules.boxes:
+            raise RuleError(N_("Cette partie n'a pas de case « {name} »."), name=entry.box)
+        dice = parse_dice(entry.dice, self.rules.dice)
+        column = self.sheets[active].columns[entry.column]
+        if entry.box in column.cells:
+            raise RuleError(N_("La case {box} est déjà remplie."), box=entry.box)
+        placement = self.placement(active, entry.column, dice)
+        if entry.box not in placement.boxes:
+            if placement.forced is not None:
+                raise placement.forced
+            raise RuleError(N_("La colonne {column} se remplit dans l'ordre : "
+                               "la prochaine case est {next_box}."),
+                            column=entry.column, next_box=placement.boxes[0])
+        return self._score_allowed(active, column, entry.box, dice)
+
+    def preview(self, dice: Dice, player: int | None = None) -> dict[tuple[str, str], Score]:
+        """What each box the dice may fill would score, keyed by (column, box)."""
+        player = self.active_player if player is None else player
+        if player is None:
+            return {}
+        dice = parse_dice(dice, self.rules.dice)
+        scores = {}
+        for kind, column in self.sheets[player].columns.items():
+            for box in self.placement(player, kind, dice).boxes:
+                scores[kind, box] = self._score_allowed(player, column, box, dice)
+        return scores
+
+    def play(self, entry: Entry) -> "GameState":
+        cell = self.score(entry)
+        sheets = list(self.sheets)
+        sheet = sheets[entry.player]
+        columns = dict(sheet.columns)
+        columns[entry.column] = columns[entry.column].with_score(cell)
+        sheets[entry.player] = Sheet(sheet.name, MappingProxyType(columns))
+        entry = Entry(entry.player, entry.column, entry.box, cell.dice)
+        return GameState(self.rules, self.players, tuple(sheets), self.entries + (entry,))
+
+    def ranking(self) -> list[Standing]:
+        """Players by total, best first; equal totals share a rank (1, 1, 3)."""
+        order = sorted(range(len(self.players)), key=lambda seat: -self.sheets[seat].total)
+        standings: list[Standing] = []
+        for position, seat in enumerate(order):
+            total = self.sheets[seat].total
+            tied = standings and standings[-1].total == total
+            rank = standings[-1].rank if tied else position + 1
+            standings.append(Standing(rank, seat, self.players[seat], total))
+        return standings
+
+    def _joker_applies(self, column: Column, dice: Dice) -> bool:
+        return self.rules.has_joker and yams_face(dice) is not None and "yams" in column.cells
+
+    def _score_allowed(self, player: int, column: Column, box: str, dice: Dice) -> Score:
+        # Order of checks (RULES.md §2): the box's formula, then Plus/Moins, then la vache;
+        # the +100 is earned by the dice whatever happens to the box.
+        joker = self._joker_applies(column, dice)
+        points = score(self.rules, box, dice, joker=joker)
+        barred_by = None if points else BARRED_BY_DICE
+        if points and _breaks_plus_minus(column, box, points):
+            points, barred_by = 0, BARRED_BY_PLUS_MINUS
+        floor = self.vache_floor(player, column.kind, box)
+        if points and floor is not None and points < floor:
+            points, barred_by = 0, BARRED_BY_VACHE
+        yams_box = column.cells.get("yams")
+        earns_bonus = (self.rules.has_yams_bonus and yams_face(dice) is not None
+                       and yams_box is not None and yams_box.points > 0)
+        return Score(column.kind, box, dice, points, barred_by, joker,
+                     YAMS_BONUS if earns_bonus else 0)
+
+
+def _breaks_plus_minus(column: Column, box: str, points: int) -> bool:
+    if box == "plus" and "minus" in column.cells:
+        return points <= column.cells["minus"].points
+    if box == "minus" and "plus" in column.cells:
+        return points >= column.cells["plus"].points
+    return False
+
+
+MAX_PLAYERS = 10
+MAX_NAME_LENGTH = 40
+
+
+def check_players(players: Sequence[str]) -> None:
+    """1 to 10 players, names of 1 to 40 printable characters, no two alike ignoring case."""
+    if not 1 <= len(players) <= MAX_PLAYERS:
+        raise RuleError(N_("Une partie se joue de 1 à {most} joueurs, pas {count}."),
+                        most=MAX_PLAYERS, count=len(players))
+    seen = set()
+    for name in players:
+        if not isinstance(name, str) or not name.strip():
+            raise RuleError(N_("Chaque joueur a besoin d'un nom."))
+        if len(name) > MAX_NAME_LENGTH:
+            raise RuleError(N_("Le nom « {name} » dépasse {most} caractères."),
+                            name=name, most=MAX_NAME_LENGTH)
+        if not name.isprintable():
+            raise RuleError(N_("Le nom « {name} » contient des caractères invisibles."),
+                            name=name)
+        key = name.strip().casefold()
+        if key in seen:
+            raise RuleError(N_("Deux joueurs ne peuvent pas s'appeler « {name} »."), name=name)
+        seen.add(key)
+
+
+def replay(rules: Rules, players: Sequence[str], entries: Iterable[Entry]) -> GameState:
+    """The state a log of entries gives; RuleError names the first illegal entry (from 1)."""
+    state = GameState.start(rules, players)
+    for number, entry in enumerate(entries, start=1):
+        try:
+            state = state.play(entry)
+        except RuleError as error:
+            raise IllegalEntry(number, error) from error
+    return state
+
+
+class IllegalEntry(RuleError):
+    """An entry of a log that the rules refuse; ``number`` counts entries from 1."""
+
+    def __init__(self, number: int, error: RuleError) -> None:
+        super().__init__(error.template, **error.params)
+        self.number = number

@@ -1,0 +1,103 @@
+"""What a box scores with given dice: the formulas of RULES.md §1 to §3, nothing else.
+
+Placement (whose turn, which boxes are open, the joker's forced box) and the house rules that
+look at other boxes (la vache, Plus et Moins) live in ``game.py``; here a box only sees dice.
+"""
+
+from collections import Counter
+from itertools import combinations
+
+from scorekeeper.rules.dice import Dice
+from scorekeeper.rules.options import FACE_OF_BOX, Rules
+
+SMALL_STRAIGHTS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
+LARGE_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+
+FULL_HOUSE = 25
+SMALL_STRAIGHT = 30
+LARGE_STRAIGHT = 40
+YAMS = 50
+FOUR_KIND_FIXED = 40
+YATZY_SMALL_STRAIGHT = 15
+YATZY_LARGE_STRAIGHT = 20
+
+
+def score(rules: Rules, box: str, dice: Dice, joker: bool = False) -> int:
+    """The points ``dice`` are worth in ``box``: 0 when the box's condition does not hold.
+
+    ``joker`` is true when the joker applies (the dice are a Yams and the column's Yams box is
+    filled): Full and the straights then score their full value. With six dice (Yams 6) the
+    box scores its best five dice.
+    """
+    if len(dice) == 5:
+        return _score_five(rules, box, dice, joker)
+    return max(_score_five(rules, box, five, joker) for five in combinations(dice, 5))
+
+
+def is_variable(rules: Rules, box: str) -> bool:
+    """Whether the box's value depends on the dice once its condition holds (la vache)."""
+    if box in ("small_straight", "large_straight", "yams"):
+        return False
+    if rules.is_yatzy:
+        return True
+    if box == "four_kind":
+        return rules.four_kind != "fixed40"
+    if box == "full_house":
+        return rules.full_house == "base"
+    return True
+
+
+def _score_five(rules: Rules, box: str, dice: Dice, joker: bool) -> int:
+    counts = Counter(dice)
+    total = sum(dice)
+    if box in FACE_OF_BOX:
+        face = FACE_OF_BOX[box]
+        return face * counts[face]
+    if box in ("chance", "plus", "minus"):
+        return total
+    if rules.is_yatzy:
+        return _score_yatzy_lower(box, counts, total)
+    alike, face = max((n, f) for f, n in counts.items())
+    if box == "three_kind":
+        if alike < 3:
+            return 0
+        return 10 + 3 * face if rules.three_kind == "base" else total
+    if box == "four_kind":
+        if alike < 4:
+            return 0
+        if rules.four_kind == "fixed40":
+            return FOUR_KIND_FIXED
+        return 20 + 4 * face if rules.four_kind == "base" else total
+    if box == "full_house":
+        if sorted(counts.values()) != [2, 3] and not joker:
+            return 0
+        return 10 + total if rules.full_house == "base" else FULL_HOUSE
+    faces = set(dice)
+    if box == "small_straight":
+        return SMALL_STRAIGHT if joker or any(s <= faces for s in SMALL_STRAIGHTS) else 0
+    if box == "large_straight":
+        return LARGE_STRAIGHT if joker or faces in LARGE_STRAIGHTS else 0
+    if box == "yams":
+        return YAMS if alike == 5 else 0
+    raise ValueError(f"unknown box {box!r}")
+
+
+def _score_yatzy_lower(box: str, counts: Counter, total: int) -> int:
+    pairs = sorted((face for face, n in counts.items() if n >= 2), reverse=True)
+    if box == "pair":
+        return 2 * pairs[0] if pairs else 0
+    if box == "two_pairs":
+        return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0
+    if box == "three_kind":
+        return max((3 * face for face, n in counts.items() if n >= 3), default=0)
+    if box == "four_kind":
+        return max((4 * face for face, n in counts.items() if n >= 4), default=0)
+    if box == "small_straight":
+        return YATZY_SMALL_STRAIGHT if set(counts) == {1, 2, 3, 4, 5} else 0
+    if box == "large_straight":
+        return YATZY_LARGE_STRAIGHT if set(counts) == {2, 3, 4, 5, 6} else 0
+    if box == "full_house":
+        return total if sorted(counts.values()) == [2, 3] else 0
+    if box == "yams":
+        return YAMS if len(counts) == 1 else 0
+    raise ValueError(f"unknown box {box!r}")
