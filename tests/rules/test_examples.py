@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.rules import BARRED_BY_DICE, Entry, Rules, RuleError, score
+from scorekeeper.rules import BARRED_BY_DICE, Entry, RuleError, Rules, score
 
 from .helpers import cell, play, solo
 

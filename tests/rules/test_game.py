@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.rules import Entry, GameState, IllegalEntry, Rules, RuleError, replay
+from scorekeeper.rules import Entry, GameState, IllegalEntry, RuleError, Rules, replay
 
 from .helpers import cell, play, solo
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from scorekeeper.rules import Entry, GameState, Rules, RuleError
+from scorekeeper.rules import Entry, GameState, RuleError, Rules
 
 from .helpers import cell, play, solo
 
