@@ -1,0 +1,1 @@
+"""Yams score keeper: a web sheet for games played with real dice."""
