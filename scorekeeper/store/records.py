@@ -1,0 +1,51 @@
+"""Plain values handed out by the store, so no caller ever holds a live database row."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+IN_PROGRESS = "in_progress"
+FINISHED = "finished"
+ABANDONED = "abandoned"
+GAME_STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
+
+MAX_NAME_LENGTH = 40
+
+
+@dataclass(frozen=True)
+class EntryRecord:
+    """One filled box: the dice typed by the player at seat `seat`, and the replayed score."""
+
+    seq: int
+    seat: int
+    column: str
+    box: str
+    dice: tuple[int, ...]
+    score: int
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game: its rules, its players by seat (0-based) and its log of entries."""
+
+    id: int
+    rules: dict[str, Any]
+    players: tuple[str, ...]
+    entries: tuple[EntryRecord, ...]
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the home page lists about a game in progress."""
+
+    id: int
+    players: tuple[str, ...]
+    entry_count: int
+    created_at: datetime
+    updated_at: datetime

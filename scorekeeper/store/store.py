@@ -1,0 +1,290 @@
+"""Persistence of games as ordered logs of entries, with plain SQLAlchemy Core.
+
+Every public method is one transaction. Every write starts by updating the game's row: on
+SQLite that takes the database's write lock, on PostgreSQL the row's lock, so the check of
+the expected sequence number and the write that follows see the same log. The unique
+(game_id, seq) constraint stays as the last guard.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from alembic import command
+from sqlalchemy import Connection, Engine, create_engine, delete, event, func, insert, select
+from sqlalchemy import update as sql_update
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.store.errors import (
+    GameNotFound,
+    InvalidPlayers,
+    NothingToUndo,
+    StaleSheet,
+)
+from scorekeeper.store.migrations import alembic_config
+from scorekeeper.store.records import (
+    FINISHED,
+    IN_PROGRESS,
+    MAX_NAME_LENGTH,
+    EntryRecord,
+    GameRecord,
+    GameSummary,
+)
+from scorekeeper.store.schema import entries, game_players, games, players
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _on_sqlite_connect(dbapi_connection, connection_record) -> None:
+    # pysqlite's own BEGIN only precedes DML, so reads would see no snapshot and SAVEPOINT
+    # would misbehave; turning it off lets _on_sqlite_begin emit every BEGIN itself.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    # busy_timeout first: switching to WAL needs a lock that another process may hold.
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+def _on_sqlite_begin(connection: Connection) -> None:
+    connection.exec_driver_sql("BEGIN")
+
+
+def player_key(name: str) -> str:
+    """The identity of a player's name: the same name ignoring case is the same player."""
+    return name.strip().casefold()
+
+
+def _clean_names(names: Sequence[str]) -> list[str]:
+    if not names:
+        raise InvalidPlayers("a game needs at least one player")
+    cleaned = [name.strip() for name in names]
+    for name in cleaned:
+        if not name:
+            raise InvalidPlayers("a player's name cannot be blank")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidPlayers(f"a player's name has at most {MAX_NAME_LENGTH} characters")
+    keys = [player_key(name) for name in cleaned]
+    if len(set(keys)) != len(keys):
+        raise InvalidPlayers("the same player cannot sit twice in one game")
+    return cleaned
+
+
+def _dice_text(dice: Iterable[int]) -> str:
+    dice = tuple(dice)
+    if not all(isinstance(die, int) and 1 <= die <= 6 for die in dice):
+        raise ValueError(f"dice must be integers from 1 to 6, got {dice!r}")
+    return "".join(str(die) for die in dice)
+
+
+def _entry_record(row) -> EntryRecord:
+    return EntryRecord(
+        seq=row.seq,
+        seat=row.seat,
+        column=row.column,
+        box=row.box,
+        dice=tuple(int(digit) for digit in row.dice),
+        score=row.score,
+    )
+
+
+class Store:
+    """The games database. Safe to share between threads: each call takes its own connection."""
+
+    def __init__(self, url: str, **engine_options: Any) -> None:
+        self.engine: Engine = create_engine(url, **engine_options)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _on_sqlite_connect)
+            event.listen(self.engine, "begin", _on_sqlite_begin)
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration; a no-op when it is already there."""
+        cfg = alembic_config()
+        with self.engine.begin() as connection:
+            cfg.attributes["connection"] = connection
+            command.upgrade(cfg, "head")
+
+    def dispose(self) -> None:
+        """Close the pooled connections (before deleting the database file, for instance)."""
+        self.engine.dispose()
+
+    def create_game(self, rules: dict[str, Any], names: Sequence[str]) -> int:
+        """Start a game with these players in seat order; return its id.
+
+        Each name finds the player who already has it (ignoring case) or makes a new one.
+        Raises InvalidPlayers for no name, a blank or too long name, or a name given twice.
+        """
+        cleaned = _clean_names(names)
+        rules_text = json.dumps(rules, sort_keys=True)
+        try:
+            return self._create_game(rules_text, cleaned)
+        except IntegrityError:
+            # Another game created one of these players at the same moment; it exists now.
+            return self._create_game(rules_text, cleaned)
+
+    def _create_game(self, rules_text: str, names: list[str]) -> int:
+        now = _now()
+        with self.engine.begin() as connection:
+            game_id = connection.execute(
+                insert(games).values(
+                    rules=rules_text, status=IN_PROGRESS, created_at=now, updated_at=now
+                )
+            ).inserted_primary_key[0]
+            for seat, name in enumerate(names):
+                connection.execute(
+                    insert(game_players).values(
+                        game_id=game_id,
+                        seat=seat,
+                        player_id=self._find_or_create_player(connection, name, now),
+                        name=name,
+                    )
+                )
+        return game_id
+
+    @staticmethod
+    def _find_or_create_player(connection: Connection, name: str, now: datetime) -> int:
+        key = player_key(name)
+        player_id = connection.scalar(select(players.c.id).where(players.c.name_key == key))
+        if player_id is not None:
+            return player_id
+        return connection.execute(
+            insert(players).values(name=name, name_key=key, created_at=now)
+        ).inserted_primary_key[0]
+
+    def load_game(self, game_id: int) -> GameRecord | None:
+        """The whole game, or None if there is no such game."""
+        with self.engine.begin() as connection:
+            game = connection.execute(select(games).where(games.c.id == game_id)).one_or_none()
+            if game is None:
+                return None
+            names = connection.scalars(
+                select(game_players.c.name)
+                .where(game_players.c.game_id == game_id)
+                .order_by(game_players.c.seat)
+            ).all()
+            rows = connection.execute(
+                select(entries).where(entries.c.game_id == game_id).order_by(entries.c.seq)
+            ).all()
+        return GameRecord(
+            id=game.id,
+            rules=json.loads(game.rules),
+            players=tuple(names),
+            entries=tuple(_entry_record(row) for row in rows),
+            status=game.status,
+            created_at=game.created_at,
+            updated_at=game.updated_at,
+            finished_at=game.finished_at,
+        )
+
+    def add_entry(
+        self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool
+    ) -> None:
+        """Append `entry` to the log if the log still holds exactly `expected_seq` entries.
+
+        `finished` marks the game finished (the caller's replay knows when the last box
+        is filled). Raises StaleSheet, changing nothing, when the log moved on meanwhile.
+        """
+        if entry.seq != expected_seq:
+            raise StaleSheet(game_id, expected_seq, entry.seq)
+        dice = _dice_text(entry.dice)
+        now = _now()
+        game_values: dict[str, Any] = {"updated_at": now}
+        if finished:
+            game_values.update(status=FINISHED, finished_at=now)
+        try:
+            with self.engine.begin() as connection:
+                self._lock_game(connection, game_id, game_values)
+                count = self._entry_count(connection, game_id)
+                if count != expected_seq:
+                    raise StaleSheet(game_id, expected_seq, count)
+                connection.execute(
+                    insert(entries).values(
+                        game_id=game_id,
+                        seq=entry.seq,
+                        seat=entry.seat,
+                        column=entry.column,
+                        box=entry.box,
+                        dice=dice,
+                        score=entry.score,
+                        created_at=now,
+                    )
+                )
+        except IntegrityError as error:
+            raise StaleSheet(game_id, expected_seq) from error
+
+    def undo_entry(self, game_id: int, expected_seq: int) -> EntryRecord:
+        """Delete the last entry if the log holds exactly `expected_seq` entries; return it.
+
+        The game goes back in progress. Raises NothingToUndo on an empty log and StaleSheet,
+        changing nothing, when the log moved on meanwhile.
+        """
+        with self.engine.begin() as connection:
+            self._lock_game(
+                connection,
+                game_id,
+                {"updated_at": _now(), "status": IN_PROGRESS, "finished_at": None},
+            )
+            count = self._entry_count(connection, game_id)
+            if count == 0:
+                raise NothingToUndo(game_id)
+            if count != expected_seq:
+                raise StaleSheet(game_id, expected_seq, count)
+            last = connection.execute(
+                select(entries).where(entries.c.game_id == game_id, entries.c.seq == count - 1)
+            ).one()
+            connection.execute(delete(entries).where(entries.c.id == last.id))
+        return _entry_record(last)
+
+    def games_in_progress(self) -> list[GameSummary]:
+        """Games still being played, the most recently played first."""
+        entry_count = (
+            select(func.count())
+            .where(entries.c.game_id == games.c.id)
+            .correlate(games)
+            .scalar_subquery()
+        )
+        with self.engine.begin() as connection:
+            rows = connection.execute(
+                select(games.c.id, games.c.created_at, games.c.updated_at, entry_count)
+                .where(games.c.status == IN_PROGRESS)
+                .order_by(games.c.updated_at.desc(), games.c.id.desc())
+            ).all()
+            seats = connection.execute(
+                select(game_players.c.game_id, game_players.c.name)
+                .join(games, games.c.id == game_players.c.game_id)
+                .where(games.c.status == IN_PROGRESS)
+                .order_by(game_players.c.game_id, game_players.c.seat)
+            ).all()
+        names: dict[int, list[str]] = {}
+        for seat in seats:
+            names.setdefault(seat.game_id, []).append(seat.name)
+        return [
+            GameSummary(
+                id=row.id,
+                players=tuple(names.get(row.id, ())),
+                entry_count=row[3],
+                created_at=row.created_at,
+                updated_at=row.updated_at,
+            )
+            for row in rows
+        ]
+
+    @staticmethod
+    def _lock_game(connection: Connection, game_id: int, values: dict[str, Any]) -> None:
+        result = connection.execute(sql_update(games).where(games.c.id == game_id).values(values))
+        if result.rowcount == 0:
+            raise GameNotFound(game_id)
+
+    @staticmethod
+    def _entry_count(connection: Connection, game_id: int) -> int:
+        return connection.scalar(
+            select(func.count()).select_from(entries).where(entries.c.game_id == game_id)
+        )

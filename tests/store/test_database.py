@@ -1,0 +1,90 @@
+"""The database under the store: connection settings, migrations, and data across restarts."""
+
+from datetime import UTC, datetime
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import delete, func, insert, inspect, select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.store import EntryRecord, Store
+from scorekeeper.store.schema import entries, games, metadata
+
+TABLES = {"games", "players", "game_players", "entries"}
+
+
+@pytest.fixture
+def database_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
+
+
+def test_every_connection_has_wal_foreign_keys_and_a_busy_timeout(store):
+    for _ in range(2):
+        with store.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+        store.engine.dispose()
+
+
+def test_foreign_keys_are_enforced_and_deleting_a_game_deletes_its_log(store):
+    with pytest.raises(IntegrityError), store.engine.begin() as connection:
+        connection.execute(
+            insert(entries).values(
+                game_id=404,
+                seq=0,
+                seat=0,
+                column="free",
+                box="ones",
+                dice="11111",
+                score=5,
+                created_at=datetime.now(UTC),
+            )
+        )
+    game_id = store.create_game({}, ["Alice"])
+    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False)
+    with store.engine.begin() as connection:
+        connection.execute(delete(games).where(games.c.id == game_id))
+        assert connection.scalar(select(func.count()).select_from(entries)) == 0
+
+
+def test_migration_creates_the_schema_in_an_empty_file(tmp_path, database_url):
+    store = Store(database_url)
+    assert not (tmp_path / "games.sqlite3").exists()
+
+    store.migrate()
+
+    assert TABLES <= set(inspect(store.engine).get_table_names())
+    with store.engine.connect() as connection:
+        assert MigrationContext.configure(connection).get_current_revision() == "0001"
+    store.dispose()
+
+
+def test_migrating_twice_keeps_the_data(database_url):
+    store = Store(database_url)
+    store.migrate()
+    game_id = store.create_game({"preset": "classique"}, ["Alice"])
+    store.migrate()
+    assert store.load_game(game_id).players == ("Alice",)
+    store.dispose()
+
+
+def test_migrations_build_exactly_the_schema_the_code_uses(store):
+    with store.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), metadata)
+    assert differences == []
+
+
+def test_games_survive_a_restart(database_url):
+    first = Store(database_url)
+    first.migrate()
+    game_id = first.create_game({"preset": "classique"}, ["Alice", "Bob"])
+    first.add_entry(game_id, 0, EntryRecord(0, 0, "free", "yams", (4,) * 5, 50), False)
+    before = first.load_game(game_id)
+    first.dispose()
+
+    second = Store(database_url)
+    second.migrate()
+    assert second.load_game(game_id) == before
+    second.dispose()

@@ -1,0 +1,234 @@
+"""Games, players and the log of entries, through the Store's public API."""
+
+import threading
+from datetime import UTC
+
+import pytest
+from sqlalchemy import func, select
+
+from scorekeeper.store import (
+    FINISHED,
+    IN_PROGRESS,
+    EntryRecord,
+    GameNotFound,
+    InvalidPlayers,
+    NothingToUndo,
+    StaleSheet,
+    Store,
+)
+from scorekeeper.store.schema import entries, players
+
+RULES = {"preset": "classique", "columns": ["free"], "yams_bonus": True}
+
+
+def entry(seq, seat=0, box="sixes", dice=(6, 6, 6, 5, 3), score=18, column="free"):
+    return EntryRecord(seq=seq, seat=seat, column=column, box=box, dice=dice, score=score)
+
+
+def count_rows(store, table):
+    with store.engine.connect() as connection:
+        return connection.scalar(select(func.count()).select_from(table))
+
+
+def test_create_game_stores_rules_players_and_an_empty_log(store):
+    game_id = store.create_game(RULES, ["Alice", "Bob"])
+
+    game = store.load_game(game_id)
+
+    assert game.id == game_id
+    assert game.rules == RULES
+    assert game.players == ("Alice", "Bob")
+    assert game.entries == ()
+    assert game.status == IN_PROGRESS
+    assert game.finished_at is None
+    assert game.created_at.tzinfo == UTC
+    assert game.updated_at == game.created_at
+
+
+def test_load_game_of_an_unknown_id_is_none(store):
+    assert store.load_game(404) is None
+
+
+def test_a_name_ignoring_case_is_the_same_player(store):
+    first = store.create_game(RULES, ["Éloïse", "Bob"])
+    second = store.create_game(RULES, ["ÉLOÏSE  "])
+
+    assert count_rows(store, players) == 2
+    assert store.load_game(first).players == ("Éloïse", "Bob")
+    assert store.load_game(second).players == ("ÉLOÏSE",)
+    with store.engine.connect() as connection:
+        assert connection.scalars(select(players.c.name).order_by(players.c.id)).all() == [
+            "Éloïse",
+            "Bob",
+        ]
+
+
+@pytest.mark.parametrize(
+    "names",
+    [[], [""], ["   "], ["x" * 41], ["Alice", "alice"]],
+    ids=["none", "empty", "blank", "too-long", "twice"],
+)
+def test_create_game_refuses_bad_names_and_stores_nothing(store, names):
+    with pytest.raises(InvalidPlayers):
+        store.create_game(RULES, names)
+    assert store.games_in_progress() == []
+    assert count_rows(store, players) == 0
+
+
+def test_add_entry_appends_to_the_log(store):
+    game_id = store.create_game(RULES, ["Alice", "Bob"])
+
+    store.add_entry(game_id, 0, entry(0, seat=0), finished=False)
+    store.add_entry(
+        game_id, 1, entry(1, seat=1, box="chance", dice=(1, 2, 3, 4, 6), score=16), finished=False
+    )
+
+    game = store.load_game(game_id)
+    assert game.entries == (
+        entry(0, seat=0),
+        entry(1, seat=1, box="chance", dice=(1, 2, 3, 4, 6), score=16),
+    )
+    assert game.updated_at > game.created_at
+    assert game.status == IN_PROGRESS
+
+
+@pytest.mark.parametrize("expected_seq", [0, 2])
+def test_add_entry_on_a_stale_sequence_changes_nothing(store, expected_seq):
+    game_id = store.create_game(RULES, ["Alice"])
+    store.add_entry(game_id, 0, entry(0), finished=False)
+    before = store.load_game(game_id)
+
+    with pytest.raises(StaleSheet):
+        store.add_entry(game_id, expected_seq, entry(expected_seq, box="ones"), finished=True)
+
+    assert store.load_game(game_id) == before
+
+
+def test_add_entry_whose_seq_differs_from_the_expected_one_is_stale(store):
+    game_id = store.create_game(RULES, ["Alice"])
+    with pytest.raises(StaleSheet):
+        store.add_entry(game_id, 0, entry(1), finished=False)
+    assert store.load_game(game_id).entries == ()
+
+
+def test_finishing_entry_marks_the_game_finished_and_undo_reopens_it(store):
+    game_id = store.create_game(RULES, ["Alice"])
+    store.add_entry(game_id, 0, entry(0), finished=True)
+
+    finished = store.load_game(game_id)
+    assert finished.status == FINISHED
+    assert finished.finished_at is not None
+    assert store.games_in_progress() == []
+
+    assert store.undo_entry(game_id, 1) == entry(0)
+
+    reopened = store.load_game(game_id)
+    assert reopened.status == IN_PROGRESS
+    assert reopened.finished_at is None
+    assert reopened.entries == ()
+
+
+def test_undo_removes_only_the_last_entry(store):
+    game_id = store.create_game(RULES, ["Alice", "Bob"])
+    store.add_entry(game_id, 0, entry(0, seat=0), finished=False)
+    store.add_entry(game_id, 1, entry(1, seat=1, box="yams", dice=(2,) * 5, score=50), False)
+
+    undone = store.undo_entry(game_id, 2)
+
+    assert undone == entry(1, seat=1, box="yams", dice=(2,) * 5, score=50)
+    assert store.load_game(game_id).entries == (entry(0, seat=0),)
+
+
+@pytest.mark.parametrize("expected_seq", [0, 1, 3])
+def test_undo_on_a_stale_sequence_changes_nothing(store, expected_seq):
+    game_id = store.create_game(RULES, ["Alice"])
+    store.add_entry(game_id, 0, entry(0), finished=False)
+    store.add_entry(game_id, 1, entry(1, box="fives", dice=(5, 5, 1, 2, 3), score=10), False)
+    before = store.load_game(game_id)
+
+    with pytest.raises(StaleSheet):
+        store.undo_entry(game_id, expected_seq)
+
+    assert store.load_game(game_id) == before
+
+
+def test_undo_of_an_empty_log_is_nothing_to_undo(store):
+    game_id = store.create_game(RULES, ["Alice"])
+    with pytest.raises(NothingToUndo):
+        store.undo_entry(game_id, 0)
+
+
+def test_unknown_game_is_reported(store):
+    with pytest.raises(GameNotFound):
+        store.add_entry(404, 0, entry(0), finished=False)
+    with pytest.raises(GameNotFound):
+        store.undo_entry(404, 1)
+
+
+def test_dice_must_be_faces_of_a_die(store):
+    game_id = store.create_game(RULES, ["Alice"])
+    with pytest.raises(ValueError):
+        store.add_entry(game_id, 0, entry(0, dice=(6, 6, 7, 1, 1)), finished=False)
+    assert store.load_game(game_id).entries == ()
+
+
+def test_six_dice_round_trip(store):
+    game_id = store.create_game({"dice": 6}, ["Alice"])
+    store.add_entry(game_id, 0, entry(0, dice=(6, 6, 6, 6, 6, 1), score=30), False)
+    assert store.load_game(game_id).entries[0].dice == (6, 6, 6, 6, 6, 1)
+
+
+def test_racing_submissions_of_the_same_turn_write_one_entry(store):
+    game_id = store.create_game(RULES, ["Alice"])
+    start = threading.Barrier(2)
+    outcomes = []
+
+    def submit(box):
+        start.wait()
+        try:
+            store.add_entry(game_id, 0, entry(0, box=box), finished=False)
+            outcomes.append("written")
+        except StaleSheet:
+            outcomes.append("stale")
+
+    threads = [threading.Thread(target=submit, args=(box,)) for box in ("sixes", "chance")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == ["stale", "written"]
+    assert len(store.load_game(game_id).entries) == 1
+
+
+def test_unique_sequence_violation_is_a_stale_sheet_and_keeps_one_entry(store, monkeypatch):
+    """The last guard: a racer that counted before the other's insert was visible."""
+    game_id = store.create_game(RULES, ["Alice"])
+    store.add_entry(game_id, 0, entry(0, box="sixes"), finished=False)
+    monkeypatch.setattr(Store, "_entry_count", staticmethod(lambda connection, game_id: 0))
+
+    with pytest.raises(StaleSheet):
+        store.add_entry(game_id, 0, entry(0, box="chance"), finished=True)
+
+    monkeypatch.undo()
+    game = store.load_game(game_id)
+    assert [e.box for e in game.entries] == ["sixes"]
+    assert game.status == IN_PROGRESS
+    assert count_rows(store, entries) == 1
+
+
+def test_games_in_progress_lists_the_most_recently_played_first(store):
+    older = store.create_game(RULES, ["Alice", "Bob"])
+    newer = store.create_game(RULES, ["Chloé"])
+    done = store.create_game(RULES, ["Dan"])
+    store.add_entry(done, 0, entry(0), finished=True)
+    store.add_entry(older, 0, entry(0), finished=False)
+
+    summaries = store.games_in_progress()
+
+    assert [s.id for s in summaries] == [older, newer]
+    assert summaries[0].players == ("Alice", "Bob")
+    assert summaries[0].entry_count == 1
+    assert summaries[1].players == ("Chloé",)
+    assert summaries[1].entry_count == 0
+    assert summaries[0].updated_at > summaries[0].created_at
