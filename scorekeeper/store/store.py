@@ -223,8 +223,9 @@ class Store:
     def undo_entry(self, game_id: int, expected_seq: int) -> EntryRecord:
         """Delete the last entry if the log holds exactly `expected_seq` entries; return it.
 
-        The game goes back in progress. Raises NothingToUndo on an empty log and StaleSheet,
-        changing nothing, when the log moved on meanwhile.
+        The game goes back in progress. Raises StaleSheet, changing nothing, when the log
+        moved on meanwhile (an undo from a sheet that showed entries, on an emptied log,
+        included), and NothingToUndo when the client saw an empty log and it still is.
         """
         with self.engine.begin() as connection:
             self._lock_game(
@@ -233,12 +234,15 @@ class Store:
                 {"updated_at": _now(), "status": IN_PROGRESS, "finished_at": None},
             )
             count = self._entry_count(connection, game_id)
-            if count == 0:
-                raise NothingToUndo(game_id)
             if count != expected_seq:
                 raise StaleSheet(game_id, expected_seq, count)
+            if count == 0:
+                raise NothingToUndo(game_id)
             last = connection.execute(
-                select(entries).where(entries.c.game_id == game_id, entries.c.seq == count - 1)
+                select(entries)
+                .where(entries.c.game_id == game_id)
+                .order_by(entries.c.seq.desc())
+                .limit(1)
             ).one()
             connection.execute(delete(entries).where(entries.c.id == last.id))
         return _entry_record(last)

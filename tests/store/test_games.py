@@ -158,6 +158,14 @@ def test_undo_of_an_empty_log_is_nothing_to_undo(store):
         store.undo_entry(game_id, 0)
 
 
+def test_undo_from_a_sheet_that_showed_entries_on_an_emptied_log_is_stale(store):
+    game_id = store.create_game(RULES, ["Alice"])
+    store.add_entry(game_id, 0, entry(0), finished=False)
+    store.undo_entry(game_id, 1)
+    with pytest.raises(StaleSheet):
+        store.undo_entry(game_id, 1)
+
+
 def test_unknown_game_is_reported(store):
     with pytest.raises(GameNotFound):
         store.add_entry(404, 0, entry(0), finished=False)
