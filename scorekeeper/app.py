@@ -1,0 +1,110 @@
+"""The Flask application factory: instance folder, secret key, database, extensions, blueprints."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, current_app, request
+from flask_babel import Babel
+from flask_wtf.csrf import CSRFProtect
+
+from scorekeeper.store import Store
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+SECRET_KEY_FILE = "secret_key"
+DATABASE_FILE = "scorekeeper.sqlite3"
+DATABASE_URL_ENV = "SCOREKEEPER_DATABASE_URL"
+STORE_EXTENSION = "scorekeeper.store"
+
+babel = Babel()
+csrf = CSRFProtect()
+
+
+def _resource_dir(name: str) -> Path:
+    """The packaged copy in an installed wheel, else the top-level folder of the checkout."""
+    packaged = PACKAGE_DIR / name
+    return packaged if packaged.is_dir() else PACKAGE_DIR.parent / name
+
+
+def _select_locale() -> str:
+    return (
+        request.accept_languages.best_match(current_app.config["LANGUAGES"])
+        or current_app.config["BABEL_DEFAULT_LOCALE"]
+    )
+
+
+def _load_secret_key(instance: Path) -> str:
+    """Read the instance's secret key, creating it on the first start."""
+    path = instance / SECRET_KEY_FILE
+    if not path.exists():
+        # Written aside then linked into place: two processes starting at once agree on one
+        # key, and none ever reads a half-written file.
+        fd, draft = tempfile.mkstemp(dir=instance, prefix=f".{SECRET_KEY_FILE}-")
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as file:
+                file.write(secrets.token_hex(32))
+            with contextlib.suppress(FileExistsError):
+                os.link(draft, path)
+        finally:
+            os.unlink(draft)
+    key = path.read_text(encoding="ascii").strip()
+    if not key:
+        raise RuntimeError(f"the secret key file {path} is empty; delete it to make a new one")
+    return key
+
+
+def create_app(
+    config: Mapping[str, Any] | None = None, instance_path: str | os.PathLike | None = None
+) -> Flask:
+    """Build the app.
+
+    The instance folder comes from `instance_path`, else `config["INSTANCE_PATH"]`, else
+    Flask's default. Settings apply in this order, the last one winning: defaults, the
+    instance's config.py, the SCOREKEEPER_DATABASE_URL environment variable, `config`.
+    """
+    config = dict(config or {})
+    instance_path = instance_path or config.pop("INSTANCE_PATH", None)
+    app = Flask(
+        "scorekeeper",
+        instance_path=str(Path(instance_path).resolve()) if instance_path else None,
+        instance_relative_config=True,
+        template_folder=str(_resource_dir("templates")),
+        static_folder=str(_resource_dir("static")),
+    )
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+
+    app.config.from_mapping(
+        DATABASE_URL=f"sqlite:///{instance / DATABASE_FILE}",
+        BABEL_DEFAULT_LOCALE="fr",
+        BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
+        LANGUAGES=["fr"],
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    app.config.from_pyfile("config.py", silent=True)
+    if os.environ.get(DATABASE_URL_ENV):
+        app.config["DATABASE_URL"] = os.environ[DATABASE_URL_ENV]
+    app.config.update(config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _load_secret_key(instance)
+
+    store = Store(app.config["DATABASE_URL"])
+    store.migrate()
+    app.extensions[STORE_EXTENSION] = store
+
+    babel.init_app(app, locale_selector=_select_locale)
+    csrf.init_app(app)
+
+    # Imported here, not at the top: the web layer reads names such as STORE_EXTENSION from
+    # this module, which must be fully loaded first.
+    from scorekeeper.web import register_blueprints
+
+    register_blueprints(app)
+    return app

@@ -1,0 +1,52 @@
+"""The `scorekeeper` command. Add a subcommand with @main.command() and @instance_option."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+import waitress
+
+from scorekeeper.app import create_app
+from scorekeeper.net import lan_address
+
+
+def instance_option(command: Callable) -> Callable:
+    """Give a subcommand `--instance DIR`, passed on as `instance: Path | None`."""
+    return click.option(
+        "--instance",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Folder holding the database, the secret key and config.py "
+        "(created if missing; default: Flask's instance folder).",
+    )(command)
+
+
+@click.group()
+@click.version_option(package_name="scorekeeper")
+def main() -> None:
+    """Yams score keeper: a score sheet on a tablet, for games played with real dice."""
+
+
+@main.command()
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@instance_option
+def serve(host: str, port: int, instance: Path | None) -> None:
+    """Serve the score keeper on the home network."""
+    app = create_app(instance_path=instance)
+    click.echo(f"Instance folder: {app.instance_path}")
+    click.echo("Open the score keeper at:")
+    for address in addresses_to_open(host, port):
+        click.echo(f"  {address}")
+    waitress.serve(app, host=host, port=port, threads=8)
+
+
+def addresses_to_open(host: str, port: int) -> list[str]:
+    """The URLs that reach a server listening on `host`: on this machine, then from the LAN."""
+    if host in ("0.0.0.0", "::", ""):
+        return [f"http://localhost:{port}", f"http://{lan_address()}:{port}"]
+    if host in ("localhost", "127.0.0.1", "::1"):
+        return [f"http://localhost:{port}"]
+    return [f"http://{host}:{port}"]

@@ -1,0 +1,113 @@
+"""The `scorekeeper` command and what create_app does on first start."""
+
+import ipaddress
+import socket
+import stat
+
+from click.testing import CliRunner
+
+from scorekeeper import cli
+from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, create_app
+from scorekeeper.net import lan_address
+
+
+def test_serve_help_lists_its_options():
+    result = CliRunner().invoke(cli.main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--instance"):
+        assert option in result.output
+
+
+def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monkeypatch):
+    served = {}
+    monkeypatch.setattr(cli.waitress, "serve", lambda app, **options: served.update(options))
+    monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
+    instance = tmp_path / "home"
+
+    result = CliRunner().invoke(cli.main, ["serve", "--port", "8123", "--instance", str(instance)])
+
+    assert result.exit_code == 0, result.output
+    assert str(instance.resolve()) in result.output
+    assert "http://localhost:8123" in result.output
+    assert "http://192.168.1.20:8123" in result.output
+    assert served == {"host": "0.0.0.0", "port": 8123, "threads": 8}
+    assert (instance / DATABASE_FILE).is_file()
+
+
+def test_addresses_follow_the_listening_host(monkeypatch):
+    monkeypatch.setattr(cli, "lan_address", lambda: "10.0.0.7")
+    assert cli.addresses_to_open("0.0.0.0", 80) == ["http://localhost:80", "http://10.0.0.7:80"]
+    assert cli.addresses_to_open("127.0.0.1", 80) == ["http://localhost:80"]
+    assert cli.addresses_to_open("10.0.0.9", 80) == ["http://10.0.0.9:80"]
+
+
+def test_lan_address_is_an_ipv4_address():
+    assert isinstance(ipaddress.ip_address(lan_address()), ipaddress.IPv4Address)
+
+
+def test_lan_address_without_a_route_falls_back_to_the_host_name(monkeypatch):
+    class Unroutable(socket.socket):
+        def connect(self, address):
+            raise OSError("network is unreachable")
+
+    monkeypatch.setattr(socket, "socket", Unroutable)
+    assert isinstance(ipaddress.ip_address(lan_address()), ipaddress.IPv4Address)
+
+
+def test_first_start_creates_instance_secret_key_and_database(tmp_path, monkeypatch):
+    monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
+    instance = tmp_path / "not" / "there" / "yet"
+
+    app = create_app(instance_path=instance)
+
+    assert app.instance_path == str(instance.resolve())
+    key_file = instance / SECRET_KEY_FILE
+    assert key_file.is_file()
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert app.secret_key == key_file.read_text().strip()
+    assert len(app.secret_key) >= 64
+    assert (instance / DATABASE_FILE).is_file()
+    assert app.config["BABEL_DEFAULT_LOCALE"] == "fr"
+    assert app.config["MAX_CONTENT_LENGTH"] == 1024 * 1024
+
+
+def test_a_second_start_reuses_the_secret_key(instance_path):
+    first = create_app(instance_path=instance_path)
+    second = create_app({"INSTANCE_PATH": instance_path})
+    assert first.secret_key == second.secret_key
+
+
+def test_each_instance_gets_its_own_secret_key(tmp_path):
+    assert (
+        create_app(instance_path=tmp_path / "a").secret_key
+        != create_app(instance_path=tmp_path / "b").secret_key
+    )
+
+
+def test_instance_config_then_environment_choose_the_database(instance_path, monkeypatch):
+    instance_path.mkdir()
+    from_config = instance_path / "from_config.sqlite3"
+    (instance_path / "config.py").write_text(f'DATABASE_URL = "sqlite:///{from_config}"\n')
+    assert (
+        create_app(instance_path=instance_path)
+        .config["DATABASE_URL"]
+        .endswith("from_config.sqlite3")
+    )
+    assert from_config.is_file()
+
+    from_env = instance_path / "from_env.sqlite3"
+    monkeypatch.setenv(DATABASE_URL_ENV, f"sqlite:///{from_env}")
+    create_app(instance_path=instance_path)
+    assert from_env.is_file()
+    assert not (instance_path / DATABASE_FILE).exists()
+
+
+def test_app_keeps_csrf_on_and_serves_the_stylesheet(app, client):
+    assert app.config.get("WTF_CSRF_ENABLED", True)
+    response = client.get("/static/css/app.css")
+    assert response.status_code == 200
+    assert b".sheet" in response.data
+
+
+def test_base_template_compiles(app):
+    assert app.jinja_env.get_template("base.html") is not None
