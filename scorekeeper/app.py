@@ -15,12 +15,13 @@ from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper.store import Store
+from scorekeeper.web import register_blueprints
+from scorekeeper.web.store import STORE_EXTENSION
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 SECRET_KEY_FILE = "secret_key"
 DATABASE_FILE = "scorekeeper.sqlite3"
 DATABASE_URL_ENV = "SCOREKEEPER_DATABASE_URL"
-STORE_EXTENSION = "scorekeeper.store"
 
 babel = Babel()
 csrf = CSRFProtect()
@@ -101,10 +102,6 @@ def create_app(
 
     babel.init_app(app, locale_selector=_select_locale)
     csrf.init_app(app)
-
-    # Imported here, not at the top: the web layer reads names such as STORE_EXTENSION from
-    # this module, which must be fully loaded first.
-    from scorekeeper.web import register_blueprints
 
     register_blueprints(app)
     return app

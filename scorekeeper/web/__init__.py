@@ -1,0 +1,18 @@
+"""The web layer: thin Flask blueprints that parse, call the rules and the store, and render."""
+
+from flask import Flask
+from flask_babel import get_locale
+
+from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
+from scorekeeper.web import errors, games, main
+
+
+def register_blueprints(app: Flask) -> None:
+    """Attach the web blueprints, the error pages and the labels templates need."""
+    app.register_blueprint(main.bp)
+    app.register_blueprint(games.bp)
+    errors.register(app)
+    app.jinja_env.globals.update(
+        BOX_LABELS=BOX_LABELS, COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,
+        get_locale=get_locale,
+    )

@@ -1,0 +1,31 @@
+"""Error pages in the player's language: never a bare 500, never a stack trace."""
+
+from flask import Flask, render_template
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        message = _("La page a expiré ou ne vient pas de cette application : "
+                    "rechargez-la et recommencez.")
+        return render_template("errors/error.html", code=400, message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        messages = {
+            404: _("Cette page n'existe pas (ou plus)."),
+            405: _("Cette adresse ne s'utilise pas ainsi."),
+            413: _("La demande est trop grosse."),
+        }
+        message = messages.get(error.code, _("La demande n'a pas pu être traitée."))
+        return render_template("errors/error.html", code=error.code, message=message), error.code
+
+    @app.errorhandler(Exception)
+    def unexpected_error(error: Exception):
+        app.logger.exception("unexpected error", exc_info=error)
+        message = _("Une erreur inattendue s'est produite ; rien n'a été enregistré. "
+                    "Rechargez la page.")
+        return render_template("errors/error.html", code=500, message=message), 500

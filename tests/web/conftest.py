@@ -1,0 +1,67 @@
+"""Helpers for driving the app through the Flask test client, CSRF token included."""
+
+import re
+
+import pytest
+from sqlalchemy import text
+
+from scorekeeper.app import STORE_EXTENSION
+
+DEFAULT_OPTIONS = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
+                   "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
+
+
+def csrf_token(client) -> str:
+    page = client.get("/games/new").get_data(as_text=True)
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    assert match, "no CSRF token on the new-game page"
+    return match.group(1)
+
+
+class Table:
+    """A client at the kitchen table: starts games and plays turns through real forms."""
+
+    def __init__(self, client):
+        self.client = client
+
+    def post(self, url, data, token=True):
+        data = dict(data)
+        if token:
+            data["csrf_token"] = csrf_token(self.client)
+        return self.client.post(url, data=data)
+
+    def new_game(self, names, **options):
+        data = {**DEFAULT_OPTIONS, **options}
+        for i, name in enumerate(names):
+            data[f"names-{i}"] = name
+        for key in [k for k, v in data.items() if v is False]:
+            del data[key]
+        response = self.post("/games/new", data)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        return int(response.headers["Location"].rsplit("/", 1)[1])
+
+    def play(self, game_id, seq, dice, target, confirm=False):
+        data = {"seq": seq, "dice": dice, "target": target}
+        if confirm:
+            data["confirm"] = "1"
+        return self.post(f"/games/{game_id}/entries", data)
+
+
+@pytest.fixture
+def table(client):
+    return Table(client)
+
+
+@pytest.fixture
+def snapshot(app):
+    """Every row of every table, to show that a refused request changed nothing."""
+    engine = app.extensions[STORE_EXTENSION].engine
+
+    def take():
+        with engine.connect() as connection:
+            return {
+                name: connection.execute(text(f"SELECT * FROM {name} ORDER BY 1")).all()
+                for name in ("games", "players", "game_players", "entries")
+            }
+
+    return take

@@ -1,0 +1,157 @@
+"""Bad input gets a 4xx or the form again with a French message, and stores nothing."""
+
+import pytest
+
+
+@pytest.fixture
+def game(table):
+    """A two-player game where Mag has written 24 in Six; Alix is to play."""
+    game_id = table.new_game(["Mag", "Alix"])
+    assert table.play(game_id, 0, "66662", "free:sixes").status_code == 303
+    return game_id
+
+
+@pytest.mark.parametrize(
+    ("dice", "message"),
+    [
+        ("6665", "Il faut 5 dés, vous en avez donné 4."),
+        ("666653", "Il faut 5 dés, vous en avez donné 6."),
+        ("66053", "« 0 » n&#39;est pas un dé"),
+        ("66753", "« 7 » n&#39;est pas un dé"),
+        ("abcde", "« abcde » n&#39;est pas un dé"),
+        ("", "Tapez les dés"),
+    ],
+)
+def test_bad_dice(table, game, snapshot, dice, message):
+    before = snapshot()
+    response = table.play(game, 1, dice, "free:chance")
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("free:sixes", None),  # Alix's Six is free: the box is fine, see the next test
+        ("free:plus", "Cette partie n&#39;a pas de case « plus »."),
+        ("up:ones", "Cette partie n&#39;a pas de colonne « up »."),
+        ("nonsense", "Cette partie n&#39;a pas de colonne « nonsense »."),
+    ],
+)
+def test_unknown_box_or_column(table, game, snapshot, target, message):
+    if message is None:
+        return
+    before = snapshot()
+    response = table.play(game, 1, "12345", target)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_filled_box(table, game, snapshot):
+    table.play(game, 1, "11111", "free:yams")
+    before = snapshot()
+    response = table.play(game, 2, "66666", "free:sixes")
+    assert response.status_code == 422
+    assert "La case Six est déjà remplie." in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_a_client_cannot_choose_the_player(table, game, app):
+    """The seat comes from the replay: a forged player field is ignored."""
+    response = table.post(f"/games/{game}/entries",
+                          {"seq": 1, "dice": "11123", "target": "free:ones", "player": "0",
+                           "seat": "0", "score": "50"})
+    assert response.status_code == 303
+    from scorekeeper.store.play import load
+    record, state = load(app.extensions["scorekeeper.store"], game)
+    assert record.entries[-1].seat == 1 and record.entries[-1].score == 3
+    assert "ones" not in state.sheets[0].columns["free"].cells
+
+
+def test_same_form_posted_twice(table, game, snapshot):
+    assert table.play(game, 1, "11123", "free:ones").status_code == 303
+    before = snapshot()
+    response = table.play(game, 1, "11123", "free:ones")
+    assert response.status_code == 409
+    assert "La feuille a changé entre-temps" in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_missing_csrf_token(table, game, snapshot):
+    before = snapshot()
+    response = table.post(f"/games/{game}/entries",
+                          {"seq": 1, "dice": "11123", "target": "free:ones"}, token=False)
+    assert response.status_code == 400
+    assert "La page a expiré" in response.get_data(as_text=True)
+    response = table.post("/games/new", {"names-0": "Eve"}, token=False)
+    assert response.status_code == 400
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize("seq", ["", "abc", "-1", "99999999999999999999"])
+def test_bad_sequence_number(table, game, snapshot, seq):
+    before = snapshot()
+    response = table.post(f"/games/{game}/entries",
+                          {"seq": seq, "dice": "11123", "target": "free:ones"})
+    assert 400 <= response.status_code < 500
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("names", "message"),
+    [
+        (["x" * 41], "un nom fait au plus 40 caractères"),
+        (["Mag", "mag"], "Deux joueurs ne peuvent pas s&#39;appeler « mag »."),
+        ([f"J{i}" for i in range(11)], "Une partie se joue de 1 à 10 joueurs, pas 11."),
+        ([], "Une partie se joue de 1 à 10 joueurs, pas 0."),
+        (["Ma\u200bg"], "caractères invisibles"),
+    ],
+)
+def test_bad_new_game(table, snapshot, names, message):
+    before = snapshot()
+    data = {f"names-{i}": name for i, name in enumerate(names)}
+    data.update(preset="classique", dice="5")
+    response = table.post("/games/new", data)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_bad_option_values_are_refused(table, snapshot):
+    before = snapshot()
+    response = table.post("/games/new", {"names-0": "Mag", "preset": "kniffel", "dice": "7"})
+    assert response.status_code == 422
+    assert snapshot() == before
+
+
+def test_unknown_game_and_wrong_method(client):
+    response = client.get("/games/999")
+    assert response.status_code == 404 and "Cette page n&#39;existe pas" in response.get_data(
+        as_text=True)
+    assert client.get("/games/1/entries").status_code == 405
+    assert client.get("/games/abc").status_code == 404
+
+
+def test_undo_with_a_stale_sheet_changes_nothing(table, game, snapshot):
+    before = snapshot()
+    response = table.post(f"/games/{game}/undo", {"seq": 5})
+    assert response.status_code == 303
+    assert snapshot() == before
+    page = table.client.get(f"/games/{game}").get_data(as_text=True)
+    assert "La feuille a changé entre-temps" in page
+
+
+def test_playing_a_finished_game_is_refused(table, snapshot):
+    game_id = table.new_game(["Solo"], preset="yatzy")
+    boxes = ["ones", "twos", "threes", "fours", "fives", "sixes", "pair", "two_pairs",
+             "three_kind", "four_kind", "small_straight", "large_straight", "full_house",
+             "chance", "yams"]
+    for seq, box in enumerate(boxes):
+        assert table.play(game_id, seq, "12345", f"free:{box}", confirm=True).status_code == 303
+    before = snapshot()
+    response = table.play(game_id, 15, "12345", "free:ones", confirm=True)
+    assert response.status_code == 422 and "La partie est terminée" in response.get_data(
+        as_text=True)
+    assert snapshot() == before
