@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import waitress
 
 from scorekeeper.app import create_app
 from scorekeeper.net import lan_address
+from scorekeeper.rules import IllegalEntry, RuleError, read_document
 
 
 def instance_option(command: Callable) -> Callable:
@@ -50,3 +53,40 @@ def addresses_to_open(host: str, port: int) -> list[str]:
     if host in ("localhost", "127.0.0.1", "::1"):
         return [f"http://localhost:{port}"]
     return [f"http://{host}:{port}"]
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@instance_option
+def replay(files: tuple[Path, ...], instance: Path | None) -> None:
+    """Check game documents by replaying them: one JSON line per file.
+
+    Exit status 0 when every file is a legal game (finished or not), 2 otherwise.
+    """
+    all_legal = True
+    for path in files:
+        result = replay_file(path)
+        all_legal = all_legal and "error" not in result
+        click.echo(json.dumps(result, ensure_ascii=False))
+    if not all_legal:
+        sys.exit(2)
+
+
+def replay_file(path: Path) -> dict:
+    """The totals of a game document, or the first thing that makes it illegal."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        return {"file": str(path), "error": f"document illisible : {error}"}
+    try:
+        state = read_document(data).replay()
+    except IllegalEntry as error:
+        return {"file": str(path), "error": f"entry {error.number}: {error}"}
+    except RuleError as error:
+        return {"file": str(path), "error": str(error)}
+    players = [
+        {"name": sheet.name, "total": sheet.total, "upper": sheet.upper,
+         "upper_bonus": sheet.upper_bonus, "lower": sheet.lower, "yams_bonus": sheet.yams_bonus}
+        for sheet in state.sheets
+    ]
+    return {"file": str(path), "players": players}
