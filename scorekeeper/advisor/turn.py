@@ -1,0 +1,96 @@
+"""One turn of three throws, vectorised over many sheet states at once.
+
+The dice are multisets: a *keep* is the dice a player sets aside (0 to 5 of them, 462 in all)
+and a *roll* is a keep of all five (252). Arrays of values have one row per keep of a given
+size and one column per sheet state, so that every step below is a whole-array numpy operation.
+"""
+
+from itertools import combinations_with_replacement
+
+import numpy as np
+
+FACES = (1, 2, 3, 4, 5, 6)
+DICE = 5
+
+
+def _keeps(size: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``size`` dice, as sorted tuples of faces."""
+    return list(combinations_with_replacement(FACES, size))
+
+
+KEEPS = [_keeps(size) for size in range(DICE + 1)]
+ROLLS = KEEPS[DICE]
+ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
+_INDEX = [{keep: index for index, keep in enumerate(level)} for level in KEEPS]
+
+
+def _adding_one_die(size: int) -> np.ndarray:
+    """For each keep of ``size`` dice, the keeps one more die gives, one column per face."""
+    return np.array([[_INDEX[size + 1][tuple(sorted(keep + (face,)))] for face in FACES]
+                     for keep in KEEPS[size]])
+
+
+def _removing_one_die(size: int) -> np.ndarray:
+    """For each keep of ``size`` dice, the keeps one die fewer gives, one column per face kept.
+
+    A keep of ``size`` dice shows at most ``size`` faces; keeps with fewer repeat their first
+    smaller keep, which changes nothing to a maximum and keeps the array rectangular.
+    """
+    rows = []
+    for keep in KEEPS[size]:
+        smaller = [_INDEX[size - 1][keep[:i] + keep[i + 1:]] for i in range(size)
+                   if i == 0 or keep[i] != keep[i - 1]]
+        rows.append(smaller + smaller[:1] * (size - len(smaller)))
+    return np.array(rows)
+
+
+_ADD = [_adding_one_die(size) for size in range(DICE)]
+_REMOVE = [None] + [_removing_one_die(size) for size in range(1, DICE + 1)]
+
+
+def _averages(rolls: np.ndarray) -> list[np.ndarray]:
+    """The expected value of each keep, when the dice not kept are thrown, given the value of
+    each roll of five (rows of ``rolls``); one array per keep size, the last being ``rolls``.
+
+    Throwing the missing dice one at a time gives the same outcome as throwing them together,
+    so each size is the mean over the six faces of the size above: 6 reads per keep instead of
+    a 462 x 252 probability matrix.
+    """
+    levels = [rolls]
+    for size in range(DICE - 1, -1, -1):
+        above = levels[0]
+        children = _ADD[size]
+        total = above[children[:, 0]]
+        for face in range(1, len(FACES)):
+            total += above[children[:, face]]
+        total /= len(FACES)
+        levels.insert(0, total)
+    return levels
+
+
+def _best_keeps(levels: list[np.ndarray]) -> np.ndarray:
+    """For each roll, the value of the best keep among its dice (all five kept included).
+
+    The best keep inside a multiset is the better of keeping it whole and the best keep
+    inside one of the multisets one die smaller: one pass from the empty keep up to the rolls.
+    """
+    best = levels[0]
+    for size in range(1, DICE + 1):
+        current = levels[size].copy()
+        for column in _REMOVE[size].T:
+            np.maximum(current, best[column], out=current)
+        best = current
+    return best
+
+
+def turn_value(last_roll: np.ndarray) -> np.ndarray:
+    """Expected value of a turn before its first throw, for each state (column).
+
+    ``last_roll`` holds, for each roll of five (row) and state (column), what the roll is worth
+    when it is the final one: the best box for it plus the value of the sheet after. Two times
+    the player picks the best keep and throws the rest; then the roll is final.
+    """
+    value = last_roll
+    for _ in range(2):
+        value = _best_keeps(_averages(value))
+    return _averages(value)[0][0]

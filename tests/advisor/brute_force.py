@@ -1,0 +1,93 @@
+"""An independent reference for the advisor: the rest of a solo game by plain recursion.
+
+It shares nothing with the advisor's solver but the rules engine: every score, every allowed
+box, the upper bonus and the +100 come from ``GameState.preview`` and ``GameState.play``; the
+dice probabilities come from enumerating every ordered throw; keeps are every sub-multiset.
+Only the end of a game (a few boxes left) is small enough for it.
+"""
+
+from collections import Counter
+from functools import cache
+from itertools import combinations, combinations_with_replacement, product
+from types import MappingProxyType
+
+from scorekeeper.rules import Column, Entry, GameState, Rules, Score, Sheet
+
+ROLLS = list(combinations_with_replacement(range(1, 7), 5))
+
+
+def solo_state(rules: Rules, points: dict[str, int]) -> GameState:
+    """A one-player game whose sheet already holds ``points`` (box -> points written)."""
+    cells = {box: Score("free", box, (), value) for box, value in points.items()}
+    column = Column(rules, "free", MappingProxyType(cells))
+    sheet = Sheet("Solo", MappingProxyType({"free": column}))
+    entries = tuple(Entry(0, "free", box, ()) for box in points)
+    return GameState(rules, ["Solo"], (sheet,), entries)
+
+
+@cache
+def _throws(count: int) -> list[tuple[tuple[int, ...], float]]:
+    """Each sorted outcome of throwing ``count`` dice, with its probability."""
+    outcomes = Counter(tuple(sorted(throw)) for throw in product(range(1, 7), repeat=count))
+    return [(outcome, times / 6 ** count) for outcome, times in outcomes.items()]
+
+
+@cache
+def _keeps(roll: tuple[int, ...]) -> set[tuple[int, ...]]:
+    return {keep for size in range(6) for keep in combinations(roll, size)}
+
+
+@cache
+def _throw_results(keep: tuple[int, ...]) -> list[tuple[tuple[int, ...], float]]:
+    """Each roll that keeping ``keep`` and throwing the other dice ends on, with its chance."""
+    return [(tuple(sorted(keep + outcome)), probability)
+            for outcome, probability in _throws(5 - len(keep))]
+
+
+class BruteForce:
+    def __init__(self) -> None:
+        self._memo: dict[tuple, float] = {}
+
+    def rest(self, state: GameState) -> float:
+        """Expected points still to come for the only player, under optimal play."""
+        key = self._key(state.rules, state.sheets[0].columns["free"])
+        if state.is_over:
+            self._memo[key] = 0.0
+        elif key not in self._memo:
+            last = {roll: max(gain for _, gain in self.choices(state, roll)) for roll in ROLLS}
+            second = self.best_keeps(last)
+            first = self.best_keeps(second)
+            self._memo[key] = self.keep_value((), first)
+        return self._memo[key]
+
+    def choices(self, state: GameState, dice: tuple[int, ...]) -> list[tuple[str, float]]:
+        """Each allowed box for ``dice`` and the points it brings now and later."""
+        column = state.sheets[0].columns["free"]
+        result = []
+        for (_, box), cell in state.preview(dice).items():
+            after = column.with_score(cell)
+            later = self._memo.get(self._key(state.rules, after))
+            if later is None:
+                later = self.rest(state.play(Entry(0, "free", box, dice)))
+            result.append((box, after.total - column.total + later))
+        return result
+
+    @staticmethod
+    def _key(rules: Rules, column: Column) -> tuple:
+        # What the future depends on; the upper total is kept exact (not capped at 63).
+        yams = column.cells["yams"].points if "yams" in column.cells else None
+        return rules, frozenset(column.cells), column.upper, yams
+
+    def best_keeps(self, after: dict[tuple[int, ...], float]) -> dict[tuple[int, ...], float]:
+        values: dict[tuple[int, ...], float] = {}
+        best = {}
+        for roll in ROLLS:
+            for keep in _keeps(roll):
+                if keep not in values:
+                    values[keep] = self.keep_value(keep, after)
+            best[roll] = max(values[keep] for keep in _keeps(roll))
+        return best
+
+    @staticmethod
+    def keep_value(keep: tuple[int, ...], after: dict[tuple[int, ...], float]) -> float:
+        return sum(probability * after[roll] for roll, probability in _throw_results(keep))
