@@ -1,0 +1,219 @@
+"""Security headers on every response, and the household PIN that guards destructive actions.
+
+The PIN is optional: `HOUSEHOLD_PIN = "2580"` in the instance's config.py turns it on. A
+destructive view wrapped in `require_pin` then asks for it once; a right PIN unlocks every
+destructive action of that browser session for `UNLOCK_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import threading
+import time
+from collections.abc import Callable
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, PasswordField, SubmitField
+from wtforms.validators import InputRequired, Length
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    # Same-origin pages still get the referrer: the PIN page uses it to send an upload back.
+    "Referrer-Policy": "same-origin",
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+}
+
+PIN_SETTING = "HOUSEHOLD_PIN"
+UNLOCK_SECONDS = 300
+# Wrong PINs allowed from one address within PIN_WINDOW_SECONDS; a 4-digit PIN then takes
+# days to guess instead of minutes.
+MAX_PIN_FAILURES = 5
+PIN_WINDOW_SECONDS = 60
+
+UNLOCKED_UNTIL = "household_unlocked_until"
+PIN_ATTEMPTS_EXTENSION = "scorekeeper.pin_attempts"
+PIN_FIELD = "household_pin"
+REPLAY_FIELD = "household_replay"
+NEXT_FIELD = "household_next"
+# Fields of the PIN form itself, never echoed back to the guarded view.
+PIN_FORM_FIELDS = {"csrf_token", PIN_FIELD, REPLAY_FIELD, NEXT_FIELD, "household_submit"}
+
+bp = Blueprint("security", __name__)
+
+
+class PinForm(FlaskForm):
+    household_pin = PasswordField(_l("Code de la maison"),
+                                  validators=[InputRequired(), Length(max=64)])
+    household_replay = HiddenField()
+    household_next = HiddenField()
+    household_submit = SubmitField(_l("Valider"))
+
+
+class PinAttempts:
+    """Recent wrong PINs per client address, shared by the server's threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._failures: dict[str, list[float]] = {}
+
+    def _recent(self, address: str, now: float) -> list[float]:
+        recent = [t for t in self._failures.get(address, ()) if t > now - PIN_WINDOW_SECONDS]
+        if recent:
+            self._failures[address] = recent
+        else:
+            self._failures.pop(address, None)
+        return recent
+
+    def wait_seconds(self, address: str) -> int:
+        """How long this address must wait before trying again; 0 when it may try now."""
+        now = time.monotonic()
+        with self._lock:
+            recent = self._recent(address, now)
+            if len(recent) < MAX_PIN_FAILURES:
+                return 0
+            return max(1, int(recent[-MAX_PIN_FAILURES] + PIN_WINDOW_SECONDS - now + 0.999))
+
+    def failed(self, address: str) -> None:
+        now = time.monotonic()
+        with self._lock:
+            self._failures[address] = [*self._recent(address, now), now]
+
+    def succeeded(self, address: str) -> None:
+        with self._lock:
+            self._failures.pop(address, None)
+
+
+def register(app: Flask) -> None:
+    """Add the security headers to every response and the PIN's unlock endpoint."""
+    app.extensions[PIN_ATTEMPTS_EXTENSION] = PinAttempts()
+    app.register_blueprint(bp)
+    app.after_request(_add_security_headers)
+
+
+def _add_security_headers(response: Response) -> Response:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def _household_pin() -> str | None:
+    pin = current_app.config.get(PIN_SETTING)
+    return str(pin) if pin not in (None, "") else None
+
+
+def _unlocked() -> bool:
+    return session.get(UNLOCKED_UNTIL, 0) > time.time()
+
+
+def _local_path(url: str | None) -> str | None:
+    """`url` reduced to a path on this site, or None if it points anywhere else."""
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.netloc and parts.netloc != request.host:
+        return None
+    if parts.scheme not in ("", "http", "https") or not parts.path.startswith("/"):
+        return None
+    if parts.path.startswith("//") or "\\" in parts.path:
+        return None
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def _this_url() -> str:
+    return request.full_path.rstrip("?")
+
+
+def _check_pin(form: PinForm) -> tuple[str, int] | None:
+    """None when the form holds the right PIN (and unlocks the session), else why not."""
+    attempts: PinAttempts = current_app.extensions[PIN_ATTEMPTS_EXTENSION]
+    address = request.remote_addr or "?"
+    wait = attempts.wait_seconds(address)
+    if wait:
+        return _("Trop de codes faux : réessayez dans %(seconds)d secondes.", seconds=wait), 429
+    if not form.validate():
+        return _("Tapez le code de la maison."), 403
+    expected = _household_pin() or ""
+    if not hmac.compare_digest(form.household_pin.data.strip().encode(), expected.encode()):
+        attempts.failed(address)
+        return _("Code faux : ce n'est pas le code de la maison."), 403
+    attempts.succeeded(address)
+    session[UNLOCKED_UNTIL] = time.time() + UNLOCK_SECONDS
+    return None
+
+
+def _pin_page(form: PinForm, action: str, echoed: list[tuple[str, str]],
+              refusal: tuple[str, int] | None = None, upload_lost: bool = False):
+    error, status = refusal or (None, 403)
+    return render_template("security/pin.html", form=form, action=action, echoed=echoed,
+                           error=error, upload_lost=upload_lost), status
+
+
+def _echoed_fields() -> list[tuple[str, str]]:
+    """The fields of the refused POST, to send again with the PIN."""
+    return [(name, value) for name, value in request.form.items(multi=True)
+            if name not in PIN_FORM_FIELDS]
+
+
+def require_pin(view: Callable) -> Callable:
+    """Ask for the household PIN before `view` runs, when the instance config sets one.
+
+    A GET asks for the PIN, then comes back to the same page. A POST is held: the PIN page
+    sends its fields again with the PIN, so the action runs as soon as the PIN is right. A
+    file cannot be sent again: after the PIN, the player goes back to the form to choose it.
+    """
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        if _household_pin() is None or _unlocked():
+            return view(*args, **kwargs)
+        form = PinForm()
+        if request.method != "POST":
+            form.household_next.data = _this_url()
+            return _pin_page(form, url_for("security.unlock"), [])
+        if request.files:
+            form.household_next.data = _local_path(request.referrer) or "/"
+            return _pin_page(form, url_for("security.unlock"), [], upload_lost=True)
+        form.household_replay.data = "1"
+        if request.form.get(REPLAY_FIELD) != "1":
+            return _pin_page(form, _this_url(), _echoed_fields())
+        refusal = _check_pin(form)
+        if refusal is not None:
+            return _pin_page(form, _this_url(), _echoed_fields(), refusal)
+        return view(*args, **kwargs)
+
+    return guarded
+
+
+@bp.post("/household-pin")
+def unlock():
+    """The PIN page of a GET or an upload: unlock, then go back where the player was."""
+    form = PinForm()
+    next_url = _local_path(form.household_next.data) or "/"
+    if _household_pin() is None or _unlocked():
+        return redirect(next_url, code=303)
+    refusal = _check_pin(form)
+    if refusal is not None:
+        form.household_next.data = next_url
+        return _pin_page(form, url_for("security.unlock"), [], refusal)
+    return redirect(next_url, code=303)
