@@ -9,20 +9,10 @@ Only the end of a game (a few boxes left) is small enough for it.
 from collections import Counter
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
-from types import MappingProxyType
 
-from scorekeeper.rules import Column, Entry, GameState, Rules, Score, Sheet
+from scorekeeper.rules import Column, Entry, GameState, Rules
 
 ROLLS = list(combinations_with_replacement(range(1, 7), 5))
-
-
-def solo_state(rules: Rules, points: dict[str, int]) -> GameState:
-    """A one-player game whose sheet already holds ``points`` (box -> points written)."""
-    cells = {box: Score("free", box, (), value) for box, value in points.items()}
-    column = Column(rules, "free", MappingProxyType(cells))
-    sheet = Sheet("Solo", MappingProxyType({"free": column}))
-    entries = tuple(Entry(0, "free", box, ()) for box in points)
-    return GameState(rules, ["Solo"], (sheet,), entries)
 
 
 @cache

@@ -6,7 +6,8 @@ import pytest
 
 from scorekeeper.advisor.solver import _Sheet, allowed_boxes, build_table, sheet_state
 from scorekeeper.rules import Rules
-from tests.advisor.brute_force import BruteForce, solo_state
+from tests.advisor.brute_force import BruteForce
+from tests.advisor.helpers import END_GAME_FILLED, solo_state
 
 # (rules, boxes left to play, points already written in some of the others; the rest hold 0).
 SUB_GAMES = [
@@ -41,17 +42,18 @@ def test_sub_game_matches_brute_force(options, free, points):
     assert table[sheet_state(rules, written)] == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.parametrize("joker", ["official", "free"])
-def test_placement_matches_the_rules_engine_on_every_sheet(joker):
-    rules = Rules(joker=joker)
-    for mask in range((1 << len(rules.boxes)) - 1):
-        filled = [box for index, box in enumerate(rules.boxes) if mask >> index & 1]
-        state = solo_state(rules, dict.fromkeys(filled, 0))
-        # Only the official joker, once the Yams box is filled, depends on the face.
-        faces = range(1, 7) if joker == "official" and "yams" in filled else [4]
-        for dice in [(face,) * 5 for face in faces] + [(1, 2, 3, 4, 6)]:
-            engine = state.placement(0, "free", dice).boxes
-            assert allowed_boxes(rules, filled, dice) == engine, (filled, dice)
+def test_placement_matches_the_rules_engine_on_every_sheet():
+    every_joker = [Rules(joker="official"), Rules(joker="free")]
+    boxes = Rules().boxes
+    for mask in range((1 << len(boxes)) - 1):
+        filled = [box for index, box in enumerate(boxes) if mask >> index & 1]
+        # Only a Yams once the Yams box is filled depends on its face.
+        faces = range(1, 7) if "yams" in filled else [4]
+        for rules in every_joker:
+            state = solo_state(rules, dict.fromkeys(filled, 0))
+            for dice in [(face,) * 5 for face in faces] + [(1, 2, 3, 4, 6)]:
+                engine = state.placement(0, "free", dice).boxes
+                assert allowed_boxes(rules, filled, dice) == engine, (rules.joker, filled, dice)
 
 
 def test_reachable_states_are_glenns_count():
@@ -59,16 +61,8 @@ def test_reachable_states_are_glenns_count():
     assert len(masks) == 536_448  # Glenn 2006
 
 
-@pytest.fixture(scope="module")
-def end_game():
-    """Every state of the last six turns of a sheet, with the joker and the +100 in play."""
-    rules = Rules()
-    filled = ["ones", "twos", "threes", "full_house", "small_straight", "chance", "three_kind"]
-    return rules, filled, build_table(rules, filled=filled)
-
-
-def test_filling_a_box_with_zero_never_raises_the_value(end_game):
-    rules, filled, table = end_game
+def test_filling_a_box_with_zero_never_raises_the_value(end_game_table):
+    rules, table = Rules(), end_game_table
     masks = np.arange(8192)
     for index, box in enumerate(rules.boxes):
         open_masks = masks[(masks >> index & 1) == 0]
@@ -78,15 +72,15 @@ def test_filling_a_box_with_zero_never_raises_the_value(end_game):
             after = after[:, [0, 0], :]  # a 0 in the Yams box leaves it without its 50
         solved = ~np.isnan(before)
         assert (after[solved] <= before[solved] + 1e-9).all(), box
-        if box not in filled:
+        if box not in END_GAME_FILLED:
             assert solved.sum() > 100
 
 
-def test_only_the_sub_game_is_solved(end_game):
-    rules, filled, table = end_game
+def test_only_the_sub_game_is_solved(end_game_table):
+    rules, table = Rules(), end_game_table
     solved = ~np.isnan(table)
     masks = np.nonzero(solved.any(axis=(1, 2)))[0]
-    base = sum(1 << rules.boxes.index(box) for box in filled)
+    base = sum(1 << rules.boxes.index(box) for box in END_GAME_FILLED)
     assert all(mask & base == base for mask in masks)
     assert np.isnan(table[0, 0, 0])
     assert (table[8191] == 0).all()

@@ -1,0 +1,150 @@
+"""The advice a player gets: which box to fill with the dice on the table, from the table of
+expected rests of the game, built once and cached in the instance folder."""
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scorekeeper.advisor.solver import Progress, build_table, sheet_state
+from scorekeeper.rules.dice import Dice, parse_dice
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.game import Column, GameState
+from scorekeeper.rules.labels import N_
+from scorekeeper.rules.options import Rules
+
+# Bumped when the table's layout or meaning changes, so that old cache files are not read.
+TABLE_FORMAT = 1
+TABLE_SHAPE = (1 << 13, 2, 64)
+
+# The options that only change what a box scores: the table covers each of their values.
+_TABLE_OPTIONS = ("joker", "yams_bonus", "three_kind", "four_kind", "full_house")
+
+
+def is_covered(rules: Rules) -> bool:
+    """Whether the exact table exists for these rules: one free column of the classique sheet
+    with five dice, and no house rule that looks at more than the player's own column."""
+    return (rules.preset == "classique" and rules.columns == ("free",) and rules.dice == 5
+            and not rules.vache and not rules.plus_minus)
+
+
+def check_covered(rules: Rules) -> None:
+    if not is_covered(rules):
+        # La vache depends on the other players, Plus et Moins on the values written, the
+        # ordered columns, the sec column and six dice on other turns: none fits this table.
+        raise RuleError(N_("Le conseil n'existe que pour le Yams classique à cinq dés, "
+                           "sur une seule colonne libre, sans la vache ni Plus et Moins."))
+
+
+def _table_options(rules: Rules) -> dict:
+    return {"format": TABLE_FORMAT, **{name: getattr(rules, name) for name in _TABLE_OPTIONS}}
+
+
+def check_request(state: GameState, dice: object) -> Dice:
+    """The dice read, once the game and the dice are known to have advice (else RuleError)."""
+    check_covered(state.rules)
+    if state.is_over:
+        raise RuleError(N_("La partie est terminée : il n'y a plus rien à conseiller."))
+    return parse_dice(dice, state.rules.dice)
+
+
+def cache_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
+    """The table's file in the instance folder, named by a hash of the options it depends on."""
+    options = json.dumps(_table_options(rules), sort_keys=True)
+    digest = hashlib.sha256(options.encode()).hexdigest()
+    return Path(instance_dir) / f"advisor-{digest[:16]}.npy"
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One box the active player may choose, and the final total to expect after it."""
+
+    box: str
+    column: str
+    expected_total: float
+
+
+class Strategy:
+    """The optimal solitaire strategy for one set of rules."""
+
+    def __init__(self, rules: Rules, values: np.ndarray) -> None:
+        check_covered(rules)
+        self.rules = rules
+        self.values = values
+
+    @property
+    def start_value(self) -> float:
+        """The expected final score of a fresh sheet under optimal play."""
+        return float(self.values[0, 0, 0])
+
+    def expected_rest(self, column: Column) -> float:
+        """The points still to come on this column under optimal play."""
+        points = {box: cell.points for box, cell in column.cells.items()}
+        return float(self.values[sheet_state(self.rules, points)])
+
+    def advise(self, state: GameState, dice: object) -> list[Advice]:
+        """Every box the active player may fill with ``dice``, best first.
+
+        ``expected_total`` is the player's total after this box (its points, the upper bonus
+        and the +100 as the rules engine scores them) plus the expected rest of the game.
+        """
+        dice = check_request(state, dice)
+        if _table_options(state.rules) != _table_options(self.rules):
+            raise RuleError(N_("Ce conseil a été calculé pour d'autres règles que celles "
+                               "de la partie."))
+        player = state.active_player
+        sheet = state.sheets[player]
+        advice = []
+        for (kind, box), cell in state.preview(dice, player).items():
+            column = sheet.columns[kind]
+            after = column.with_score(cell)
+            expected = sheet.total - column.total + after.total + self.expected_rest(after)
+            advice.append(Advice(box, kind, expected))
+        # A stable sort: equal values keep the sheet order.
+        advice.sort(key=lambda item: -item.expected_total)
+        return advice
+
+
+def load(rules: Rules, instance_dir: str | os.PathLike) -> Strategy | None:
+    """The cached strategy, or None when it has not been built (or its file is damaged)."""
+    check_covered(rules)
+    try:
+        values = np.load(cache_path(rules, instance_dir), allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if values.shape != TABLE_SHAPE or values.dtype != np.float64 or np.isnan(values[0, 0, 0]):
+        return None
+    return Strategy(rules, values)
+
+
+def load_or_build(rules: Rules, instance_dir: str | os.PathLike,
+                  progress: Progress | None = None) -> Strategy:
+    """The cached strategy, built and saved first if needed (about 15 s on two cores).
+
+    ``progress(done, total)`` follows the build, counted in sheet states.
+    """
+    strategy = load(rules, instance_dir)
+    if strategy is not None:
+        return strategy
+    values = build_table(rules, progress=progress)
+    _save(values, cache_path(rules, instance_dir))
+    return Strategy(rules, values)
+
+
+def _save(values: np.ndarray, path: Path) -> None:
+    # Written aside then renamed: a reader (the web app, another build) never sees half a file.
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            np.save(file, values, allow_pickle=False)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
