@@ -1,0 +1,134 @@
+"""``scorekeeper strategy`` and ``scorekeeper advise``: plain click commands that the
+``scorekeeper`` group registers. Bad input gets a French message on stderr and exit code 2."""
+
+import contextlib
+import json
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import NoReturn
+
+import click
+from flask import Flask
+
+from scorekeeper.advisor.strategy import (
+    cache_path,
+    check_covered,
+    check_request,
+    load_or_build,
+)
+from scorekeeper.app import create_app
+from scorekeeper.rules.document import read_document
+from scorekeeper.rules.errors import RuleError
+from scorekeeper.rules.game import GameState, IllegalEntry
+from scorekeeper.rules.options import Rules
+
+FRESH_GAME_RULES = '{"preset": "classique"}'
+
+
+def default_instance() -> Path:
+    """The instance folder ``create_app()`` uses when given none: the command line and the
+    web app then share one cached table."""
+    return Path(Flask(create_app.__module__).instance_path)
+
+
+def _instance_option(command: Callable) -> Callable:
+    return click.option(
+        "--instance",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Folder holding the cached strategy table (default: Flask's instance folder).",
+    )(command)
+
+
+@click.command()
+@_instance_option
+@click.option("--rules", "rules_json", default=FRESH_GAME_RULES, show_default=True,
+              metavar="JSON", help="The rules, as in a game document.")
+def strategy(instance: Path | None, rules_json: str) -> None:
+    """Build (or load) the optimal strategy; the last line is the expected score of a fresh
+    sheet."""
+    with _french_errors():
+        rules = _read_rules(rules_json)
+        folder = instance or default_instance()
+        with _progress_bar() as progress:
+            solved = load_or_build(rules, folder, progress)
+    click.echo(f"Table : {cache_path(rules, folder)}")
+    click.echo(f"{solved.start_value:.4f}")
+
+
+@click.command()
+@_instance_option
+@click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--dice", required=True, help="The dice on the table, e.g. 6,6,6,5,3.")
+def advise(instance: Path | None, game: Path, dice: str) -> None:
+    """Print, as JSON and best first, every box the active player of GAME may fill with
+    these dice and the final total to expect after it under optimal play."""
+    with _french_errors():
+        state = _read_game(game)
+        check_request(state, dice)  # before a build that may take a while
+        with _progress_bar() as progress:
+            solved = load_or_build(state.rules, instance or default_instance(), progress)
+        advice = solved.advise(state, dice)
+    click.echo(json.dumps(
+        [{"box": item.box, "column": item.column,
+          "expected_total": round(item.expected_total, 4)} for item in advice],
+        indent=2,
+    ))
+
+
+def _read_rules(text: str) -> Rules:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        _fail(f"--rules n'est pas du JSON valide ({error.msg}, colonne {error.colno}), "
+              f"par exemple {FRESH_GAME_RULES}.")
+    return Rules.from_dict(data)
+
+
+def _read_game(path: Path) -> GameState:
+    try:
+        with path.open(encoding="utf-8") as file:
+            data = json.load(file)
+    except OSError as error:
+        _fail(f"Impossible de lire {path} : {error.strerror or error}.")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        _fail(f"{path} n'est pas un document de partie en JSON valide ({error}).")
+    # The rules first: a game the advisor cannot cover gets that answer, whatever its entries.
+    if isinstance(data, dict):
+        check_covered(Rules.from_dict(data.get("rules")))
+    return read_document(data).replay()
+
+
+@contextlib.contextmanager
+def _french_errors() -> Iterator[None]:
+    try:
+        yield
+    except IllegalEntry as error:
+        _fail(f"Entrée n° {error.number} : {error}")
+    except RuleError as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"Impossible d'écrire la table de stratégie : {error}.")
+
+
+@contextlib.contextmanager
+def _progress_bar() -> Iterator[Callable[[int, int], None]]:
+    """A progress callback for the build, drawn on stderr; a cached table shows none."""
+    with contextlib.ExitStack() as stack:
+        bar = None
+
+        def progress(done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                bar = stack.enter_context(click.progressbar(
+                    length=total, label="Calcul de la stratégie optimale",
+                    file=sys.stderr))
+            bar.update(done - bar.pos)
+
+        yield progress
+
+
+def _fail(message: str) -> NoReturn:
+    click.echo(f"Erreur : {message}", err=True)
+    raise click.exceptions.Exit(2)

@@ -1,0 +1,132 @@
+"""``scorekeeper strategy`` and ``scorekeeper advise``, on the sub-game table (fake_build)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from scorekeeper.advisor import Strategy, cache_path, commands
+from scorekeeper.rules import Rules, read_document
+
+# The boxes of END_GAME_FILLED, with dice that score them.
+OPENING = [("ones", [1, 1, 1, 2, 3]), ("twos", [2, 2, 3, 4, 5]), ("full_house", [2, 2, 3, 3, 3]),
+           ("small_straight", [1, 2, 3, 4, 6]), ("chance", [6, 6, 5, 5, 4]),
+           ("three_kind", [4, 4, 4, 1, 2])]
+
+
+def _document(players=("Mag",), turns=None, rules=None):
+    turns = [(box, dice) for box, dice in OPENING for _ in players] if turns is None else turns
+    entries = [{"player": players[number % len(players)], "box": box, "dice": dice}
+               for number, (box, dice) in enumerate(turns)]
+    return {"rules": rules or {"preset": "classique"}, "players": list(players),
+            "entries": entries}
+
+
+def _run(command, *args):
+    result = CliRunner().invoke(command, [str(arg) for arg in args])
+    assert "Traceback" not in result.output
+    return result
+
+
+@pytest.fixture
+def game_file(tmp_path):
+    def write(document):
+        path = tmp_path / "game.json"
+        path.write_text(json.dumps(document), encoding="utf-8")
+        return path
+
+    return write
+
+
+def test_strategy_builds_once_with_a_progress_bar_then_loads(tmp_path, fake_build):
+    first = _run(commands.strategy, "--instance", tmp_path)
+    assert first.exit_code == 0, first.output
+    assert first.stdout.splitlines()[-1] == "254.5000"
+    assert "Calcul de la stratégie optimale" in first.stderr
+    assert cache_path(Rules(), tmp_path).exists()
+
+    second = _run(commands.strategy, "--instance", tmp_path, "--rules", '{"preset": "classique"}')
+    assert second.exit_code == 0
+    assert second.stdout.splitlines()[-1] == "254.5000"
+    assert second.stderr == ""
+    assert len(fake_build) == 1
+
+
+def test_strategy_default_instance_and_rules(tmp_path, monkeypatch, fake_build):
+    monkeypatch.setattr(commands, "default_instance", lambda: tmp_path / "default")
+    result = _run(commands.strategy, "--rules", '{"joker": "free", "yams_bonus": false}')
+    assert result.exit_code == 0, result.output
+    assert fake_build == [Rules(joker="free", yams_bonus=False)]
+    assert cache_path(fake_build[0], tmp_path / "default").exists()
+
+
+@pytest.mark.parametrize(("rules", "message"), [
+    ('{"preset": "triple"}', "Le conseil n'existe que pour le Yams classique"),
+    ('{"vache": true}', "Le conseil n'existe que pour le Yams classique"),
+    ('{"preset": "poker"}', "Règles inconnues"),
+    ('{"preset": ', "--rules n'est pas du JSON valide"),
+])
+def test_strategy_refuses_bad_rules_in_french(tmp_path, fake_build, rules, message):
+    result = _run(commands.strategy, "--instance", tmp_path, "--rules", rules)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Erreur : ")
+    assert message in result.stderr
+    assert fake_build == []
+
+
+def test_strategy_reports_an_instance_it_cannot_write(tmp_path, fake_build):
+    (tmp_path / "file").write_text("")
+    result = _run(commands.strategy, "--instance", tmp_path / "file" / "instance")
+    assert result.exit_code == 2
+    assert "Impossible d'écrire la table de stratégie" in result.stderr
+
+
+def test_advise_prints_every_allowed_box_best_first(tmp_path, game_file, fake_build,
+                                                    end_game_table):
+    document = _document(players=("Mag", "Alix"))
+    document["entries"].append({"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 1]})
+    path = game_file(document)
+    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", "6,6,6,5,3")
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.stdout)
+    state = read_document(document).replay()
+    assert state.active_player == 1
+    expected = Strategy(Rules(), end_game_table).advise(state, (6, 6, 6, 5, 3))
+    assert advice == [{"box": item.box, "column": "free",
+                       "expected_total": round(item.expected_total, 4)} for item in expected]
+    assert {item["box"] for item in advice} == {
+        "threes", "fours", "fives", "sixes", "four_kind", "large_straight", "yams"}
+
+
+@pytest.mark.parametrize(("change", "dice", "message"), [
+    (lambda document: document, "6,6,6", "Il faut 5 dés, vous en avez donné 3."),
+    (lambda document: document, "6,6,6,5,9", "« 9 » n'est pas un dé"),
+    (lambda document: document | {"rules": {"preset": "triple"}}, "66653",
+     "Le conseil n'existe que pour le Yams classique"),
+    (lambda document: document | {"rules": {"dice": 6}}, "666531",
+     "Le conseil n'existe que pour le Yams classique"),
+    (lambda document: document | {"entries": document["entries"] * 2}, "66653",
+     "Entrée n° 7 : La case As est déjà remplie."),
+    (lambda document: _document(turns=[(box, [1, 2, 3, 4, 6]) for box in Rules().boxes]),
+     "66653", "La partie est terminée"),
+    (lambda document: {"players": []}, "66653", "Une partie se joue de 1 à 10 joueurs"),
+])
+def test_advise_refuses_bad_input_in_french(tmp_path, game_file, fake_build, change, dice,
+                                            message):
+    path = game_file(change(_document()))
+    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", dice)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Erreur : ")
+    assert message in result.stderr
+    assert fake_build == []
+
+
+def test_advise_refuses_unreadable_files_in_french(tmp_path, fake_build):
+    missing = _run(commands.advise, "--instance", tmp_path, tmp_path / "nope.json",
+                   "--dice", "66653")
+    assert missing.exit_code == 2
+    assert "Impossible de lire" in missing.stderr
+    (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
+    bad = _run(commands.advise, "--instance", tmp_path, tmp_path / "bad.json", "--dice", "66653")
+    assert bad.exit_code == 2
+    assert "n'est pas un document de partie en JSON valide" in bad.stderr
