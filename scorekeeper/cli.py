@@ -13,6 +13,7 @@ import waitress
 from scorekeeper.app import create_app
 from scorekeeper.net import lan_address
 from scorekeeper.rules import IllegalEntry, RuleError, read_document
+from scorekeeper.store.backup import backup_command
 
 
 def instance_option(command: Callable) -> Callable:
@@ -30,6 +31,9 @@ def instance_option(command: Callable) -> Callable:
 @click.version_option(package_name="scorekeeper")
 def main() -> None:
     """Yams score keeper: a score sheet on a tablet, for games played with real dice."""
+
+
+main.add_command(instance_option(backup_command))
 
 
 @main.command()

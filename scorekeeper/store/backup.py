@@ -1,0 +1,108 @@
+"""Backups of the SQLite database, consistent even while the server keeps writing.
+
+SQLite's online backup API copies every page within one read transaction: in WAL mode the
+server's writers go on meanwhile, and the copy is the database as it was at one instant.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+from sqlalchemy.engine import make_url
+
+BUSY_TIMEOUT_SECONDS = 5.0
+
+
+class BackupError(Exception):
+    """The backup cannot be made; nothing was written at the destination."""
+
+
+@dataclass(frozen=True)
+class BackupSummary:
+    games: int
+    entries: int
+
+
+def sqlite_file(database_url: str) -> Path:
+    """The file behind a SQLite database URL; BackupError for any other database."""
+    url = make_url(database_url)
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        raise BackupError(
+            f"only a SQLite database file can be backed up this way, not {url.render_as_string()}"
+            "; use the database's own tool (pg_dump for PostgreSQL)"
+        )
+    return Path(url.database)
+
+
+def backup(database: Path, destination: Path) -> BackupSummary:
+    """Copy the SQLite database `database` into the single file `destination`.
+
+    The copy is written aside, checked with PRAGMA integrity_check, then renamed into place:
+    a backup that fails never replaces a good one. The copy uses the rollback journal, so it
+    is one self-contained file; the server turns WAL back on when it opens a restored copy.
+    """
+    if not database.is_file():
+        raise BackupError(f"no database at {database}")
+    if destination.exists() and destination.resolve() == database.resolve():
+        raise BackupError("the backup would overwrite the database itself")
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    fd, draft = tempfile.mkstemp(dir=destination.parent, prefix=f".{destination.name}-")
+    os.close(fd)
+    try:
+        summary = _copy(database, Path(draft))
+        os.replace(draft, destination)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(draft)
+    return summary
+
+
+def _copy(database: Path, draft: Path) -> BackupSummary:
+    source = sqlite3.connect(database, timeout=BUSY_TIMEOUT_SECONDS)
+    try:
+        copy = sqlite3.connect(draft)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+            problems = [row[0] for row in copy.execute("PRAGMA integrity_check")]
+            if problems != ["ok"]:
+                raise BackupError(f"the copy fails its integrity check: {'; '.join(problems)}")
+            games = copy.execute("SELECT count(*) FROM games").fetchone()[0]
+            entries = copy.execute("SELECT count(*) FROM entries").fetchone()[0]
+        except sqlite3.DatabaseError as error:
+            raise BackupError(f"cannot back up {database}: {error}") from error
+        finally:
+            copy.close()
+    finally:
+        source.close()
+    return BackupSummary(games=games, entries=entries)
+
+
+@click.command("backup")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def backup_command(file: Path, instance: Path | None) -> None:
+    """Copy the games database into FILE (replaced if it exists), even while the server runs.
+
+    To restore, see "Safety and backups" in the README.
+    """
+    # The command sits above every layer: it reads the instance's settings through the app,
+    # as `serve` does. Imported here so that the store never imports the web app.
+    from scorekeeper.app import STORE_EXTENSION, create_app
+
+    if instance is not None and not instance.is_dir():
+        raise click.BadParameter(f"no instance folder at {instance}", param_hint="--instance")
+    app = create_app(instance_path=instance)
+    app.extensions[STORE_EXTENSION].dispose()
+    try:
+        database = sqlite_file(app.config["DATABASE_URL"])
+        summary = backup(database, file)
+    except BackupError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(f"Backed up {database} to {file}: {summary.games} games, "
+               f"{summary.entries} entries.")
