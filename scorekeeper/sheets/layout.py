@@ -1,0 +1,321 @@
+"""What goes on a printed page: paper, orientation, games a page, rows and their heights.
+
+Pure values, so the layout of every rule set can be tested without rendering. The query of
+``/sheets/blank.pdf`` is read here into a ``BlankGrid``; the rules themselves come from
+``Rules.from_dict``, the one reader of rule options.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from scorekeeper.rules import RuleError, Rules
+from scorekeeper.rules.labels import N_
+from scorekeeper.rules.options import FLAGS, TRIPLE_COLUMNS, UPPER_BOXES
+from scorekeeper.rules.scoring import (
+    FOUR_KIND_FIXED,
+    FULL_HOUSE,
+    LARGE_STRAIGHT,
+    SMALL_STRAIGHT,
+    YAMS,
+    YATZY_LARGE_STRAIGHT,
+    YATZY_SMALL_STRAIGHT,
+)
+
+MAX_PAGES = 50
+
+# Home printers cannot print the last few millimetres of a sheet; 10 mm is safe on all of them.
+MARGIN_MM = 10
+# Heights of what surrounds the grid on a blank page: title line, legend, game header rows.
+TITLE_MM = 11
+FOOTER_MM = 9
+GAME_HEAD_MM = 17
+KINDS_HEAD_MM = 6
+LABEL_COLUMN_MM = 40
+# Tick boxes for extra Yams: each takes about 5 mm with its spacing; never fewer than three.
+TICK_MM = 5
+MAX_TICKS = 4
+# Taller than this, a row only wastes paper; shorter than this, a pencil does not fit.
+MAX_ROW_MM = 12.0
+MIN_ROW_MM = 6.5
+
+# Games side by side on a blank page, by number of columns in a game. One column: six games,
+# like the grids families print; wider games get fewer, and landscape from three columns on.
+GAMES_PER_PAGE = {1: 6, 2: 4, 3: 3, 4: 2}
+LANDSCAPE_FROM_COLUMNS = 3
+
+# Data columns of a filled sheet's table that still read well across the page.
+PORTRAIT_DATA_COLUMNS = 8
+LANDSCAPE_DATA_COLUMNS = 12
+# Wider than this, a column of scores only spreads the numbers apart.
+MAX_DATA_COLUMN_MM = 30
+
+_TRUE = {"1", "true", "on", "oui"}
+_FALSE = {"0", "false", "off", "non"}
+_GRID_PARAMS = ("paper", "pages")
+
+
+class PrintOptionError(RuleError):
+    """A print parameter that makes no sense (paper, pages, a repeated or unknown parameter).
+
+    A RuleError so that the views show it like any other option error: a French template
+    and its parameters, translated when rendered.
+    """
+
+
+@dataclass(frozen=True)
+class Paper:
+    key: str
+    css_size: str
+    width_mm: float
+    height_mm: float
+
+
+PAPERS = {
+    "a4": Paper("a4", "A4", 210.0, 297.0),
+    "letter": Paper("letter", "letter", 215.9, 279.4),
+}
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of a grid: a box, or a line of totals (``kind`` names which)."""
+
+    kind: str
+    box: str | None = None
+
+    @property
+    def is_box(self) -> bool:
+        return self.kind == "box"
+
+
+def grid_rows(rules: Rules) -> tuple[Row, ...]:
+    """The rows of a sheet in the order the screen shows them."""
+    rows = [Row("box", box) for box in UPPER_BOXES]
+    rows += [Row("upper_total"), Row("upper_bonus")]
+    rows += [Row("box", box) for box in rules.lower_boxes]
+    rows.append(Row("lower_total"))
+    if rules.has_yams_bonus:
+        rows.append(Row("yams_bonus"))
+    if len(rules.columns) > 1:
+        rows.append(Row("column_total"))
+    rows.append(Row("total"))
+    return tuple(rows)
+
+
+def fixed_value(rules: Rules, box: str) -> int | None:
+    """The points a box is always worth when its dice hold, or None when the dice decide."""
+    if rules.is_yatzy:
+        return {"small_straight": YATZY_SMALL_STRAIGHT, "large_straight": YATZY_LARGE_STRAIGHT,
+                "yams": YAMS}.get(box)
+    if box == "four_kind" and rules.four_kind == "fixed40":
+        return FOUR_KIND_FIXED
+    if box == "full_house" and rules.full_house == "fixed25":
+        return FULL_HOUSE
+    return {"small_straight": SMALL_STRAIGHT, "large_straight": LARGE_STRAIGHT,
+            "yams": YAMS}.get(box)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """How a box scores, in a few words for the blank grid: a French template and its values."""
+
+    text: str
+    params: dict
+
+
+def box_hint(rules: Rules, box: str) -> Hint:
+    fixed = fixed_value(rules, box)
+    if fixed is not None:
+        return Hint(N_("%(points)d points"), {"points": fixed})
+    if box in UPPER_BOXES:
+        return Hint(N_("total des %(face)d"), {"face": UPPER_BOXES.index(box) + 1})
+    if rules.is_yatzy:
+        text = {
+            "pair": N_("les deux dés de la paire"),
+            "two_pairs": N_("les quatre dés des paires"),
+            "three_kind": N_("les trois dés pareils"),
+            "four_kind": N_("les quatre dés pareils"),
+        }.get(box, N_("somme des dés"))
+        return Hint(text, {})
+    if box == "three_kind" and rules.three_kind == "base":
+        return Hint(N_("10 + les trois dés pareils"), {})
+    if box == "four_kind" and rules.four_kind == "base":
+        return Hint(N_("20 + les quatre dés pareils"), {})
+    if box == "full_house":
+        return Hint(N_("10 + la somme des dés"), {})
+    if box == "plus":
+        return Hint(N_("somme, plus que le Moins"), {})
+    if box == "minus":
+        return Hint(N_("somme, moins que le Plus"), {})
+    return Hint(N_("somme des dés"), {})
+
+
+def _page_mm(paper: Paper, landscape: bool) -> tuple[float, float]:
+    if landscape:
+        return paper.height_mm, paper.width_mm
+    return paper.width_mm, paper.height_mm
+
+
+@dataclass(frozen=True)
+class BlankGrid:
+    """A blank grid to print: the rules it is for, the paper, and how many identical pages."""
+
+    rules: Rules
+    paper: Paper
+    pages: int = 1
+
+    @property
+    def games_per_page(self) -> int:
+        return GAMES_PER_PAGE[len(self.rules.columns)]
+
+    @property
+    def landscape(self) -> bool:
+        return len(self.rules.columns) >= LANDSCAPE_FROM_COLUMNS
+
+    @property
+    def page_size(self) -> str:
+        """The CSS ``@page`` size."""
+        return f"{self.paper.css_size} {'landscape' if self.landscape else 'portrait'}"
+
+    @property
+    def rows(self) -> tuple[Row, ...]:
+        return grid_rows(self.rules)
+
+    @property
+    def row_height_mm(self) -> float:
+        """Rows share the height the page leaves, within what a pencil needs."""
+        _width, height = _page_mm(self.paper, self.landscape)
+        room = height - 2 * MARGIN_MM - TITLE_MM - FOOTER_MM - GAME_HEAD_MM
+        if len(self.rules.columns) > 1:
+            room -= KINDS_HEAD_MM
+        # The extra-Yams tally row is one and a half rows high: ticks need room.
+        weight = len(self.rows) + (0.5 if self.rules.has_yams_bonus else 0)
+        # Rounded down to a tenth, so that rounding never pushes the grid onto a second page.
+        return max(MIN_ROW_MM, min(MAX_ROW_MM, int(10 * room / weight) / 10))
+
+    @property
+    def data_column_mm(self) -> float:
+        width, _height = _page_mm(self.paper, self.landscape)
+        columns = self.games_per_page * len(self.rules.columns)
+        return (width - 2 * MARGIN_MM - LABEL_COLUMN_MM) / columns
+
+    @property
+    def tally_ticks(self) -> int:
+        """Tick boxes that fit on one line of a column, cell padding set aside."""
+        return max(3, min(MAX_TICKS, int((self.data_column_mm - 3) // TICK_MM)))
+
+    def identity(self) -> dict:
+        """Everything the PDF depends on, besides the templates and the locale."""
+        return {"rules": self.rules.to_dict(), "paper": self.paper.key, "pages": self.pages}
+
+
+def _flag(value: str) -> bool | str:
+    """A checkbox value as a boolean; anything else is left for Rules.from_dict to refuse."""
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    return value
+
+
+def read_paper(value: str | None) -> Paper:
+    key = (value or "a4").strip().lower()
+    if key not in PAPERS:
+        raise PrintOptionError(N_("Format de papier inconnu : « {value} » (a4 ou letter)."),
+                               value=value)
+    return PAPERS[key]
+
+
+def read_pages(value: str | None) -> int:
+    text = (value or "1").strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGES:
+        raise PrintOptionError(
+            N_("Le nombre de pages va de 1 à {most} : « {value} » ne convient pas."),
+            most=MAX_PAGES, value=value)
+    return int(text)
+
+
+def _single_values(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for key, value in pairs:
+        if key in values:
+            raise PrintOptionError(N_("Le paramètre « {name} » est donné deux fois."), name=key)
+        values[key] = value
+    return values
+
+
+def blank_grid_from_query(pairs: Iterable[tuple[str, str]]) -> BlankGrid:
+    """The grid a query asks for: ``paper``, ``pages``, ``sec``, and any option of the rules.
+
+    Rule options keep their names and values (``preset=triple``, ``four_kind=fixed40``,
+    ``plus_minus=1``); ``sec=1`` adds the Yams sec column like the new-game form does.
+    Raises RuleError (PrintOptionError for paper and pages) with a message to show.
+    """
+    values = _single_values(pairs)
+    paper = read_paper(values.pop("paper", None))
+    pages = read_pages(values.pop("pages", None))
+    sec = _flag(values.pop("sec", "0"))
+    if not isinstance(sec, bool):
+        raise PrintOptionError(N_("Le paramètre « sec » vaut 1 ou 0, pas « {value} »."),
+                               value=sec)
+    options: dict[str, object] = {}
+    for key, value in values.items():
+        if key in FLAGS:
+            options[key] = _flag(value)
+        elif key == "dice" and value.strip().isdigit():
+            options[key] = int(value)
+        elif key == "columns":
+            options[key] = [column.strip() for column in value.split(",")]
+        else:
+            options[key] = value
+    if sec:
+        columns = options.get("columns")
+        if not isinstance(columns, list):
+            columns = list(TRIPLE_COLUMNS if options.get("preset") == "triple" else ("free",))
+        options["columns"] = [*columns, "sec"]
+    return BlankGrid(Rules.from_dict(options), paper, pages)
+
+
+def paper_from_query(pairs: Iterable[tuple[str, str]]) -> Paper:
+    """The paper of a filled sheet's query, the only parameter it takes."""
+    values = _single_values(pairs)
+    for key in values:
+        if key != "paper":
+            raise PrintOptionError(N_("Paramètre inconnu : « {name} » (seul « paper » est "
+                                      "possible ici)."), name=key)
+    return read_paper(values.get("paper"))
+
+
+@dataclass(frozen=True)
+class GameLayout:
+    """How a game's sheet spreads over paper: orientation, and the players of each table."""
+
+    paper: Paper
+    landscape: bool
+    tables: tuple[tuple[int, ...], ...]
+
+    @property
+    def page_size(self) -> str:
+        return f"{self.paper.css_size} {'landscape' if self.landscape else 'portrait'}"
+
+    def table_width_mm(self, data_columns: int) -> float:
+        """Full width, unless a few players would get columns wider than a number needs."""
+        width, _height = _page_mm(self.paper, self.landscape)
+        return min(width - 2 * MARGIN_MM, LABEL_COLUMN_MM + data_columns * MAX_DATA_COLUMN_MM)
+
+
+def game_layout(rules: Rules, players: int, paper: Paper) -> GameLayout:
+    """Portrait while every column fits; else landscape, players split into tables that fit."""
+    kinds = len(rules.columns)
+    if players * kinds <= PORTRAIT_DATA_COLUMNS:
+        return GameLayout(paper, False, (tuple(range(players)),))
+    per_table = max(1, LANDSCAPE_DATA_COLUMNS // kinds)
+    count = -(-players // per_table)
+    # Tables of even sizes (3, 3, 2, 2 rather than 3, 3, 3, 1): no player left alone at the end.
+    sizes = [players // count + (1 if index < players % count else 0) for index in range(count)]
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(tuple(range(start, start + size)))
+        start += size
+    return GameLayout(paper, True, tuple(tables))
