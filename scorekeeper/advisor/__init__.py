@@ -9,11 +9,13 @@ from scorekeeper.advisor.strategy import (
     Strategy,
     cache_path,
     check_covered,
+    check_request,
     is_covered,
     load,
     load_or_build,
 )
 
 __all__ = [
-    "Advice", "Strategy", "cache_path", "check_covered", "is_covered", "load", "load_or_build",
+    "Advice", "Strategy", "cache_path", "check_covered", "check_request", "is_covered", "load",
+    "load_or_build",
 ]

@@ -4,13 +4,14 @@ from flask import Flask
 from flask_babel import get_locale
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
-from scorekeeper.web import errors, games, main, security
+from scorekeeper.web import errors, games, main, prints, security
 
 
 def register_blueprints(app: Flask) -> None:
     """Attach the web blueprints, the error pages and the labels templates need."""
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(prints.bp)
     errors.register(app)
     security.register(app)
     app.jinja_env.globals.update(

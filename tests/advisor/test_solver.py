@@ -84,3 +84,11 @@ def test_only_the_sub_game_is_solved(end_game_table):
     assert all(mask & base == base for mask in masks)
     assert np.isnan(table[0, 0, 0])
     assert (table[8191] == 0).all()
+
+
+def test_progress_counts_every_solved_state():
+    news = []
+    table = build_table(Rules(), filled=END_GAME_FILLED, progress=lambda *done: news.append(done))
+    solved = int((~np.isnan(table[:8191])).sum())
+    assert news[-1] == (solved, solved)
+    assert [done for done, _ in news] == sorted(done for done, _ in news)
