@@ -35,8 +35,9 @@ def is_covered(rules: Rules) -> bool:
 
 def check_covered(rules: Rules) -> None:
     if not is_covered(rules):
-        # La vache depends on the other players, Plus et Moins on the values written, the
-        # ordered columns, the sec column and six dice on other turns: none fits this table.
+        # What the table's state (filled boxes, upper total, Yams at 50) cannot hold: la
+        # vache depends on the other players, Plus et Moins on the values written, ordered
+        # or several columns on an order and more boxes, sec and six dice on other throws.
         raise RuleError(N_("Le conseil n'existe que pour le Yams classique à cinq dés, "
                            "sur une seule colonne libre, sans la vache ni Plus et Moins."))
 
@@ -115,7 +116,7 @@ def load(rules: Rules, instance_dir: str | os.PathLike) -> Strategy | None:
     check_covered(rules)
     try:
         values = np.load(cache_path(rules, instance_dir), allow_pickle=False)
-    except (OSError, ValueError):
+    except (OSError, ValueError, EOFError):
         return None
     if values.shape != TABLE_SHAPE or values.dtype != np.float64 or np.isnan(values[0, 0, 0]):
         return None

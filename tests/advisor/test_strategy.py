@@ -153,6 +153,8 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, fake_build):
     assert len(fake_build) == 1
     np.save(cache_path(rules, tmp_path), np.zeros((3, 3)))
     assert load(rules, tmp_path) is None
+    cache_path(rules, tmp_path).write_bytes(b"")
+    assert load(rules, tmp_path) is None
 
 
 def test_each_table_has_its_own_file(tmp_path):
