@@ -1,0 +1,64 @@
+"""Printing: the print page, blank grids as PDF, and the PDF of any game's sheet."""
+
+from flask import Blueprint, abort, current_app, render_template, request
+from flask_babel import gettext as _
+
+from scorekeeper.rules import RuleError
+from scorekeeper.sheets import (
+    MAX_PAGES,
+    blank_grid_from_query,
+    blank_pdf,
+    game_pdf,
+    paper_from_query,
+)
+from scorekeeper.store import GameNotFound
+from scorekeeper.web.store import store
+
+bp = Blueprint("prints", __name__)
+
+
+def _bad_query(error: RuleError):
+    message = error.render(_)
+    return render_template("errors/error.html", code=400, message=message), 400
+
+
+def _pdf_response(pdf: bytes, filename: str):
+    # Inline: the tablet opens its PDF viewer, from which the family prints.
+    response = current_app.response_class(pdf, mimetype="application/pdf")
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+@bp.get("/print")
+def print_page():
+    return render_template("print.html", max_pages=MAX_PAGES)
+
+
+@bp.get("/sheets/blank.pdf")
+def blank():
+    try:
+        grid = blank_grid_from_query(request.args.items(multi=True))
+    except RuleError as error:
+        return _bad_query(error)
+    key, pdf = blank_pdf(grid)
+    response = _pdf_response(pdf, f"yams-grille-{grid.paper.key}.pdf")
+    # The same query gives the same bytes until the app changes: let the tablet revalidate.
+    response.set_etag(key)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+@bp.get("/games/<int:game_id>/sheet.pdf")
+def game_sheet(game_id: int):
+    try:
+        paper = paper_from_query(request.args.items(multi=True))
+    except RuleError as error:
+        return _bad_query(error)
+    try:
+        pdf = game_pdf(store(), game_id, paper)
+    except GameNotFound:
+        abort(404)
+    response = _pdf_response(pdf, f"yams-partie-{game_id}.pdf")
+    # A game in progress changes with every turn: never show an old copy.
+    response.headers["Cache-Control"] = "no-store"
+    return response
