@@ -81,6 +81,11 @@ def test_bad_queries_say_what_is_wrong(query, message):
     assert message in caught.value.render()
 
 
+def test_empty_fields_take_the_defaults():
+    assert blank_grid_from_query([("paper", ""), ("pages", "")]) == BlankGrid(
+        Rules(), PAPERS["a4"], 1)
+
+
 def test_pages_are_capped():
     assert blank_grid_from_query([("pages", str(MAX_PAGES))]).pages == MAX_PAGES
 

@@ -1,0 +1,230 @@
+"""Printing through the Flask test client: the print page, blank grids, and game sheets."""
+
+import io
+
+import pytest
+from pypdf import PdfReader
+
+from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.sheets import pdf as sheets_pdf
+
+from .test_game_flow import GAME
+
+SIZES = {"a4": (595, 842), "letter": (612, 792)}
+HOSTILE = "<img src=/etc/passwd>"
+
+RULE_SETS = {
+    "classique": "preset=classique",
+    "triple": "preset=triple",
+    "sec": "preset=classique&sec=1",
+    "triple sec": "preset=triple&sec=1",
+    "plus_minus": "preset=classique&plus_minus=1",
+    "yatzy": "preset=yatzy",
+}
+
+
+def pdf_of(response) -> PdfReader:
+    assert response.status_code == 200, response.get_data(as_text=True)[-800:]
+    assert response.mimetype == "application/pdf"
+    assert response.data.startswith(b"%PDF-")
+    return PdfReader(io.BytesIO(response.data))
+
+
+def sizes(reader: PdfReader) -> set[tuple[int, int]]:
+    return {(round(float(page.mediabox.width)), round(float(page.mediabox.height)))
+            for page in reader.pages}
+
+
+def text(reader: PdfReader) -> str:
+    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())
+
+
+@pytest.fixture
+def count_renders(monkeypatch):
+    """How many times WeasyPrint was asked to render, from now on."""
+    calls = []
+    original = sheets_pdf.render_pdf
+
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(sheets_pdf, "render_pdf", counting)
+    return calls
+
+
+def test_print_page_offers_every_rule_set_paper_and_pages(client):
+    page = client.get("/print").get_data(as_text=True)
+    assert page.count('action="/sheets/blank.pdf"') == 3
+    for value in ('value="classique"', 'value="triple"', 'value="yatzy"', 'value="a4"',
+                  'value="letter"', 'name="pages"', 'name="sec"', 'name="plus_minus"'):
+        assert value in page
+    assert "Imprimer des grilles" in page
+
+
+def test_home_links_to_the_print_page(client):
+    assert 'href="/print"' in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("paper", sorted(SIZES))
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_blank_grid_for_every_rule_set_and_paper(client, name, paper):
+    response = client.get(f"/sheets/blank.pdf?{RULE_SETS[name]}&paper={paper}&pages=2")
+    reader = pdf_of(response)
+    assert len(reader.pages) == 2
+    width, height = SIZES[paper]
+    landscape = name in ("triple", "triple sec")
+    assert sizes(reader) == {(height, width) if landscape else (width, height)}
+    words = text(reader)
+    for label in ("As", "Deux", "Six", "Total haut", "Brelan", "Full", "Total bas", "Total"):
+        assert label in words
+    assert ("Paire" in words) is (name == "yatzy")
+    assert ("Moins" in words) is (name == "plus_minus")
+    assert ("Sec" in words) is ("sec" in name)
+    assert 'inline; filename="yams-grille-' in response.headers["Content-Disposition"]
+
+
+def test_six_games_a_page_in_one_column(client):
+    words = text(pdf_of(client.get("/sheets/blank.pdf")))
+    assert words.count("Nom") == 6 and words.count("Date") == 6
+    assert "Prime (35)" in words and "Prime Yams (+100)" in words
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("paper=a3", "Format de papier inconnu : « a3 » (a4 ou letter)."),
+    ("pages=0", "Le nombre de pages va de 1 à 50 : « 0 » ne convient pas."),
+    ("pages=1000", "Le nombre de pages va de 1 à 50 : « 1000 » ne convient pas."),
+    ("preset=poker", "Règles inconnues : « poker » (classique, triple ou yatzy)."),
+    ("size=xl", "Option de règle inconnue : « size »."),
+    ("four_kind=60", "Valeur inconnue pour l&#39;option « four_kind » : « 60 »"),
+    ("sec=maybe", "Le paramètre « sec » vaut 1 ou 0, pas « maybe »."),
+    ("preset=yatzy&plus_minus=1", "L&#39;option « plus_minus » ne s&#39;applique pas au Yatzy."),
+    ("pages=2&pages=3", "Le paramètre « pages » est donné deux fois."),
+    (f"preset={HOSTILE}", "« &lt;img src=/etc/passwd&gt; »"),
+])
+def test_bad_blank_queries_get_a_french_message(client, query, message):
+    response = client.get(f"/sheets/blank.pdf?{query}")
+    assert response.status_code == 400
+    assert response.mimetype == "text/html"
+    assert message in response.get_data(as_text=True)
+
+
+def test_a_repeated_blank_grid_renders_nothing(client, count_renders):
+    first = client.get("/sheets/blank.pdf?preset=triple&paper=letter&pages=3")
+    assert len(count_renders) == 1
+    again = client.get("/sheets/blank.pdf?paper=letter&pages=3&preset=triple")
+    assert len(count_renders) == 1
+    assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
+    # The tablet revalidates with the ETag and gets no body at all.
+    unchanged = client.get("/sheets/blank.pdf?preset=triple&paper=letter&pages=3",
+                           headers={"If-None-Match": first.headers["ETag"]})
+    assert unchanged.status_code == 304 and not unchanged.data
+    assert len(count_renders) == 1
+    client.get("/sheets/blank.pdf?preset=triple&paper=letter&pages=4")
+    assert len(count_renders) == 2
+
+
+def test_the_cache_survives_a_restart_in_the_instance_folder(app, client, instance_path,
+                                                             count_renders):
+    first = client.get("/sheets/blank.pdf?preset=yatzy")
+    assert len(count_renders) == 1
+    assert list((instance_path / sheets_pdf.CACHE_FOLDER).glob("*.pdf"))
+    restarted = create_app({"TESTING": True}, instance_path=instance_path)
+    try:
+        again = restarted.test_client().get("/sheets/blank.pdf?preset=yatzy")
+        assert again.data == first.data
+        assert len(count_renders) == 1
+        assert restarted.extensions[sheets_pdf.EXTENSION].disk_hits == 1
+    finally:
+        restarted.extensions[STORE_EXTENSION].dispose()
+
+
+def play_whole_game(table, names):
+    game_id = table.new_game(names)
+    seq = 0
+    for first, second in GAME:
+        for dice, box in (first, second):
+            assert table.play(game_id, seq, dice, f"free:{box}").status_code == 303
+            seq += 1
+    return game_id
+
+
+@pytest.mark.parametrize("paper", sorted(SIZES))
+def test_a_finished_game_prints_what_the_screen_shows(table, paper):
+    game_id = play_whole_game(table, ["Mag", "Alix"])
+    response = table.client.get(f"/games/{game_id}/sheet.pdf?paper={paper}")
+    reader = pdf_of(response)
+    assert len(reader.pages) == 1 and sizes(reader) == {SIZES[paper]}
+    words = text(reader)
+    # The totals of test_game_flow: Mag 332, Alix 413 with one extra Yams.
+    assert "1 Alix 413 points" in words and "2 Mag 332 points" in words
+    for label in ("As", "Six", "Total haut", "Prime (35)", "Petite suite", "Grande suite",
+                  "Yams", "Chance", "Total bas", "Prime Yams (+100)", "Classement",
+                  "joker officiel", "Terminée le"):
+        assert label in words
+    assert "25 +100" in words
+    assert response.headers["Cache-Control"] == "no-store"
+
+
+def test_the_sheet_page_and_ranking_link_to_the_pdf(table):
+    game_id = table.new_game(["Mag"])
+    assert f'href="/games/{game_id}/sheet.pdf"' in table.client.get(
+        f"/games/{game_id}").get_data(as_text=True)
+    game_id = play_whole_game(table, ["Mag", "Alix"])
+    assert f'href="/games/{game_id}/sheet.pdf"' in table.client.get(
+        f"/games/{game_id}/ranking").get_data(as_text=True)
+
+
+def test_a_game_in_progress_with_barred_boxes(table):
+    game_id = table.new_game(["Mag", "Alix"], preset="triple", sec="y")
+    assert table.play(game_id, 0, "66662", "free:sixes").status_code == 303
+    assert table.play(game_id, 1, "12345", "free:yams", confirm=True).status_code == 303
+    words = text(pdf_of(table.client.get(f"/games/{game_id}/sheet.pdf")))
+    assert "Classement provisoire" in words and "à Mag de jouer" in words
+    assert "tour 2 sur 52" in words
+    assert "✗" in words and "case barrée" in words
+    assert "Descendante" in words and "Montante" in words and "Sec" in words
+
+
+def test_a_hostile_name_prints_as_text(table, monkeypatch):
+    asked = []
+    original = sheets_pdf.StaticFilesFetcher.fetch
+
+    def spy(self, url, headers=None):
+        asked.append(url)
+        return original(self, url, headers)
+
+    monkeypatch.setattr(sheets_pdf.StaticFilesFetcher, "fetch", spy)
+    game_id = table.new_game([HOSTILE, "Mag"])
+    assert table.play(game_id, 0, "11111", "free:yams").status_code == 303
+    words = text(pdf_of(table.client.get(f"/games/{game_id}/sheet.pdf")))
+    # In the ranking, and in the table's header where the name may wrap: never an image.
+    assert "".join(words.split()).count("".join(HOSTILE.split())) == 2
+    assert asked == [sheets_pdf.STATIC_BASE_URL + "css/print.css"]
+
+
+def test_ten_players_in_four_columns_spread_over_landscape_pages(table):
+    names = [f"Joueur {number}" for number in range(1, 11)]
+    game_id = table.new_game(names, preset="triple", sec="y")
+    reader = pdf_of(table.client.get(f"/games/{game_id}/sheet.pdf?paper=letter"))
+    assert len(reader.pages) == 4 and sizes(reader) == {(792, 612)}
+    words = text(reader)
+    assert all(name in words for name in names)
+
+
+@pytest.mark.parametrize(("query", "status", "message"), [
+    ("paper=a3", 400, "Format de papier inconnu : « a3 » (a4 ou letter)."),
+    ("paper=a4&pages=2", 400, "Paramètre inconnu : « pages »"),
+    ("paper=a4&paper=letter", 400, "Le paramètre « paper » est donné deux fois."),
+])
+def test_bad_game_sheet_queries(table, query, status, message):
+    game_id = table.new_game(["Mag"])
+    response = table.client.get(f"/games/{game_id}/sheet.pdf?{query}")
+    assert response.status_code == status
+    assert message in response.get_data(as_text=True)
+
+
+def test_an_unknown_game_has_no_sheet(client):
+    response = client.get("/games/999/sheet.pdf")
+    assert response.status_code == 404
+    assert "Cette page n&#39;existe pas" in response.get_data(as_text=True)
