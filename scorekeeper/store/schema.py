@@ -3,6 +3,7 @@
 from datetime import UTC, datetime
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     ForeignKey,
@@ -98,3 +99,83 @@ entries = Table(
     UniqueConstraint("game_id", "seq"),
     Index(None, "game_id"),
 )
+
+# What the hall of fame and the player pages read: a cache of the replay of finished games,
+# written when a game finishes and removed when an undo reopens it (see store/results.py).
+
+rule_sets = Table(
+    "rule_sets",
+    metadata,
+    # A short hash of the canonical rules: the same rules give the same key in every instance.
+    Column("key", String(16), primary_key=True),
+    Column("rules", Text, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("results", Integer, nullable=False),
+)
+
+results = Table(
+    "results",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("rules_key", String(16), ForeignKey("rule_sets.key"), nullable=False),
+    Column("finished_at", UTCDateTime, nullable=False),
+    Column("player_count", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    Column("upper", Integer, nullable=False),
+    Column("upper_bonus", Integer, nullable=False),
+    Column("lower", Integer, nullable=False),
+    Column("yams_bonus", Integer, nullable=False),
+    Column("column_count", Integer, nullable=False),
+    Column("bonus_columns", Integer, nullable=False),
+    Column("yams_count", Integer, nullable=False),
+    Column("barred_count", Integer, nullable=False),
+    # The barred boxes as "column:box" words, so that per-box counts never need a replay.
+    Column("barred_cells", Text, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    # Games of this rule set in a row, ending with this one, where the player had every
+    # upper bonus (0 when this game missed one).
+    Column("bonus_streak", Integer, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat"),
+    Index("ix_results_rules_total", "rules_key", "total"),
+    Index("ix_results_rules_upper", "rules_key", "upper"),
+    Index("ix_results_rules_yams", "rules_key", "yams_count"),
+    Index("ix_results_rules_streak", "rules_key", "bonus_streak"),
+    Index("ix_results_player_rules_time", "player_id", "rules_key", "finished_at", "game_id"),
+    Index("ix_results_player_rules_total", "player_id", "rules_key", "total"),
+    Index("ix_results_player_time", "player_id", "finished_at"),
+)
+
+player_stats = Table(
+    "player_stats",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("rules_key", String(16), ForeignKey("rule_sets.key"), nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("duels", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("total_sum", Integer, nullable=False),
+    Column("column_count", Integer, nullable=False),
+    Column("bonus_columns", Integer, nullable=False),
+    Column("yams_games", Integer, nullable=False),
+    Column("yams_count", Integer, nullable=False),
+    Column("cells", Integer, nullable=False),
+    Column("barred_count", Integer, nullable=False),
+    PrimaryKeyConstraint("player_id", "rules_key"),
+)
+
+player_box_stats = Table(
+    "player_box_stats",
+    metadata,
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("rules_key", String(16), ForeignKey("rule_sets.key"), nullable=False),
+    Column("box", String(30), nullable=False),
+    Column("filled", Integer, nullable=False),
+    Column("barred", Integer, nullable=False),
+    PrimaryKeyConstraint("player_id", "rules_key", "box"),
+)
+
+Index("ix_games_status_finished_at", games.c.status, games.c.finished_at)
+Index("ix_game_players_player_id", game_players.c.player_id)

@@ -33,6 +33,7 @@ from scorekeeper.store.records import (
     GameRecord,
     GameSummary,
 )
+from scorekeeper.store.results import backfill_results, forget_results, record_results
 from scorekeeper.store.schema import entries, game_players, games, players
 
 BUSY_TIMEOUT_MS = 5000
@@ -111,6 +112,7 @@ class Store:
         with self.engine.begin() as connection:
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
+            backfill_results(connection)
 
     def dispose(self) -> None:
         """Close the pooled connections (before deleting the database file, for instance)."""
@@ -217,6 +219,8 @@ class Store:
                         created_at=now,
                     )
                 )
+                if finished:
+                    record_results(connection, game_id, now)
         except IntegrityError as error:
             raise StaleSheet(game_id, expected_seq) from error
 
@@ -244,6 +248,7 @@ class Store:
                 .order_by(entries.c.seq.desc())
                 .limit(1)
             ).one()
+            forget_results(connection, game_id)
             connection.execute(delete(entries).where(entries.c.id == last.id))
         return _entry_record(last)
 

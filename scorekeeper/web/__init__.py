@@ -4,7 +4,7 @@ from flask import Flask
 from flask_babel import get_locale
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
-from scorekeeper.web import errors, games, main, prints, security
+from scorekeeper.web import errors, games, main, prints, pwa, security
 
 
 def register_blueprints(app: Flask) -> None:
@@ -12,6 +12,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)
+    app.register_blueprint(pwa.bp)
     errors.register(app)
     security.register(app)
     app.jinja_env.globals.update(

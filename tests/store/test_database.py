@@ -5,10 +5,12 @@ from datetime import UTC, datetime
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import delete, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store import EntryRecord, Store
+from scorekeeper.store.migrations import alembic_config
 from scorekeeper.store.schema import entries, games, metadata
 
 TABLES = {"games", "players", "game_players", "entries"}
@@ -57,7 +59,8 @@ def test_migration_creates_the_schema_in_an_empty_file(tmp_path, database_url):
 
     assert TABLES <= set(inspect(store.engine).get_table_names())
     with store.engine.connect() as connection:
-        assert MigrationContext.configure(connection).get_current_revision() == "0001"
+        current = MigrationContext.configure(connection).get_current_revision()
+    assert current == ScriptDirectory.from_config(alembic_config()).get_current_head()
     store.dispose()
 
 

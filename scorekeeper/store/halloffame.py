@@ -1,0 +1,289 @@
+"""What the hall of fame and the player pages show, read from the cached results.
+
+Every query walks an index from one end or reads a stored counter, so a page costs the
+same with a hundred finished games or a hundred thousand.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, and_, func, select
+
+from scorekeeper.rules import Rules
+from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
+from scorekeeper.store.schema import (
+    game_players,
+    games,
+    player_box_stats,
+    player_stats,
+    players,
+    results,
+    rule_sets,
+)
+from scorekeeper.store.store import Store
+
+# The records of a rule set: the column that holds each, highest first.
+RECORDS = {
+    "total": results.c.total,
+    "yams_count": results.c.yams_count,
+    "upper": results.c.upper,
+    "bonus_streak": results.c.bonus_streak,
+}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    key: str
+    rules: Rules
+    games: int
+    results: int
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """One player's result in one finished game."""
+
+    game_id: int
+    player_id: int
+    name: str
+    rules_key: str
+    finished_at: datetime
+    total: int
+    upper: int
+    yams_count: int
+    bonus_streak: int
+    rank: int
+    won: bool
+    player_count: int
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A finished game and its players, best first."""
+
+    id: int
+    finished_at: datetime
+    rules_key: str
+    lines: tuple[ResultLine, ...]
+
+
+@dataclass(frozen=True)
+class BoxStats:
+    box: str
+    filled: int
+    barred: int
+
+    @property
+    def barred_rate(self) -> float:
+        return self.barred / self.filled
+
+
+@dataclass(frozen=True)
+class PlayerRuleSetStats:
+    """A player's figures under one rule set."""
+
+    rule_set: RuleSet
+    games: int
+    duels: int
+    wins: int
+    total_sum: int
+    column_count: int
+    bonus_columns: int
+    yams_games: int
+    yams_count: int
+    cells: int
+    barred_count: int
+    best: ResultLine
+    worst: ResultLine
+
+    @property
+    def average(self) -> float:
+        return self.total_sum / self.games
+
+    @property
+    def bonus_rate(self) -> float:
+        return self.bonus_columns / self.column_count
+
+    @property
+    def yams_rate(self) -> float:
+        return self.yams_games / self.games
+
+    @property
+    def barred_rate(self) -> float:
+        return self.barred_count / self.cells
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    """A game of a player that is not finished: in progress or abandoned."""
+
+    id: int
+    status: str
+    created_at: datetime
+    updated_at: datetime
+
+
+_LINE_COLUMNS = (
+    results.c.game_id, results.c.player_id, players.c.name, results.c.rules_key,
+    results.c.finished_at, results.c.total, results.c.upper, results.c.yams_count,
+    results.c.bonus_streak, results.c.rank, results.c.won, results.c.player_count,
+)
+
+
+def _lines_query():
+    return select(*_LINE_COLUMNS).join(players, players.c.id == results.c.player_id)
+
+
+def _rule_set(row) -> RuleSet:
+    return RuleSet(row.key, Rules.from_dict(json.loads(row.rules)), row.games, row.results)
+
+
+def list_rule_sets(store: Store) -> list[RuleSet]:
+    """The rule sets of the finished games, the most played first."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(rule_sets).order_by(rule_sets.c.games.desc(), rule_sets.c.key)
+        ).all()
+    return [_rule_set(row) for row in rows]
+
+
+def top_results(store: Store, key: str, offset: int, limit: int) -> list[ResultLine]:
+    """The best single-game totals under one rule set; equal totals, the earliest first."""
+    query = (
+        _lines_query().where(results.c.rules_key == key)
+        .order_by(results.c.total.desc(), results.c.finished_at, results.c.game_id)
+        .offset(offset).limit(limit)
+    )
+    with store.engine.connect() as connection:
+        return [ResultLine(*row) for row in connection.execute(query)]
+
+
+def records(store: Store, key: str) -> dict[str, ResultLine]:
+    """Each record of a rule set with the result that set it first (the earliest of equals).
+
+    A record still at 0 (no Yams yet, no upper bonus yet) is no record and is left out.
+    """
+    found = {}
+    with store.engine.connect() as connection:
+        for name, column in RECORDS.items():
+            best = connection.scalar(select(func.max(column)).where(results.c.rules_key == key))
+            if not best:
+                continue
+            row = connection.execute(
+                _lines_query().where(results.c.rules_key == key, column == best)
+                .order_by(results.c.finished_at, results.c.game_id).limit(1)
+            ).one()
+            found[name] = ResultLine(*row)
+    return found
+
+
+def finished_count(store: Store) -> int:
+    with store.engine.connect() as connection:
+        return connection.scalar(select(func.coalesce(func.sum(rule_sets.c.games), 0)))
+
+
+def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame]:
+    rows = connection.execute(
+        _lines_query().where(results.c.game_id.in_(ids))
+        .order_by(results.c.rank, results.c.seat)
+    ).all()
+    lines: dict[int, list[ResultLine]] = {game_id: [] for game_id in ids}
+    for row in rows:
+        lines[row.game_id].append(ResultLine(*row))
+    return [
+        FinishedGame(game_id, found[0].finished_at, found[0].rules_key, tuple(found))
+        for game_id, found in lines.items() if found
+    ]
+
+
+def recent_games(store: Store, offset: int, limit: int) -> list[FinishedGame]:
+    """The finished games, the latest first."""
+    with store.engine.connect() as connection:
+        ids = list(connection.scalars(
+            select(games.c.id).where(games.c.status == FINISHED)
+            .order_by(games.c.finished_at.desc(), games.c.id.desc())
+            .offset(offset).limit(limit)
+        ))
+        return _finished_games(connection, ids)
+
+
+def player_rule_set_stats(store: Store, player_id: int) -> list[PlayerRuleSetStats]:
+    """A player's figures under each rule set they finished a game of, the most played first."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(player_stats, rule_sets.c.key, rule_sets.c.rules,
+                   rule_sets.c.games.label("set_games"), rule_sets.c.results)
+            .join(rule_sets, rule_sets.c.key == player_stats.c.rules_key)
+            .where(player_stats.c.player_id == player_id)
+            .order_by(player_stats.c.games.desc(), player_stats.c.rules_key)
+        ).all()
+        found = []
+        for row in rows:
+            mine = _lines_query().where(results.c.player_id == player_id,
+                                        results.c.rules_key == row.key)
+            best = connection.execute(
+                mine.order_by(results.c.total.desc(), results.c.finished_at).limit(1)).one()
+            worst = connection.execute(
+                mine.order_by(results.c.total, results.c.finished_at).limit(1)).one()
+            found.append(PlayerRuleSetStats(
+                rule_set=RuleSet(row.key, Rules.from_dict(json.loads(row.rules)),
+                                 row.set_games, row.results),
+                games=row.games, duels=row.duels, wins=row.wins, total_sum=row.total_sum,
+                column_count=row.column_count, bonus_columns=row.bonus_columns,
+                yams_games=row.yams_games, yams_count=row.yams_count, cells=row.cells,
+                barred_count=row.barred_count, best=ResultLine(*best), worst=ResultLine(*worst),
+            ))
+    return found
+
+
+def player_box_stats_of(store: Store, player_id: int, key: str) -> list[BoxStats]:
+    """How often a player barred each box under one rule set, in sheet order."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(player_box_stats.c.box, player_box_stats.c.filled, player_box_stats.c.barred)
+            .where(player_box_stats.c.player_id == player_id, player_box_stats.c.rules_key == key)
+        ).all()
+        rules_text = connection.scalar(select(rule_sets.c.rules).where(rule_sets.c.key == key))
+    if rules_text is None:
+        return []
+    order = {box: index for index, box in enumerate(Rules.from_dict(json.loads(rules_text)).boxes)}
+    return sorted((BoxStats(*row) for row in rows), key=lambda stats: order[stats.box])
+
+
+def player_recent_totals(store: Store, player_id: int, key: str,
+                         limit: int) -> list[ResultLine]:
+    """A player's latest results under one rule set, oldest first (for the chart)."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            _lines_query().where(results.c.player_id == player_id, results.c.rules_key == key)
+            .order_by(results.c.finished_at.desc(), results.c.game_id.desc()).limit(limit)
+        ).all()
+    return [ResultLine(*row) for row in reversed(rows)]
+
+
+def player_games(store: Store, player_id: int, offset: int, limit: int) -> list[FinishedGame]:
+    """A player's finished games, the latest first, each with every player's result."""
+    with store.engine.connect() as connection:
+        ids = list(connection.scalars(
+            select(results.c.game_id).where(results.c.player_id == player_id)
+            .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
+            .offset(offset).limit(limit)
+        ))
+        return _finished_games(connection, ids)
+
+
+def player_open_games(store: Store, player_id: int) -> list[OpenGame]:
+    """A player's games in progress and abandoned ones, the latest played first."""
+    open_ids = select(games.c.id).where(games.c.status.in_((IN_PROGRESS, ABANDONED)))
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(games.c.id, games.c.status, games.c.created_at, games.c.updated_at)
+            .join(game_players, and_(game_players.c.game_id == games.c.id,
+                                     game_players.c.player_id == player_id))
+            .where(games.c.id.in_(open_ids))
+            .order_by(games.c.updated_at.desc(), games.c.id.desc())
+        ).all()
+    return [OpenGame(*row) for row in rows]

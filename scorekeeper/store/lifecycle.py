@@ -1,0 +1,60 @@
+"""The end of a game other than its last box: abandoning it, taking it up again, deleting it."""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, delete, select, update
+
+from scorekeeper.store.errors import GameNotFound, StoreError
+from scorekeeper.store.records import ABANDONED, IN_PROGRESS
+from scorekeeper.store.results import forget_results
+from scorekeeper.store.schema import games
+from scorekeeper.store.store import Store, _now
+
+
+class WrongStatus(StoreError):
+    """The game is not in the state the action needs (abandoning a finished game, say)."""
+
+    def __init__(self, game_id: int, status: str) -> None:
+        super().__init__(f"game {game_id} is {status}")
+        self.game_id = game_id
+        self.status = status
+
+
+def _change_status(connection: Connection, game_id: int, before: str, after: str) -> None:
+    changed = connection.execute(
+        update(games)
+        .where(games.c.id == game_id, games.c.status == before)
+        .values(status=after, updated_at=_now())
+    ).rowcount
+    if not changed:
+        status = connection.scalar(select(games.c.status).where(games.c.id == game_id))
+        if status is None:
+            raise GameNotFound(game_id)
+        raise WrongStatus(game_id, status)
+
+
+def abandon_game(store: Store, game_id: int) -> None:
+    """Put a game in progress aside for good: it leaves the home page and never gets ranked.
+
+    Raises WrongStatus when the game is not in progress.
+    """
+    with store.engine.begin() as connection:
+        _change_status(connection, game_id, IN_PROGRESS, ABANDONED)
+
+
+def resume_game(store: Store, game_id: int) -> None:
+    """Take an abandoned game up again. Raises WrongStatus when it was not abandoned."""
+    with store.engine.begin() as connection:
+        _change_status(connection, game_id, ABANDONED, IN_PROGRESS)
+
+
+def delete_game(store: Store, game_id: int) -> None:
+    """Delete a game, its log and its results; its players stay, with their other games."""
+    with store.engine.begin() as connection:
+        # Updating the row first takes the write lock, as every other write to a game does.
+        if not connection.execute(
+            update(games).where(games.c.id == game_id).values(updated_at=_now())
+        ).rowcount:
+            raise GameNotFound(game_id)
+        forget_results(connection, game_id)
+        connection.execute(delete(games).where(games.c.id == game_id))

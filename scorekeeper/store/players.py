@@ -1,0 +1,187 @@
+"""Players as lasting identities: the same name, ignoring case, is the same player.
+
+A player keeps their identity when renamed; two identities of one person are merged into one.
+A game keeps the names as they were written on its sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, delete, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
+
+from scorekeeper.rules import check_players
+from scorekeeper.store.errors import StoreError
+from scorekeeper.store.results import rebuild_player_aggregates
+from scorekeeper.store.schema import game_players, player_stats, players, results
+from scorekeeper.store.store import Store, player_key
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    id: int
+    name: str
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A line of the players' list: finished games and wins, over every rule set."""
+
+    id: int
+    name: str
+    games: int
+    wins: int
+
+
+class PlayerNotFound(StoreError):
+    def __init__(self, player_id: int) -> None:
+        super().__init__(f"no player with id {player_id}")
+        self.player_id = player_id
+
+
+class NameTaken(StoreError):
+    """Another player already has this name, ignoring case: merging them is the way."""
+
+    def __init__(self, other: PlayerRecord) -> None:
+        super().__init__(f"player {other.id} is already called {other.name!r}")
+        self.other = other
+
+
+class SharedGames(StoreError):
+    """The two players sat at the same table: they cannot be one person."""
+
+    def __init__(self, game_ids: list[int]) -> None:
+        super().__init__(f"both players played games {game_ids}")
+        self.game_ids = game_ids
+
+
+class SamePlayer(StoreError):
+    """A player cannot be merged into themselves."""
+
+
+def _record(row) -> PlayerRecord:
+    return PlayerRecord(row.id, row.name, row.created_at)
+
+
+def _get(connection: Connection, player_id: int) -> PlayerRecord:
+    row = connection.execute(select(players).where(players.c.id == player_id)).one_or_none()
+    if row is None:
+        raise PlayerNotFound(player_id)
+    return _record(row)
+
+
+def get_player(store: Store, player_id: int) -> PlayerRecord | None:
+    with store.engine.connect() as connection:
+        row = connection.execute(select(players).where(players.c.id == player_id)).one_or_none()
+    return None if row is None else _record(row)
+
+
+def count_players(store: Store) -> int:
+    with store.engine.connect() as connection:
+        return connection.scalar(select(func.count()).select_from(players))
+
+
+def list_players(store: Store, offset: int = 0, limit: int | None = None) -> list[PlayerSummary]:
+    """Players by name, with their finished games and wins summed over the rule sets."""
+    counts = (
+        select(player_stats.c.player_id,
+               func.sum(player_stats.c.games).label("games"),
+               func.sum(player_stats.c.wins).label("wins"))
+        .group_by(player_stats.c.player_id)
+        .subquery()
+    )
+    query = (
+        select(players.c.id, players.c.name,
+               func.coalesce(counts.c.games, 0), func.coalesce(counts.c.wins, 0))
+        .outerjoin(counts, counts.c.player_id == players.c.id)
+        .order_by(players.c.name_key, players.c.id)
+        .offset(offset).limit(limit)
+    )
+    with store.engine.connect() as connection:
+        return [PlayerSummary(*row) for row in connection.execute(query)]
+
+
+def other_players(store: Store, player_id: int) -> list[PlayerRecord]:
+    """Every player but this one, by name: the candidates to merge into them."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(players).where(players.c.id != player_id).order_by(players.c.name_key)
+        ).all()
+    return [_record(row) for row in rows]
+
+
+def rename_player(store: Store, player_id: int, name: str) -> PlayerRecord:
+    """Give a player a new name; RuleError for a name the rules refuse, NameTaken when
+    another player has it (ignoring case). A game's sheet keeps the name it was played with."""
+    check_players([name])
+    name = name.strip()
+    key = player_key(name)
+    try:
+        with store.engine.begin() as connection:
+            player = _get(connection, player_id)
+            other = connection.execute(
+                select(players).where(players.c.name_key == key, players.c.id != player_id)
+            ).one_or_none()
+            if other is not None:
+                raise NameTaken(_record(other))
+            connection.execute(
+                update(players).where(players.c.id == player_id).values(name=name, name_key=key)
+            )
+    except IntegrityError:
+        # Someone gave the name to another player meanwhile.
+        with store.engine.connect() as connection:
+            other = connection.execute(
+                select(players).where(players.c.name_key == key)
+            ).one()
+        raise NameTaken(_record(other)) from None
+    return PlayerRecord(player.id, name, player.created_at)
+
+
+def shared_games(connection: Connection, first: int, second: int) -> list[int]:
+    other_seat = aliased(game_players)
+    return list(connection.scalars(
+        select(game_players.c.game_id)
+        .join(other_seat, other_seat.c.game_id == game_players.c.game_id)
+        .where(game_players.c.player_id == first, other_seat.c.player_id == second)
+        .order_by(game_players.c.game_id)
+    ))
+
+
+def merge_players(store: Store, keep_id: int, other_id: int) -> PlayerRecord:
+    """Make two identities one: the other player's games and results go to the kept one,
+    and the other player is no more. Return the kept player.
+
+    Raises SharedGames when both played in the same game, SamePlayer, PlayerNotFound.
+    """
+    if keep_id == other_id:
+        raise SamePlayer("a player cannot be merged into themselves")
+    with store.engine.begin() as connection:
+        kept = _get(connection, keep_id)
+        _get(connection, other_id)
+        both = shared_games(connection, keep_id, other_id)
+        if both:
+            raise SharedGames(both)
+        connection.execute(update(game_players).where(game_players.c.player_id == other_id)
+                           .values(player_id=keep_id))
+        connection.execute(update(results).where(results.c.player_id == other_id)
+                           .values(player_id=keep_id))
+        # Their histories interleave: counters and bonus streaks are counted again.
+        rebuild_player_aggregates(connection, [keep_id, other_id])
+        connection.execute(delete(players).where(players.c.id == other_id))
+    return kept
+
+
+def players_of_game(store: Store, game_id: int) -> list[PlayerRecord]:
+    """The lasting players of a game, by seat."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(players)
+            .join(game_players, game_players.c.player_id == players.c.id)
+            .where(game_players.c.game_id == game_id)
+            .order_by(game_players.c.seat)
+        ).all()
+    return [_record(row) for row in rows]

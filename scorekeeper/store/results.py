@@ -1,0 +1,397 @@
+"""Results of finished games: a cache of their replay, and the running aggregates built on it.
+
+When a game finishes, the replay of its stored log gives each seat's result (totals, Yams,
+barred boxes, rank), written in ``results``. Each result is added to the counters that the
+player pages read (``player_stats``, ``player_box_stats``) and to its rule set's counts
+(``rule_sets``). An undo that reopens the game, or deleting it, subtracts exactly what was
+added, so reading a page never scans the history. Nothing here is a second truth:
+``expected_tables`` recomputes every row from the replays, and the tests compare.
+
+Every function takes an open connection and runs inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, delete, exists, insert, select, tuple_, update
+
+from scorekeeper.rules import Entry, GameState, Rules, is_yams, replay
+from scorekeeper.store.records import FINISHED
+from scorekeeper.store.schema import (
+    entries,
+    game_players,
+    games,
+    player_box_stats,
+    player_stats,
+    results,
+    rule_sets,
+)
+
+RULES_KEY_LENGTH = 16
+
+PLAYER_COUNTERS = ("games", "duels", "wins", "total_sum", "column_count", "bonus_columns",
+                   "yams_games", "yams_count", "cells", "barred_count")
+
+
+def canonical_rules(rules: Mapping[str, Any]) -> str:
+    """The one JSON text of a set of rules, whatever defaults its dict left implicit."""
+    return json.dumps(Rules.from_dict(dict(rules)).to_dict(), sort_keys=True,
+                      separators=(",", ":"))
+
+
+def rules_key(rules: Mapping[str, Any]) -> str:
+    """The key grouping comparable games: equal rules give equal keys in every instance."""
+    digest = hashlib.sha256(canonical_rules(rules).encode("utf-8")).hexdigest()
+    return digest[:RULES_KEY_LENGTH]
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """What one player's sheet of a finished game adds up to."""
+
+    seat: int
+    player_count: int
+    total: int
+    upper: int
+    upper_bonus: int
+    lower: int
+    yams_bonus: int
+    column_count: int
+    bonus_columns: int
+    yams_count: int
+    barred_count: int
+    barred_cells: str
+    rank: int
+    won: bool
+
+
+def seat_results(state: GameState) -> tuple[SeatResult, ...]:
+    """Every seat's result of a finished game, read from its replayed state."""
+    if not state.is_over:
+        raise ValueError("only a finished game has results")
+    ranks = {standing.player: standing.rank for standing in state.ranking()}
+    yams = Counter(entry.player for entry in state.entries if is_yams(entry.dice))
+    player_count = len(state.players)
+    seats = []
+    for seat, sheet in enumerate(state.sheets):
+        barred = [
+            f"{kind}:{box}"
+            for kind, column in sheet.columns.items()
+            for box in state.rules.boxes
+            if column.cells[box].barred
+        ]
+        seats.append(SeatResult(
+            seat=seat,
+            player_count=player_count,
+            total=sheet.total,
+            upper=sheet.upper,
+            upper_bonus=sheet.upper_bonus,
+            lower=sheet.lower,
+            yams_bonus=sheet.yams_bonus,
+            column_count=len(sheet.columns),
+            bonus_columns=sum(1 for column in sheet.columns.values() if column.upper_bonus),
+            yams_count=yams[seat],
+            barred_count=len(barred),
+            barred_cells=" ".join(barred),
+            rank=ranks[seat],
+            # Alone at the table, nobody is beaten: a win needs an opponent.
+            won=ranks[seat] == 1 and player_count > 1,
+        ))
+    return tuple(seats)
+
+
+def result_rows(game_id: int, rules: Mapping[str, Any], finished_at: datetime,
+                player_ids: list[int], state: GameState) -> list[dict[str, Any]]:
+    """The ``results`` rows of a finished game, its players' ids given by seat."""
+    key = rules_key(rules)
+    return [
+        {**asdict(result), "game_id": game_id, "player_id": player_ids[result.seat],
+         "rules_key": key, "finished_at": finished_at, "bonus_streak": 0}
+        for result in seat_results(state)
+    ]
+
+
+def _stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int], GameState]:
+    rules = json.loads(connection.scalar(select(games.c.rules).where(games.c.id == game_id)))
+    seats = connection.execute(
+        select(game_players.c.player_id, game_players.c.name)
+        .where(game_players.c.game_id == game_id)
+        .order_by(game_players.c.seat)
+    ).all()
+    log = connection.execute(
+        select(entries.c.seat, entries.c.column, entries.c.box, entries.c.dice)
+        .where(entries.c.game_id == game_id)
+        .order_by(entries.c.seq)
+    ).all()
+    state = replay(
+        Rules.from_dict(rules), [seat.name for seat in seats],
+        (Entry(row.seat, row.column, row.box, tuple(int(d) for d in row.dice)) for row in log),
+    )
+    return rules, [seat.player_id for seat in seats], state
+
+
+def record_results(connection: Connection, game_id: int, finished_at: datetime) -> None:
+    """Cache the results of a game that has just finished, from a replay of its stored log.
+
+    A log that does not replay to the end has no results: only finished games are ranked.
+    """
+    rules, player_ids, state = _stored_state(connection, game_id)
+    if not state.is_over:
+        return
+    rows = result_rows(game_id, rules, finished_at, player_ids, state)
+    insert_results(connection, rows, {rows[0]["rules_key"]: canonical_rules(rules)})
+
+
+def insert_results(connection: Connection, rows: list[dict[str, Any]],
+                   rules_texts: Mapping[str, str]) -> None:
+    """Write results rows and add them to every aggregate; ``rules_texts`` maps their keys
+    to canonical rules."""
+    if not rows:
+        return
+    _add_to_rule_sets(connection, rows, rules_texts, +1)
+    connection.execute(insert(results), rows)
+    _add_to_players(connection, rows, +1)
+    for player_id, key, since in _earliest_per_pair(rows):
+        _restreak(connection, player_id, key, since)
+
+
+def forget_results(connection: Connection, game_id: int) -> None:
+    """Remove a game's results and take them out of every aggregate (an undo, a deletion)."""
+    rows = [
+        dict(row._mapping)
+        for row in connection.execute(select(results).where(results.c.game_id == game_id))
+    ]
+    if not rows:
+        return
+    connection.execute(delete(results).where(results.c.game_id == game_id))
+    _add_to_players(connection, rows, -1)
+    _add_to_rule_sets(connection, rows, {}, -1)
+    for player_id, key, since in _earliest_per_pair(rows):
+        _restreak(connection, player_id, key, since)
+
+
+def backfill_results(connection: Connection) -> None:
+    """Cache the results of the finished games that have none (those finished before the
+    results existed); a no-op once every finished game has them."""
+    missing = connection.execute(
+        select(games.c.id, games.c.finished_at, games.c.updated_at)
+        .where(games.c.status == FINISHED)
+        .where(~exists().where(results.c.game_id == games.c.id))
+        .order_by(games.c.finished_at, games.c.id)
+    ).all()
+    for game in missing:
+        record_results(connection, game.id, game.finished_at or game.updated_at)
+
+
+def rebuild_player_aggregates(connection: Connection,
+                              player_ids: Collection[int] | None = None) -> None:
+    """Recompute the counters and streaks of some players (all when None) from their results.
+
+    Used where many results change owner or arrive at once (a merge, a bulk load), where
+    adding them one by one would cost more than starting again.
+    """
+    stats_delete, boxes_delete = delete(player_stats), delete(player_box_stats)
+    query = select(results)
+    if player_ids is not None:
+        stats_delete = stats_delete.where(player_stats.c.player_id.in_(player_ids))
+        boxes_delete = boxes_delete.where(player_box_stats.c.player_id.in_(player_ids))
+        query = query.where(results.c.player_id.in_(player_ids))
+    connection.execute(boxes_delete)
+    connection.execute(stats_delete)
+    rows = [dict(row._mapping) for row in connection.execute(query)]
+    _add_to_players(connection, rows, +1)
+    for player_id, key in sorted({(row["player_id"], row["rules_key"]) for row in rows}):
+        _restreak(connection, player_id, key, None)
+
+
+def _earliest_per_pair(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str, tuple]]:
+    earliest: dict[tuple[int, str], tuple] = {}
+    for row in rows:
+        pair = (row["player_id"], row["rules_key"])
+        point = (row["finished_at"], row["game_id"])
+        if pair not in earliest or point < earliest[pair]:
+            earliest[pair] = point
+    return [(player_id, key, since) for (player_id, key), since in sorted(earliest.items())]
+
+
+def _add_to_rule_sets(connection: Connection, rows: list[Mapping[str, Any]],
+                      rules_texts: Mapping[str, str], sign: int) -> None:
+    counts: dict[str, Counter] = defaultdict(Counter)
+    for row in rows:
+        counts[row["rules_key"]]["results"] += 1
+        counts[row["rules_key"]]["games"] += row["seat"] == 0
+    for key, delta in counts.items():
+        current = connection.execute(select(rule_sets).where(rule_sets.c.key == key)).one_or_none()
+        if current is None:
+            connection.execute(insert(rule_sets).values(
+                key=key, rules=rules_texts[key], games=sign * delta["games"],
+                results=sign * delta["results"]))
+            continue
+        games_left = current.games + sign * delta["games"]
+        if games_left == 0:
+            connection.execute(delete(rule_sets).where(rule_sets.c.key == key))
+        else:
+            connection.execute(update(rule_sets).where(rule_sets.c.key == key).values(
+                games=games_left, results=current.results + sign * delta["results"]))
+
+
+def player_deltas(rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tuple[str, ...]]
+                  ) -> tuple[dict[tuple, Counter], dict[tuple, Counter]]:
+    """What results rows add to ``player_stats`` and ``player_box_stats``, by primary key."""
+    stats: dict[tuple, Counter] = defaultdict(Counter)
+    boxes: dict[tuple, Counter] = defaultdict(Counter)
+    for row in rows:
+        pair = (row["player_id"], row["rules_key"])
+        counters = stats[pair]
+        counters["games"] += 1
+        counters["duels"] += row["player_count"] > 1
+        counters["wins"] += bool(row["won"])
+        counters["total_sum"] += row["total"]
+        counters["column_count"] += row["column_count"]
+        counters["bonus_columns"] += row["bonus_columns"]
+        counters["yams_games"] += row["yams_count"] > 0
+        counters["yams_count"] += row["yams_count"]
+        counters["cells"] += row["column_count"] * len(boxes_of[row["rules_key"]])
+        counters["barred_count"] += row["barred_count"]
+        # A finished game fills every box of every column once.
+        for box in boxes_of[row["rules_key"]]:
+            boxes[pair + (box,)]["filled"] += row["column_count"]
+        for cell in row["barred_cells"].split():
+            boxes[pair + (cell.partition(":")[2],)]["barred"] += 1
+    return stats, boxes
+
+
+def boxes_by_rules_key(connection: Connection, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    texts = connection.execute(
+        select(rule_sets.c.key, rule_sets.c.rules).where(rule_sets.c.key.in_(set(keys)))
+    ).all()
+    return {row.key: Rules.from_dict(json.loads(row.rules)).boxes for row in texts}
+
+
+def _add_to_players(connection: Connection, rows: list[Mapping[str, Any]], sign: int) -> None:
+    boxes_of = boxes_by_rules_key(connection, (row["rules_key"] for row in rows))
+    stats, boxes = player_deltas(rows, boxes_of)
+    for (player_id, key), delta in stats.items():
+        where = (player_stats.c.player_id == player_id) & (player_stats.c.rules_key == key)
+        _add_counters(connection, player_stats, where, delta, sign, "games", PLAYER_COUNTERS,
+                      {"player_id": player_id, "rules_key": key})
+    for (player_id, key, box), delta in boxes.items():
+        where = ((player_box_stats.c.player_id == player_id)
+                 & (player_box_stats.c.rules_key == key) & (player_box_stats.c.box == box))
+        _add_counters(connection, player_box_stats, where, delta, sign, "filled",
+                      ("filled", "barred"), {"player_id": player_id, "rules_key": key, "box": box})
+
+
+def _add_counters(connection: Connection, table, where, delta: Counter, sign: int,
+                  count_name: str, names: tuple[str, ...], identity: dict[str, Any]) -> None:
+    """Add ``sign * delta`` to a row of counters; a row whose count falls to 0 goes away."""
+    current = connection.execute(select(table).where(where)).one_or_none()
+    values = {name: (getattr(current, name) if current else 0) + sign * delta[name]
+              for name in names}
+    if values[count_name] == 0:
+        if current is not None:
+            connection.execute(delete(table).where(where))
+    elif current is None:
+        connection.execute(insert(table).values(**identity, **values))
+    else:
+        connection.execute(update(table).where(where).values(**values))
+
+
+def _restreak(connection: Connection, player_id: int, key: str, since: tuple | None) -> None:
+    """Recount the bonus streaks of one player's games of one rule set from ``since`` on."""
+    pair = (results.c.player_id == player_id) & (results.c.rules_key == key)
+    order = (results.c.finished_at, results.c.game_id)
+    streak = 0
+    later = select(results.c.game_id, results.c.seat, results.c.column_count,
+                   results.c.bonus_columns, results.c.bonus_streak).where(pair)
+    if since is not None:
+        point = tuple_(*order)
+        # Typed like the columns, so that the datetime is written as the column stores it.
+        start = tuple_(bindparam(None, since[0], type_=results.c.finished_at.type),
+                       bindparam(None, since[1], type_=results.c.game_id.type))
+        streak = connection.scalar(
+            select(results.c.bonus_streak).where(pair, point < start)
+            .order_by(*(column.desc() for column in order)).limit(1)
+        ) or 0
+        later = later.where(point >= start)
+    changes = []
+    for row in connection.execute(later.order_by(*order)):
+        streak = streak + 1 if row.bonus_columns == row.column_count else 0
+        if streak != row.bonus_streak:
+            changes.append({"g": row.game_id, "s": row.seat, "streak": streak})
+    if changes:
+        connection.execute(
+            update(results)
+            .where(results.c.game_id == bindparam("g"), results.c.seat == bindparam("s"))
+            .values(bonus_streak=bindparam("streak")),
+            changes,
+        )
+
+
+def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
+    """Every aggregate row recomputed from scratch by replaying every finished game.
+
+    What the incremental writes must always equal; the tests compare the two.
+    """
+    finished = connection.execute(
+        select(games.c.id, games.c.finished_at).where(games.c.status == FINISHED)
+    ).all()
+    rows: list[dict[str, Any]] = []
+    texts: dict[str, str] = {}
+    for game in finished:
+        rules, player_ids, state = _stored_state(connection, game.id)
+        if state.is_over:
+            texts[rules_key(rules)] = canonical_rules(rules)
+            rows.extend(result_rows(game.id, rules, game.finished_at, player_ids, state))
+    by_pair: dict[tuple, list[dict]] = defaultdict(list)
+    for row in rows:
+        by_pair[row["player_id"], row["rules_key"]].append(row)
+    for pair_rows in by_pair.values():
+        streak = 0
+        for row in sorted(pair_rows, key=lambda row: (row["finished_at"], row["game_id"])):
+            streak = streak + 1 if row["bonus_columns"] == row["column_count"] else 0
+            row["bonus_streak"] = streak
+    boxes_of = {key: Rules.from_dict(json.loads(text)).boxes for key, text in texts.items()}
+    stats, boxes = player_deltas(rows, boxes_of)
+    return {
+        "results": sorted(rows, key=lambda row: (row["game_id"], row["seat"])),
+        "rule_sets": sorted(
+            ({"key": key, "rules": texts[key],
+              "games": sum(1 for row in rows if row["rules_key"] == key and row["seat"] == 0),
+              "results": sum(1 for row in rows if row["rules_key"] == key)}
+             for key in texts),
+            key=lambda row: row["key"]),
+        "player_stats": sorted(
+            ({"player_id": player_id, "rules_key": key, **{name: counters[name]
+                                                            for name in PLAYER_COUNTERS}}
+             for (player_id, key), counters in stats.items()),
+            key=lambda row: (row["player_id"], row["rules_key"])),
+        "player_box_stats": sorted(
+            ({"player_id": player_id, "rules_key": key, "box": box,
+              "filled": counters["filled"], "barred": counters["barred"]}
+             for (player_id, key, box), counters in boxes.items()),
+            key=lambda row: (row["player_id"], row["rules_key"], row["box"])),
+    }
+
+
+def stored_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
+    """The aggregate tables as stored, in the shape and order of ``expected_tables``."""
+    orders = {
+        "results": (results, (results.c.game_id, results.c.seat)),
+        "rule_sets": (rule_sets, (rule_sets.c.key,)),
+        "player_stats": (player_stats, (player_stats.c.player_id, player_stats.c.rules_key)),
+        "player_box_stats": (player_box_stats, (player_box_stats.c.player_id,
+                                                player_box_stats.c.rules_key,
+                                                player_box_stats.c.box)),
+    }
+    return {
+        name: [dict(row._mapping) for row in connection.execute(select(table).order_by(*order))]
+        for name, (table, order) in orders.items()
+    }

@@ -1,0 +1,49 @@
+"""Random legal games, for the benchmark and the tests: whole logs the rules accept.
+
+Each turn throws five (or six) dice up to three times, keeping the most common face, then
+writes the box the dice score best in, as a hurried but sensible player would: totals,
+Yams and upper bonuses come out in realistic proportions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from scorekeeper.rules import Entry, GameState, Rules, write_document
+from scorekeeper.rules.options import FACE_OF_BOX, THREE_OF_EACH
+
+
+def _throw(rng: random.Random, count: int) -> tuple[int, ...]:
+    dice = [rng.randint(1, 6) for _ in range(count)]
+    for _ in range(2):
+        face, alike = Counter(dice).most_common(1)[0]
+        dice = [face] * alike + [rng.randint(1, 6) for _ in range(count - alike)]
+    return tuple(dice)
+
+
+def _worth(box: str, points: int) -> float:
+    # An upper box is worth its points plus a share of the bonus when it keeps up with
+    # "three of each"; the lower boxes are worth their points.
+    if box in FACE_OF_BOX:
+        return points + (8 if points >= THREE_OF_EACH[box] else -4)
+    return points
+
+
+def random_state(rules: Rules, players: Sequence[str], rng: random.Random) -> GameState:
+    """A finished game between ``players`` under ``rules``."""
+    state = GameState.start(rules, players)
+    while not state.is_over:
+        dice = _throw(rng, rules.dice)
+        choices = state.preview(dice)
+        (column, box), _score = max(
+            choices.items(), key=lambda item: (_worth(item[0][1], item[1].points), rng.random())
+        )
+        state = state.play(Entry(state.active_player, column, box, dice))
+    return state
+
+
+def random_document(rules: Rules, players: Sequence[str], rng: random.Random) -> dict:
+    """The game document of a random finished game."""
+    return write_document(random_state(rules, players, rng))

@@ -1,0 +1,238 @@
+"""Results of finished games: written when a game finishes, removed when an undo reopens it,
+and always equal to what a replay of every finished game gives."""
+
+import json
+import random
+
+import pytest
+from sqlalchemy import delete, select
+
+from scorekeeper.rules import Rules, read_document
+from scorekeeper.store import EntryRecord
+from scorekeeper.store.lifecycle import delete_game
+from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.store.players import merge_players, rename_player
+from scorekeeper.store.results import (
+    expected_tables,
+    rules_key,
+    seat_results,
+    stored_tables,
+)
+from scorekeeper.store.samples import random_document
+from scorekeeper.store.schema import (
+    player_box_stats,
+    player_stats,
+    players,
+    results,
+    rule_sets,
+)
+from scorekeeper.store.transfer import check_files, import_games
+
+BONUS_UPPER = [("ones", [1, 1, 1, 1, 2]), ("twos", [2, 2, 2, 2, 1]), ("threes", [3, 3, 3, 3, 1]),
+               ("fours", [4, 4, 4, 4, 1]), ("fives", [5, 5, 5, 5, 1]), ("sixes", [6, 6, 6, 6, 1])]
+POOR_UPPER = [("ones", [1, 2, 3, 4, 6]), ("twos", [2, 3, 4, 5, 6]), ("threes", [3, 4, 5, 6, 1]),
+              ("fours", [4, 1, 2, 3, 6]), ("fives", [5, 1, 2, 3, 4]), ("sixes", [6, 1, 2, 3, 4])]
+LOWER = [("three_kind", [3, 3, 3, 1, 2]), ("four_kind", [4, 4, 4, 4, 1]),
+         ("full_house", [2, 2, 3, 3, 3]), ("small_straight", [1, 2, 3, 4, 6]),
+         ("large_straight", [1, 2, 3, 4, 5]), ("yams", [6, 6, 6, 6, 6]),
+         ("chance", [6, 6, 5, 5, 4])]
+
+
+def solo_document(name, bonus=True, yams=True, finished_at=None):
+    """A one-player classique game: 84 or 21 in the upper section, 200 or 150 below."""
+    lower = LOWER if yams else [(box, [1, 2, 3, 4, 5] if box == "yams" else dice)
+                                for box, dice in LOWER]
+    document = {
+        "rules": {"preset": "classique"}, "players": [name],
+        "entries": [{"player": name, "box": box, "dice": dice}
+                    for box, dice in (BONUS_UPPER if bonus else POOR_UPPER) + lower],
+    }
+    if finished_at:
+        document["finished_at"] = finished_at
+    return document
+
+
+def import_documents(store, *documents):
+    return import_games(store, check_files([("test.json", json.dumps(list(documents)))]))
+
+
+def play_document(store, document):
+    """Play a whole document through play_turn, as the web forms do."""
+    parsed = read_document(document)
+    game_id = start_game(store, parsed.rules, parsed.players)
+    for seq, entry in enumerate(parsed.entries):
+        play_turn(store, game_id, seq, entry.column, entry.box, entry.dice)
+    return game_id
+
+
+def aggregate_rows(store):
+    with store.engine.connect() as connection:
+        return stored_tables(connection)
+
+
+def assert_cache_matches_replay(store):
+    with store.engine.connect() as connection:
+        assert stored_tables(connection) == expected_tables(connection)
+
+
+def classique_streaks(store):
+    """Every classique result's bonus streak, in the order the games finished."""
+    with store.engine.connect() as connection:
+        return connection.scalars(
+            select(results.c.bonus_streak).where(results.c.rules_key == rules_key({}))
+            .order_by(results.c.finished_at, results.c.game_id)
+        ).all()
+
+
+def test_finishing_a_game_caches_each_seat_result_from_its_replay(store):
+    document = random_document(Rules(), ["Mag", "Alix"], random.Random(7))
+    game_id = play_document(store, document)
+
+    record, state = load(store, game_id)
+    rows = aggregate_rows(store)["results"]
+    assert [row["seat"] for row in rows] == [0, 1]
+    for row, expected in zip(rows, seat_results(state), strict=True):
+        assert row["total"] == expected.total == state.sheets[row["seat"]].total
+        assert row["upper"] == state.sheets[row["seat"]].upper
+        assert (row["rank"], row["won"]) == (expected.rank, expected.won)
+        assert row["finished_at"] == record.finished_at
+        assert row["rules_key"] == rules_key(record.rules)
+    assert aggregate_rows(store)["rule_sets"][0]["games"] == 1
+    assert_cache_matches_replay(store)
+
+
+def test_equal_totals_share_the_win_and_a_solo_game_wins_nothing(store):
+    twins = solo_document("Mag")
+    twins["players"] = ["Mag", "Alix"]
+    twins["entries"] = [dict(entry, player=name) for entry in twins["entries"]
+                        for name in ("Mag", "Alix")]
+    import_documents(store, twins, solo_document("Zoé"))
+
+    rows = aggregate_rows(store)["results"]
+    assert [(row["total"], row["rank"], row["won"]) for row in rows] == [
+        (319, 1, True), (319, 1, True), (319, 1, False)]
+    stats = {row["player_id"]: row for row in aggregate_rows(store)["player_stats"]}
+    assert (stats[3]["games"], stats[3]["duels"], stats[3]["wins"]) == (1, 0, 0)
+
+
+def test_undo_forgets_the_results_and_finishing_again_restores_them(store):
+    document = random_document(Rules.from_dict({"preset": "yatzy"}), ["Mag", "Alix"],
+                               random.Random(3))
+    game_id = play_document(store, document)
+    before = aggregate_rows(store)
+    last = read_document(document).entries[-1]
+    count = len(document["entries"])
+
+    store.undo_entry(game_id, count)
+
+    assert all(rows == [] for rows in aggregate_rows(store).values())
+    play_turn(store, game_id, count - 1, last.column, last.box, last.dice)
+    after = aggregate_rows(store)
+    for row in before["results"] + after["results"]:
+        row.pop("finished_at")
+    assert after == before
+
+
+def test_a_barred_box_is_counted_in_its_row_of_the_players_box_figures(store):
+    import_documents(store, solo_document("Mag", yams=False), solo_document("Mag"))
+
+    rows = aggregate_rows(store)
+    assert [row["barred_cells"] for row in rows["results"]] == ["free:yams", ""]
+    yams = next(row for row in rows["player_box_stats"] if row["box"] == "yams")
+    assert (yams["filled"], yams["barred"]) == (2, 1)
+    assert rows["player_stats"][0]["yams_games"] == 1
+
+
+def test_bonus_streaks_count_games_in_a_row_per_player_and_rule_set(store):
+    ids = import_documents(
+        store,
+        solo_document("Mag", bonus=True, finished_at="2024-03-01"),
+        solo_document("Mag", bonus=True, finished_at="2024-03-02"),
+        solo_document("Mag", bonus=False, finished_at="2024-03-03"),
+        solo_document("Mag", bonus=True, finished_at="2024-03-04"),
+    )
+    # A game of another rule set in between does not break the classique streak.
+    triple = random_document(Rules.from_dict({"preset": "triple"}), ["Mag"], random.Random(1))
+    import_documents(store, {**triple, "finished_at": "2024-03-02T12:00:00"})
+    assert classique_streaks(store) == [1, 2, 0, 1]
+
+    delete_game(store, ids[2])
+    assert classique_streaks(store) == [1, 2, 3]
+
+    # An old paper game typed in later takes its place in time and counts the rest again.
+    import_documents(store, solo_document("Mag", bonus=False, finished_at="2024-02-01"))
+    assert classique_streaks(store) == [0, 1, 2, 3]
+    import_documents(store, solo_document("Mag", bonus=True, finished_at="2024-01-01"))
+    assert classique_streaks(store) == [1, 0, 1, 2, 3]
+    assert_cache_matches_replay(store)
+
+
+def player_id_of(store, name):
+    with store.engine.connect() as connection:
+        return connection.scalar(select(players.c.id).where(players.c.name == name))
+
+
+def test_the_cache_always_equals_a_replay_of_every_finished_game(store):
+    rng = random.Random(11)
+    rule_choices = [Rules(), Rules.from_dict({"preset": "triple"}),
+                    Rules.from_dict({"preset": "yatzy", "vache": True}),
+                    Rules.from_dict({"four_kind": "fixed40", "dice": 6, "plus_minus": True})]
+    documents = []
+    for number in range(16):
+        names = rng.sample(["Mag", "Alix", "Bob", "Zoé"], rng.randint(1, 3))
+        # Mag plays every other game as "Maggie": two identities to merge later.
+        names = [("Maggie" if name == "Mag" and number % 2 else name) for name in names]
+        document = random_document(rng.choice(rule_choices), names, rng)
+        document["finished_at"] = f"2024-05-{number + 10:02d}T20:00:00+02:00"
+        documents.append(document)
+    ids = import_documents(store, *documents)
+    played = play_document(store, random_document(Rules(), ["Alix", "Bob"], rng))
+    assert_cache_matches_replay(store)
+
+    store.undo_entry(played, 26)
+    delete_game(store, ids[0])
+    rename_player(store, player_id_of(store, "Alix"), "Alixe")
+    merge_players(store, player_id_of(store, "Mag"), player_id_of(store, "Maggie"))
+    import_documents(store, {**documents[3], "finished_at": "2024-01-01"})
+
+    assert_cache_matches_replay(store)
+
+
+def test_migrate_fills_the_results_of_games_finished_before_they_existed(store):
+    import_documents(store, solo_document("Mag"),
+                     random_document(Rules(), ["Alix", "Bob"], random.Random(2)))
+    before = aggregate_rows(store)
+    with store.engine.begin() as connection:
+        for table in (player_box_stats, player_stats, results, rule_sets):
+            connection.execute(delete(table))
+
+    store.migrate()
+
+    assert aggregate_rows(store) == before
+
+
+def test_a_log_marked_finished_that_does_not_end_the_game_is_not_ranked(store):
+    game_id = store.create_game({}, ["Mag"])
+    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "sixes", (6, 6, 6, 5, 3), 18),
+                    finished=True)
+    assert aggregate_rows(store)["results"] == []
+    store.migrate()
+    assert aggregate_rows(store)["results"] == []
+
+
+@pytest.mark.parametrize(("first", "second"), [
+    ({}, {"preset": "classique"}),
+    ({"preset": "triple"}, {"columns": ["up", "down", "free"]}),
+    ({"preset": "yatzy"}, {"preset": "yatzy", "columns": ["free"], "vache": False}),
+    (Rules.from_dict({"vache": True}).to_dict(), {"vache": True}),
+])
+def test_equal_rules_share_one_key(first, second):
+    assert rules_key(first) == rules_key(second)
+    assert len(rules_key(first)) == 16 and int(rules_key(first), 16) >= 0
+
+
+def test_different_rules_have_different_keys():
+    variants = [{}, {"preset": "triple"}, {"preset": "yatzy"}, {"vache": True},
+                {"four_kind": "fixed40"}, {"dice": 6}, {"columns": ["free", "sec"]},
+                {"yams_bonus": False}, {"joker": "free"}]
+    assert len({rules_key(variant) for variant in variants}) == len(variants)

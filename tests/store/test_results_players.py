@@ -1,0 +1,148 @@
+"""Players as lasting identities: renaming and merging, and what it does to their results."""
+
+import json
+
+import pytest
+from sqlalchemy import select
+
+from scorekeeper.rules import RuleError
+from scorekeeper.store import GameNotFound
+from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
+from scorekeeper.store.play import load
+from scorekeeper.store.players import (
+    NameTaken,
+    PlayerNotFound,
+    SamePlayer,
+    SharedGames,
+    get_player,
+    list_players,
+    merge_players,
+    players_of_game,
+    rename_player,
+)
+from scorekeeper.store.schema import metadata
+from scorekeeper.store.transfer import check_files, import_games
+
+from .test_results import assert_cache_matches_replay, solo_document
+
+
+def every_row(store):
+    with store.engine.connect() as connection:
+        return {table.name: connection.execute(select(table)).all()
+                for table in metadata.sorted_tables}
+
+
+def duo_document(first, second):
+    document = solo_document(first)
+    document["players"] = [first, second]
+    document["entries"] = [dict(entry, player=name) for entry in document["entries"]
+                           for name in (first, second)]
+    return document
+
+
+@pytest.fixture
+def family(store):
+    """Mag and Alix played together; "maggie" is Mag on another evening."""
+    return import_games(store, check_files([("family.json", json.dumps([
+        duo_document("Mag", "Alix"), solo_document("maggie "), solo_document("MAGGIE")]))]))
+
+
+def names(store):
+    return [(player.name, player.games) for player in list_players(store)]
+
+
+def test_the_same_name_ignoring_case_is_one_player(store, family):
+    assert names(store) == [("Alix", 1), ("Mag", 1), ("maggie", 2)]
+    assert load(store, family[2])[0].players == ("MAGGIE",)
+
+
+def test_rename_keeps_the_identity_and_the_names_written_on_sheets(store, family):
+    renamed = rename_player(store, 1, "  Magali ")
+
+    assert renamed.name == "Magali" and get_player(store, 1).name == "Magali"
+    assert names(store) == [("Alix", 1), ("Magali", 1), ("maggie", 2)]
+    assert load(store, family[0])[0].players == ("Mag", "Alix")
+    assert [player.name for player in players_of_game(store, family[0])] == ["Magali", "Alix"]
+    # The old name is free again: a new game with it makes a new player.
+    store.create_game({}, ["mag"])
+    assert ("mag", 0) in names(store)
+
+
+def test_rename_to_another_players_name_is_refused_and_suggests_the_merge(store, family):
+    before = every_row(store)
+    with pytest.raises(NameTaken) as taken:
+        rename_player(store, 3, "ALIX")
+    assert (taken.value.other.id, taken.value.other.name) == (2, "Alix")
+    assert every_row(store) == before
+
+
+def test_rename_may_change_only_the_case(store, family):
+    rename_player(store, 3, "Maggie")
+    assert get_player(store, 3).name == "Maggie"
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "Tab\there"])
+def test_rename_refuses_a_name_the_rules_refuse(store, family, name):
+    before = every_row(store)
+    with pytest.raises(RuleError):
+        rename_player(store, 1, name)
+    assert every_row(store) == before
+
+
+def test_rename_of_an_unknown_player(store):
+    with pytest.raises(PlayerNotFound):
+        rename_player(store, 404, "Zoé")
+
+
+def test_merge_moves_the_games_and_results_to_the_kept_player(store, family):
+    merge_players(store, 1, 3)
+
+    assert names(store) == [("Alix", 1), ("Mag", 3)]
+    assert get_player(store, 3) is None
+    assert [player.id for player in players_of_game(store, family[1])] == [1]
+    assert_cache_matches_replay(store)
+
+
+def test_merge_of_two_players_of_one_game_changes_nothing(store, family):
+    before = every_row(store)
+    with pytest.raises(SharedGames) as shared:
+        merge_players(store, 1, 2)
+    assert shared.value.game_ids == [family[0]]
+    assert every_row(store) == before
+
+
+def test_merge_refuses_the_same_player_and_unknown_ones(store, family):
+    with pytest.raises(SamePlayer):
+        merge_players(store, 1, 1)
+    with pytest.raises(PlayerNotFound):
+        merge_players(store, 1, 404)
+    with pytest.raises(PlayerNotFound):
+        merge_players(store, 404, 1)
+
+
+def test_abandon_resume_and_delete(store, family):
+    game_id = store.create_game({}, ["Mag", "Zoé"])
+
+    abandon_game(store, game_id)
+    assert load(store, game_id)[0].status == "abandoned"
+    assert store.games_in_progress() == []
+    with pytest.raises(WrongStatus):
+        abandon_game(store, game_id)
+    resume_game(store, game_id)
+    assert [game.id for game in store.games_in_progress()] == [game_id]
+    with pytest.raises(WrongStatus) as finished:
+        abandon_game(store, family[0])
+    assert finished.value.status == "finished"
+
+    delete_game(store, game_id)
+    delete_game(store, family[0])
+    assert store.load_game(game_id) is None and store.load_game(family[0]) is None
+    # Players stay: Zoé has no game left, Alix none finished.
+    assert names(store) == [("Alix", 0), ("Mag", 0), ("maggie", 2), ("Zoé", 0)]
+    assert_cache_matches_replay(store)
+
+
+@pytest.mark.parametrize("action", [abandon_game, resume_game, delete_game])
+def test_actions_on_an_unknown_game(store, action):
+    with pytest.raises(GameNotFound):
+        action(store, 404)

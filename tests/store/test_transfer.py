@@ -1,0 +1,220 @@
+"""Import and export of game documents: checked first, all or nothing, and a faithful round trip."""
+
+import json
+import random
+from datetime import UTC, datetime
+
+import pytest
+from sqlalchemy import select
+
+from scorekeeper.rules import Rules, read_document, write_document
+from scorekeeper.store import ABANDONED, FINISHED, IN_PROGRESS, GameNotFound, Store
+from scorekeeper.store import halloffame as hof
+from scorekeeper.store.play import load
+from scorekeeper.store.players import list_players, merge_players, rename_player
+from scorekeeper.store.samples import random_document
+from scorekeeper.store.schema import metadata
+from scorekeeper.store.transfer import (
+    ImportRefused,
+    check_files,
+    export_documents,
+    import_games,
+    json_array,
+)
+
+from .test_results import solo_document
+
+
+def every_row(store):
+    with store.engine.connect() as connection:
+        return {table.name: connection.execute(select(table)).all()
+                for table in metadata.sorted_tables}
+
+
+def export_text(store, game_id=None):
+    return "".join(json_array(export_documents(store, game_id)))
+
+
+def some_games(store, seed=5):
+    """A few finished games of three rule sets, one game in progress and one abandoned."""
+    rng = random.Random(seed)
+    documents = []
+    for number in range(9):
+        rules = [Rules(), Rules.from_dict({"preset": "triple"}),
+                 Rules.from_dict({"preset": "yatzy"})][number % 3]
+        names = rng.sample(["Mag", "Alix", "Bob", "Zoé"], rng.randint(1, 3))
+        document = random_document(rules, names, rng)
+        document["created_at"] = f"2024-06-{number + 1:02d}T19:00:00+02:00"
+        document["finished_at"] = f"2024-06-{number + 1:02d}T20:00:00+02:00"
+        documents.append(document)
+    unfinished = random_document(Rules(), ["Mag", "Alix"], rng)
+    unfinished["entries"] = unfinished["entries"][:5]
+    documents.append({**unfinished, "created_at": "2024-06-20T18:00:00Z"})
+    documents.append({**unfinished, "status": "abandoned"})
+    return import_games(store, check_files([("games.json", json.dumps(documents))]))
+
+
+def hall_of_fame(store):
+    """Everything the hall of fame and the player pages show, game ids left out."""
+    def line(found):
+        return (found.name, found.total, found.finished_at, found.rank, found.won,
+                found.yams_count, found.upper, found.bonus_streak)
+
+    sets = hof.list_rule_sets(store)
+    by_name = {player.name: player.id for player in list_players(store)}
+    return {
+        "rule_sets": [(found.rules, found.games, found.results) for found in sets],
+        "top": {found.rules: [line(x) for x in hof.top_results(store, found.key, 0, 100)]
+                for found in sets},
+        "records": {found.rules: {name: line(x) for name, x in hof.records(store, found.key)
+                                  .items()} for found in sets},
+        "recent": [[line(x) for x in game.lines] for game in hof.recent_games(store, 0, 100)],
+        "players": [(player.name, player.games, player.wins) for player in list_players(store)],
+        "stats": {name: [(found.rule_set.rules, found.games, found.wins, found.total_sum,
+                          found.bonus_columns, found.yams_games, found.barred_count)
+                         for found in hof.player_rule_set_stats(store, player_id)]
+                  for name, player_id in by_name.items()},
+    }
+
+
+@pytest.fixture
+def other_store(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    store.migrate()
+    yield store
+    store.dispose()
+
+
+def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(
+        store, other_store):
+    some_games(store)
+    rename_player(store, 2, "Alixe")
+    exported = export_text(store)
+
+    ids = import_games(other_store, check_files([("export.json", exported)]))
+
+    assert len(ids) == 11
+    assert hall_of_fame(other_store) == hall_of_fame(store)
+    again = json.loads(export_text(other_store))
+    original = json.loads(exported)
+    assert [{**doc, "id": None} for doc in again] == [{**doc, "id": None} for doc in original]
+    assert [doc["status"] for doc in again][-2:] == [IN_PROGRESS, ABANDONED]
+
+
+def test_an_export_keeps_who_played_after_a_rename_or_a_merge(store, other_store):
+    import_games(store, check_files([("a.json", json.dumps(
+        [solo_document("Mag"), solo_document("Maggie"), solo_document("Alix")]))]))
+    merge_players(store, 1, 2)
+    rename_player(store, 3, "Alixe")
+
+    documents = json.loads(export_text(store))
+
+    assert [doc["players"] for doc in documents] == [["Mag"], ["Maggie"], ["Alix"]]
+    assert [doc.get("identities") for doc in documents] == [None, ["Mag"], ["Alixe"]]
+    import_games(other_store, check_files([("b.json", json.dumps(documents))]))
+    assert [(p.name, p.games) for p in list_players(other_store)] == [("Alixe", 1), ("Mag", 2)]
+    assert load(other_store, 2)[0].players == ("Maggie",)
+
+
+def test_an_exported_document_is_the_replay_format_plus_the_games_metadata(store):
+    some_games(store)
+    for document in json.loads(export_text(store)):
+        record, state = load(store, document["id"])
+        assert {key: document[key] for key in ("rules", "players", "entries")} == \
+            write_document(state)
+        assert document["status"] == record.status
+        assert document["created_at"] == record.created_at.isoformat()
+        assert document["finished_at"] == (record.finished_at and record.finished_at.isoformat())
+        assert read_document(document).replay().is_over == (record.status == FINISHED)
+
+
+def test_export_of_one_game_and_of_an_unknown_one(store):
+    some_games(store)
+    assert [doc["id"] for doc in json.loads(export_text(store, 4))] == [4]
+    with pytest.raises(GameNotFound):
+        export_text(store, 404)
+
+
+def test_an_empty_instance_exports_an_empty_array(other_store):
+    assert json.loads(export_text(other_store)) == []
+
+
+def test_one_illegal_game_imports_nothing_and_every_problem_is_named(store):
+    some_games(store)
+    before = every_row(store)
+    good = solo_document("Zoé")
+    cheat = solo_document("Zoé")
+    cheat["entries"][12]["box"] = "three_kind"  # the 7th entry filled it already
+    files = [("good.json", json.dumps(good)),
+             ("array.json", json.dumps([good, cheat])),
+             ("broken.json", "{\"rules\": ")]
+
+    with pytest.raises(ImportRefused) as refused:
+        check_files(files)
+
+    assert [problem.render() for problem in refused.value.problems] == [
+        "array.json, partie 2, entrée 13 : La case Brelan est déjà remplie.",
+        "broken.json : Ce fichier n'est pas du JSON valide (ligne 1, colonne 11).",
+    ]
+    assert every_row(store) == before
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    ({"status": "won"}, "« status » vaut in_progress, finished ou abandoned, pas « won »."),
+    ({"status": "in_progress"}, "« status » dit in_progress, mais toutes les cases sont "
+                                "remplies : la partie est terminée (finished)."),
+    ({"created_at": "hier"}, "« created_at » est une date ISO 8601"),
+    ({"finished_at": 2024}, "« finished_at » est une date ISO 8601"),
+    ({"created_at": "2024-06-02", "finished_at": "2024-06-01"},
+     "« finished_at » précède « created_at »."),
+    ({"identities": ["Mag", "Alix"]}, "« identities » donne le joueur de chaque place : "
+                                      "une liste de 1 noms."),
+    ({"players": []}, "Une partie se joue de 1 à 10 joueurs, pas 0."),
+    ({"rules": {"preset": "kniffel"}}, "Règles inconnues : « kniffel »"),
+])
+def test_bad_metadata_is_refused_with_a_french_message(change, message):
+    with pytest.raises(ImportRefused) as refused:
+        check_files([("game.json", json.dumps({**solo_document("Mag"), **change}))])
+    assert message in refused.value.problems[0].render()
+
+
+def test_a_finished_status_needs_every_entry():
+    document = solo_document("Mag")
+    document["entries"] = document["entries"][:3]
+    with pytest.raises(ImportRefused) as refused:
+        check_files([("game.json", json.dumps({**document, "status": "finished"}))])
+    assert refused.value.problems[0].render() == (
+        "game.json : « status » dit finished, mais la partie n'a que 3 entrées sur 13.")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"\xff\xfe\x00", "Ce fichier n'est pas du texte UTF-8"),
+    (b"[]", "Ce fichier ne contient aucune partie."),
+    (b"42", "Un fichier d'import contient une partie (un objet JSON) ou une liste"),
+    (b"[42]", "partie 1 : Un document de partie est un objet JSON"),
+])
+def test_files_that_are_not_games(content, message):
+    with pytest.raises(ImportRefused) as refused:
+        check_files([("f.json", content)])
+    assert message in refused.value.problems[0].render()
+
+
+def test_dates_statuses_and_names_of_an_import(store):
+    unfinished = solo_document("  Mag ")
+    unfinished["entries"] = unfinished["entries"][:2]
+    for entry in unfinished["entries"]:
+        entry["player"] = "  Mag "
+    ids = import_games(store, check_files([("paper.json", json.dumps([
+        {**solo_document("Alix"), "finished_at": "1998-07-12"},
+        {**solo_document("Alix"), "created_at": "2001-01-01T20:00:00+01:00"},
+        unfinished,
+        {**unfinished, "status": "abandoned"},
+    ]))]))
+
+    games = [load(store, game_id)[0] for game_id in ids]
+    assert [game.status for game in games] == [FINISHED, FINISHED, IN_PROGRESS, ABANDONED]
+    assert games[0].created_at == games[0].finished_at == datetime(1998, 7, 12, tzinfo=UTC)
+    assert games[1].finished_at == datetime(2001, 1, 1, 19, tzinfo=UTC)
+    assert games[2].players == ("Mag",) and games[2].finished_at is None
+    assert [entry.score for entry in games[2].entries] == [4, 8]
+    assert [game.id for game in store.games_in_progress()] == [ids[2]]
