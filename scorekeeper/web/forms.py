@@ -60,13 +60,20 @@ class NewGameForm(FlaskForm):
 
 
 class EntryForm(FlaskForm):
-    """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen."""
+    """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen.
+
+    ``add``, ``drop`` and ``clear`` are the keypad's buttons when scripts are off: a face to
+    add, the position of a die to take back, or start the dice again.
+    """
 
     dice = StringField(_l("Dés"), validators=[Length(max=40)])
     target = StringField(validators=[Length(max=40)])
     seq = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=10_000)])
     confirm = HiddenField()
     preview = SubmitField(_l("Voir les scores"))
+    add = IntegerField(validators=[Optional(), NumberRange(min=1, max=6)])
+    drop = IntegerField(validators=[Optional(), NumberRange(min=0, max=40)])
+    clear = SubmitField(_l("Effacer"))
 
 
 class UndoForm(FlaskForm):

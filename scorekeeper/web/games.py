@@ -1,5 +1,8 @@
 """A game: start it, play its turns on the sheet, undo, and see the ranking at the end."""
 
+import re
+from dataclasses import dataclass, field
+
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -54,27 +57,87 @@ def new():
     return render_template("games/new.html", form=form, error=error), status
 
 
+# What a player may have typed so far: faces 1 to 6 and the separators parse_dice accepts.
+_TYPED_SO_FAR = re.compile(r"[1-6\s,;/\-]*")
+
+
+def typed_faces(text: str | None) -> list[int]:
+    """The dice to draw for what was typed: every digit 1 to 6, in the order typed."""
+    return [int(char) for char in text or "" if char in "123456"]
+
+
+def edit_dice(text: str | None, count: int, add: int | None = None, drop: int | None = None,
+              clear: bool = False) -> str:
+    """The dice after a tap on the keypad: add a face, take one die back, or start again."""
+    faces = [] if clear else typed_faces(text)
+    if drop is not None and 0 <= drop < len(faces):
+        del faces[drop]
+    if add is not None and len(faces) < count:
+        faces.append(add)
+    return "".join(map(str, faces))
+
+
+@dataclass
+class TurnView:
+    """The dice typed for the active player and what they would do on the sheet."""
+
+    dice_text: str
+    faces: list[int]
+    count: int
+    preview: dict[tuple[str, str], Score] = field(default_factory=dict)
+    forced: list[str] = field(default_factory=list)
+    error: str | None = None
+    selected: Score | None = None
+    selected_floor: int | None = None
+
+    @property
+    def full(self) -> bool:
+        return len(self.faces) >= self.count
+
+
+def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bool,
+              target: str = "") -> TurnView:
+    """What every box the typed dice may fill would score, from the rules.
+
+    While the player is still typing (fewer dice than needed and nothing else wrong) no
+    error is shown: the keypad simply waits for the rest. ``target`` is a box tapped with
+    scripts on, shown for confirmation.
+    """
+    text = dice_text or ""
+    view = TurnView(text, typed_faces(text), state.rules.dice)
+    player = state.active_player
+    if player is None or not (text or target):
+        return view
+    if quiet_while_typing and not target and not view.full and _TYPED_SO_FAR.fullmatch(text):
+        return view
+    try:
+        dice = parse_dice(text, state.rules.dice)
+        view.preview = state.preview(dice)
+        for kind in state.rules.columns:
+            reason = state.placement(player, kind, dice).forced
+            if reason is not None:
+                view.forced.append(reason.render(_))
+        if target:
+            column, _sep, box = target.partition(":")
+            view.selected = state.score(Entry(player, column, box, dice))
+            view.selected_floor = state.vache_floor(player, column, box)
+    except RuleError as rule_error:
+        view.error = rule_error.render(_)
+    return view
+
+
 def _render_sheet(game_id: int, state: GameState, form: EntryForm | None = None,
-                  error: str | None = None, status: int = 200):
+                  error: str | None = None, status: int = 200,
+                  quiet_while_typing: bool = False):
     """The sheet, with what each open box would score when dice were typed."""
     form = form or EntryForm(formdata=None)
     form.seq.data = len(state.entries)
-    preview, forced = {}, []
-    dice_text = form.dice.data
-    if dice_text and state.active_player is not None:
-        try:
-            dice = parse_dice(dice_text, state.rules.dice)
-            preview = state.preview(dice)
-            for kind in state.rules.columns:
-                reason = state.placement(state.active_player, kind, dice).forced
-                if reason is not None:
-                    forced.append(reason.render(_))
-        except RuleError as rule_error:
-            error = error or rule_error.render(_)
-            status = max(status, 422)
+    view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
+    if view.error:
+        error = error or view.error
+        status = max(status, 422)
     return render_template(
-        "games/sheet.html", game_id=game_id, state=state, form=form, preview=preview,
-        forced=forced, error=error,
+        "games/sheet.html", game_id=game_id, state=state, form=form, view=view, error=error,
     ), status
 
 
@@ -82,7 +145,22 @@ def _render_sheet(game_id: int, state: GameState, form: EntryForm | None = None,
 def sheet(game_id: int):
     _record, state = _load_or_404(game_id)
     form = EntryForm(formdata=None, dice=request.args.get("dice", "")[:40])
-    return _render_sheet(game_id, state, form)
+    return _render_sheet(game_id, state, form, quiet_while_typing=True)
+
+
+@bp.get("/<int:game_id>/turn")
+def turn(game_id: int):
+    """The parts of the sheet that follow the dice, for the keypad script to swap in.
+
+    409 when the page shows an outdated sheet (a turn was played or undone on another
+    device): the script then reloads the page rather than preview on the wrong sheet.
+    """
+    _record, state = _load_or_404(game_id)
+    if state.is_over or request.args.get("seq", type=int) != len(state.entries):
+        abort(409)
+    view = turn_view(state, request.args.get("dice", "")[:40], quiet_while_typing=True,
+                     target=request.args.get("target", "")[:40])
+    return render_template("games/_turn_live.html", game_id=game_id, state=state, view=view)
 
 
 def _describe(state: GameState, cell: Score, player: int) -> str:
@@ -111,6 +189,11 @@ def play(game_id: int):
                              400)
     if form.seq.data != len(state.entries):
         return _render_sheet(game_id, state, form, _stale_message(), 409)
+    if form.add.data is not None or form.drop.data is not None or form.clear.data:
+        # A keypad tap without scripts: on to the new dice, on a page safe to reload.
+        dice = edit_dice(form.dice.data, state.rules.dice, form.add.data, form.drop.data,
+                         form.clear.data)
+        return redirect(url_for("games.sheet", game_id=game_id, dice=dice or None), code=303)
     if form.preview.data or not form.target.data:
         return _render_sheet(game_id, state, form)
     column, _sep, box = form.target.data.partition(":")

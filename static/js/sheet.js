@@ -1,0 +1,120 @@
+// The dice keypad and the live preview of the sheet. Without this script every keypad button
+// is a plain submit and the server answers the same; the script only saves the page loads and
+// asks for a confirmation before a box is written. It never computes a score: every preview,
+// message and confirmation is HTML rendered by the server from the rules (games.turn).
+document.documentElement.classList.add("js");
+
+const form = document.querySelector("form[data-turn-url]");
+if (form) {
+  const input = form.elements.dice;
+  const count = Number(form.dataset.diceCount);
+  const faces = () => [...input.value].filter((char) => "123456".includes(char));
+  let target = ""; // the box tapped, waiting for its confirmation
+  let latest = 0; // only the answer to the latest request is shown
+  let typing;
+
+  const buttonFor = (name, value) =>
+    form.querySelector(`button[name="${name}"][value="${CSS.escape(value)}"]`);
+
+  function markFull() {
+    const full = faces().length >= count;
+    form.classList.toggle("dice-full", full);
+    for (const key of form.querySelectorAll('button[name="add"]')) {
+      key.setAttribute("aria-disabled", String(full));
+    }
+  }
+
+  // Ask the server for the parts that follow the dice, and put each in place by its id.
+  async function refresh(focusAfter) {
+    const mine = ++latest;
+    const query = new URLSearchParams({ dice: input.value, seq: form.elements.seq.value, target });
+    let response;
+    try {
+      response = await fetch(`${form.dataset.turnUrl}?${query}`);
+    } catch {
+      return; // the network hiccuped: the buttons still post the form
+    }
+    if (mine !== latest) return;
+    if (response.status === 409) {
+      // Someone played or undid on another device: show the sheet as it is now.
+      window.location.assign(form.dataset.sheetUrl);
+      return;
+    }
+    if (!response.ok) return;
+    const fresh = document.createElement("template");
+    fresh.innerHTML = await response.text();
+    if (mine !== latest) return;
+    for (const part of fresh.content.children) {
+      const old = document.getElementById(part.id);
+      if (old) {
+        old.className = part.className;
+        old.hidden = part.hidden;
+        old.innerHTML = part.innerHTML;
+      }
+    }
+    markFull();
+    const confirm = form.querySelector("[data-confirm]");
+    const next = confirm || (focusAfter && focusAfter());
+    if (next) next.focus({ preventScroll: Boolean(confirm) });
+  }
+
+  // Back to choosing a box, on the box that was tapped.
+  function cancel() {
+    const box = target;
+    target = "";
+    refresh(() => buttonFor("target", box));
+  }
+
+  form.addEventListener("click", (event) => {
+    const button = event.target.closest("button");
+    if (!button || button.hasAttribute("data-confirm")) return; // a confirmation posts the form
+    const { name, value } = button;
+    if (button.hasAttribute("data-cancel")) {
+      cancel();
+      return;
+    }
+    if (!["add", "drop", "clear", "preview", "target"].includes(name)) return;
+    event.preventDefault();
+    if (name === "target") {
+      target = value;
+      refresh();
+      return;
+    }
+    const dice = name === "clear" ? [] : faces();
+    if (name === "add" && dice.length < count) dice.push(value);
+    if (name === "drop") dice.splice(Number(value), 1);
+    if (name !== "preview") input.value = dice.join("");
+    target = "";
+    // Keep the finger's place: the same key, or the die now at the same spot, or the keypad.
+    refresh(() => buttonFor(name, value) || form.querySelector('button[name="add"]'));
+  });
+
+  input.addEventListener("input", () => {
+    target = "";
+    markFull();
+    clearTimeout(typing);
+    typing = setTimeout(refresh, 200);
+  });
+
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      clearTimeout(typing);
+      refresh();
+    }
+  });
+
+  form.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && target) cancel();
+  });
+
+  // Bring the active player's columns into view in a sheet wider than the screen.
+  const pane = document.getElementById("sheet-live");
+  const head = pane && pane.querySelector("th.player.active");
+  if (head) {
+    const names = pane.querySelector("th.corner").offsetWidth;
+    const left = head.getBoundingClientRect().left - pane.getBoundingClientRect().left;
+    const room = pane.clientWidth - names - head.offsetWidth;
+    if (left + head.offsetWidth > pane.clientWidth) pane.scrollLeft = left - names - room / 2;
+  }
+}

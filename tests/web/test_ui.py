@@ -1,0 +1,117 @@
+"""The keypad, the live preview fragment and the add-to-home-screen manifest, through the
+test client: what the pages do with scripts off, and what the keypad script is served."""
+
+import re
+
+import pytest
+
+
+@pytest.fixture
+def game(table):
+    """Mag and Alix, classique with la vache; Mag wrote 24 in Six, Alix is to play."""
+    game_id = table.new_game(["Mag", "Alix"], vache="y")
+    assert table.play(game_id, 0, "66662", "free:sixes").status_code == 303
+    return game_id
+
+
+def keypad(table, game_id, dice, **button):
+    return table.post(f"/games/{game_id}/entries", {"seq": 1, "dice": dice, **button})
+
+
+@pytest.mark.parametrize(
+    ("dice", "button", "after"),
+    [
+        ("", {"add": "6"}, "6"),
+        ("665", {"add": "3"}, "6653"),
+        ("6 6 5", {"add": "4"}, "6654"),
+        ("66653", {"add": "1"}, "66653"),  # five dice already: the tap changes nothing
+        ("66653", {"drop": "3"}, "6663"),
+        ("66653", {"drop": "9"}, "66653"),
+        ("66653", {"clear": "1"}, None),
+    ],
+)
+def test_keypad_without_scripts(table, game, snapshot, dice, button, after):
+    before = snapshot()
+    response = keypad(table, game, dice, **button)
+    assert response.status_code == 303
+    expected = f"/games/{game}" + (f"?dice={after}" if after else "")
+    assert response.headers["Location"] == expected
+    assert snapshot() == before
+
+
+def test_keypad_refuses_a_face_that_is_not_a_die(table, game, snapshot):
+    before = snapshot()
+    response = keypad(table, game, "66", add="7")
+    assert 400 <= response.status_code < 500
+    assert "Rechargez la feuille et recommencez." in response.get_data(as_text=True)
+    assert snapshot() == before
+
+
+def test_dice_being_typed_are_drawn_without_an_error(table, game):
+    page = table.client.get(f"/games/{game}?dice=663").get_data(as_text=True)
+    assert page.count('name="drop"') == 3 and "Encore 2 dés." in page
+    assert 'class="flash flash-error"' not in page
+    assert 'aria-label="Retirer le dé 3, un 3"' in page
+
+
+def test_the_sheet_shows_floors_and_previews_for_the_active_player(table, game):
+    page = table.client.get(f"/games/{game}").get_data(as_text=True)
+    assert 'aria-label="Six, au moins 24"' in page and "≥24" in page
+    page = table.client.get(f"/games/{game}?dice=66612").get_data(as_text=True)
+    assert 'aria-label="Six : 0, barrée"' in page and 'aria-label="Brelan : 21"' in page
+    assert "<title>À Alix de jouer · " in page
+
+
+def turn(table, game_id, **query):
+    return table.client.get(f"/games/{game_id}/turn", query_string={"seq": 1, **query})
+
+
+def test_turn_fragment_follows_the_dice(table, game):
+    response = turn(table, game, dice="66")
+    fragment = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" not in fragment
+    ids = re.findall(r'<(?:div|p) id="([a-z-]+)"', fragment)
+    assert ids == ["dice-drawn", "dice-status", "turn-messages", "sheet-live", "confirm-bar"]
+    assert "Encore 3 dés." in fragment and "flash-error" not in fragment
+    fragment = turn(table, game, dice="66653").get_data(as_text=True)
+    assert 'aria-label="Six : 18, barrée"' not in fragment
+    assert 'aria-label="Six : 0, barrée"' in fragment and 'aria-label="Chance : 26"' in fragment
+    fragment = turn(table, game, dice="667").get_data(as_text=True)
+    assert "« 7 » n&#39;est pas un dé" in fragment
+
+
+def test_turn_fragment_asks_to_confirm_the_tapped_box(table, game, snapshot):
+    before = snapshot()
+    fragment = turn(table, game, dice="66653", target="free:chance").get_data(as_text=True)
+    assert "26 en Chance pour Alix ?" in fragment
+    assert 'name="target" value="free:chance" data-confirm' in fragment
+    assert 'name="confirm"' not in fragment
+    fragment = turn(table, game, dice="66612", target="free:sixes").get_data(as_text=True)
+    assert "Barrer la case Six ?" in fragment
+    assert "Règle de la vache : il faut au moins 24 dans cette case" in fragment
+    assert '<input type="hidden" name="confirm" value="1">' in fragment
+    fragment = turn(table, game, dice="666", target="free:sixes").get_data(as_text=True)
+    assert "Il faut 5 dés, vous en avez donné 3." in fragment
+    assert 'id="confirm-bar" class="confirm-bar" hidden' in fragment
+    assert snapshot() == before
+
+
+def test_turn_fragment_of_an_outdated_sheet_is_refused(table, game):
+    assert turn(table, game, dice="66653", seq=0).status_code == 409
+    assert turn(table, game, dice="66653", seq="x").status_code == 409
+    assert table.client.get("/games/999/turn?seq=0").status_code == 404
+
+
+def test_manifest_for_the_home_screen(client, app):
+    response = client.get("/manifest.webmanifest")
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = response.get_json()
+    assert manifest["start_url"] == "/" and manifest["display"] == "standalone"
+    assert manifest["name"].startswith("Yams")
+    for icon in manifest["icons"]:
+        assert client.get(icon["src"]).status_code == 200, icon["src"]
+    assert {"192x192", "512x512"} <= {icon["sizes"] for icon in manifest["icons"]}
+    assert any(icon["purpose"] == "maskable" for icon in manifest["icons"])
+    page = client.get("/").get_data(as_text=True)
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
