@@ -14,6 +14,7 @@ from scorekeeper.app import create_app
 from scorekeeper.net import lan_address
 from scorekeeper.rules import IllegalEntry, RuleError, read_document
 from scorekeeper.store.backup import backup_command
+from scorekeeper.transfer_cli import export_command, import_command
 
 
 def instance_option(command: Callable) -> Callable:
@@ -34,6 +35,8 @@ def main() -> None:
 
 
 main.add_command(instance_option(backup_command))
+main.add_command(instance_option(export_command))
+main.add_command(instance_option(import_command))
 
 
 @main.command()

@@ -1,0 +1,106 @@
+"""`scorekeeper export` and `scorekeeper import`: games as JSON documents on the command line.
+
+scorekeeper.cli registers both commands and gives them its `--instance` option. They go
+through scorekeeper.store.transfer, as the web download and upload do.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from scorekeeper.app import create_app
+from scorekeeper.store import GameNotFound, Store
+from scorekeeper.store.transfer import (
+    ImportRefused,
+    Problem,
+    check_files,
+    export_documents,
+    import_games,
+    json_array,
+)
+from scorekeeper.web.store import STORE_EXTENSION
+
+
+def _open_store(instance: Path | None) -> Store:
+    return create_app(instance_path=instance).extensions[STORE_EXTENSION]
+
+
+def _line(data: dict) -> str:
+    return json.dumps(data, ensure_ascii=False)
+
+
+@click.command("export")
+@click.option("--game", "game_id", type=int, default=None,
+              help="Export this game only (its number, as in /games/<id>).")
+def export_command(game_id: int | None, instance: Path | None) -> None:
+    """Print every game (or one) as a JSON array of game documents.
+
+    Each document is the `replay` format plus id, status, created_at and finished_at:
+    `scorekeeper import` reads it back, here or on another computer.
+    """
+    if instance is not None and not instance.is_dir():
+        # An export never creates an instance: a mistyped folder would export nothing.
+        click.echo(f"Aucune instance dans {instance} : vérifiez --instance.", err=True)
+        sys.exit(2)
+    store = _open_store(instance)
+    try:
+        for chunk in json_array(export_documents(store, game_id)):
+            click.echo(chunk, nl=False)
+    except GameNotFound:
+        click.echo(f"Aucune partie n'a le numéro {game_id}.", err=True)
+        sys.exit(2)
+    finally:
+        store.dispose()
+
+
+def _problem_line(problem: Problem) -> str:
+    data: dict = {"file": problem.file}
+    if problem.document is not None:
+        data["document"] = problem.document
+    if problem.entry is not None:
+        data["entry"] = problem.entry
+    data["error"] = problem.error.render()
+    return _line(data)
+
+
+@click.command("import")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+def import_command(files: tuple[Path, ...], instance: Path | None) -> None:
+    """Import game documents (one per file, or an array as `export` prints).
+
+    Every game is replayed first: if any is illegal, nothing is imported, each problem is
+    printed as a JSON line and the exit status is 2. Otherwise every game is imported and
+    one JSON line per game says where it went: {"file": F, "game": ID}, with "document": N
+    (its place in the file, from 1) when the file holds an array.
+    """
+    contents = []
+    for path in files:
+        try:
+            contents.append((str(path), path.read_bytes()))
+        except OSError as error:
+            click.echo(_line({"file": str(path), "error": f"fichier illisible : {error}"}))
+            click.echo("Rien n'a été importé.", err=True)
+            sys.exit(2)
+    try:
+        checked = check_files(contents)
+    except ImportRefused as refused:
+        for problem in refused.problems:
+            click.echo(_problem_line(problem))
+        click.echo("Rien n'a été importé.", err=True)
+        sys.exit(2)
+    store = _open_store(instance)
+    try:
+        ids = import_games(store, checked)
+    finally:
+        store.dispose()
+    for game, game_id in zip(checked, ids, strict=True):
+        data: dict = {"file": game.file}
+        if game.document is not None:
+            data["document"] = game.document
+        data["game"] = game_id
+        click.echo(_line(data))
