@@ -62,6 +62,16 @@ def test_print_page_offers_every_rule_set_paper_and_pages(client):
     assert "Imprimer des grilles" in page
 
 
+@pytest.mark.parametrize("query", [
+    "preset=classique&four_kind=sum&three_kind=sum&full_house=fixed25&paper=a4&pages=1",
+    "preset=triple&sec=1&plus_minus=1&four_kind=fixed40&three_kind=base&full_house=base"
+    "&paper=letter&pages=2",
+    "preset=yatzy&sec=1&paper=a4&pages=1",
+])
+def test_what_the_print_page_forms_send_is_accepted(client, query):
+    assert client.get(f"/sheets/blank.pdf?{query}").status_code == 200
+
+
 def test_home_links_to_the_print_page(client):
     assert 'href="/print"' in client.get("/").get_data(as_text=True)
 
