@@ -4,7 +4,18 @@ from flask import Flask
 from flask_babel import get_locale
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
-from scorekeeper.web import errors, games, main, prints, pwa, security
+from scorekeeper.web import (
+    errors,
+    games,
+    halloffame,
+    main,
+    players,
+    prints,
+    pwa,
+    review,
+    security,
+    transfer,
+)
 
 
 def register_blueprints(app: Flask) -> None:
@@ -13,6 +24,10 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)
     app.register_blueprint(pwa.bp)
+    app.register_blueprint(halloffame.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(review.bp)
+    app.register_blueprint(transfer.bp)
     errors.register(app)
     security.register(app)
     app.jinja_env.globals.update(

@@ -1,0 +1,242 @@
+"""Players: the list, each player's page with figures and a chart, renaming and merging."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import SelectField, StringField, SubmitField
+from wtforms.validators import InputRequired, Length
+
+from scorekeeper.rules import RuleError
+from scorekeeper.rules.game import MAX_NAME_LENGTH
+from scorekeeper.store.halloffame import (
+    ResultLine,
+    list_rule_sets,
+    player_box_stats_of,
+    player_games,
+    player_open_games,
+    player_recent_totals,
+    player_rule_set_stats,
+)
+from scorekeeper.store.players import (
+    NameTaken,
+    PlayerNotFound,
+    PlayerRecord,
+    SharedGames,
+    count_players,
+    get_player,
+    list_players,
+    merge_players,
+    other_players,
+    rename_player,
+)
+from scorekeeper.web.halloffame import rule_set_label
+from scorekeeper.web.paging import not_found, page_from_request
+from scorekeeper.web.security import require_pin
+from scorekeeper.web.store import store
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+PLAYERS_PAGE_SIZE = 50
+GAMES_PAGE_SIZE = 20
+# The chart shows the latest games only: its cost and its readability do not grow with time.
+CHART_GAMES = 100
+
+
+class RenameForm(FlaskForm):
+    name = StringField(_l("Nouveau nom"),
+                       validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)],
+                       filters=[lambda value: value.strip() if isinstance(value, str) else value])
+    submit = SubmitField(_l("Renommer"))
+
+
+class MergeForm(FlaskForm):
+    other = SelectField(_l("Joueur à rattacher"), coerce=int, validate_choice=False)
+    submit = SubmitField(_l("Oui, rattacher ce joueur"))
+
+
+def _player_or_404(player_id: int) -> PlayerRecord:
+    player = get_player(store(), player_id)
+    if player is None:
+        not_found(_("Aucun joueur n'a le numéro %(id)d.", id=player_id))
+    return player
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    x: float
+    y: float
+    line: ResultLine
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A line chart of totals, in SVG user units; drawn by players/_chart.html."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    points: tuple[ChartPoint, ...]
+    y_ticks: tuple[tuple[float, int], ...]
+    # (x, date, text-anchor): the first date starts at its point, the last ends at it.
+    x_labels: tuple[tuple[float, str, str], ...]
+    average_y: float
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{point.x:.1f},{point.y:.1f}" for point in self.points)
+
+
+def totals_chart(lines: list[ResultLine], average: float) -> Chart:
+    """Totals in the order they were played, on a scale with round ticks."""
+    width, height, left, right, top, bottom = 640, 260, 48, 624, 16, 220
+    totals = [line.total for line in lines]
+    low, high = min(totals + [round(average)]), max(totals + [round(average)])
+    step = 50 if high - low <= 300 else 100
+    low, high = low // step * step, -(-high // step) * step
+    if high == low:
+        high += step
+
+    def y_of(value: float) -> float:
+        return bottom - (value - low) / (high - low) * (bottom - top)
+
+    def x_of(index: int) -> float:
+        if len(lines) == 1:
+            return (left + right) / 2
+        return left + index * (right - left) / (len(lines) - 1)
+
+    def anchor(index: int) -> str:
+        if len(lines) == 1 or 0 < index < len(lines) - 1:
+            return "middle"
+        return "start" if index == 0 else "end"
+
+    labelled = sorted({0, len(lines) // 2, len(lines) - 1})
+    return Chart(
+        width, height, left, right, top, bottom,
+        points=tuple(ChartPoint(x_of(i), y_of(line.total), line) for i, line in enumerate(lines)),
+        y_ticks=tuple((y_of(value), value) for value in range(low, high + 1, step)),
+        x_labels=tuple((x_of(i), lines[i].finished_at.strftime("%d/%m/%Y"), anchor(i))
+                       for i in labelled),
+        average_y=y_of(average),
+    )
+
+
+@bp.get("")
+def index():
+    page = page_from_request(count_players(store()), PLAYERS_PAGE_SIZE)
+    return render_template("players/index.html",
+                           players=list_players(store(), page.offset, page.size), page=page)
+
+
+@bp.get("/<int:player_id>")
+def show(player_id: int):
+    player = _player_or_404(player_id)
+    stats = player_rule_set_stats(store(), player_id)
+    chosen = None
+    if stats:
+        key = request.args.get("rules", stats[0].rule_set.key)
+        chosen = next((found for found in stats if found.rule_set.key == key), None)
+        if chosen is None:
+            not_found(_("%(name)s n'a fini aucune partie avec ces règles.", name=player.name))
+    elif "rules" in request.args:
+        not_found(_("%(name)s n'a fini aucune partie avec ces règles.", name=player.name))
+    page = page_from_request(sum(found.games for found in stats), GAMES_PAGE_SIZE)
+    chart = None
+    if chosen is not None:
+        chart = totals_chart(
+            player_recent_totals(store(), player_id, chosen.rule_set.key, CHART_GAMES),
+            chosen.average)
+    return render_template(
+        "players/show.html",
+        player=player,
+        stats=stats,
+        chosen=chosen,
+        chart=chart,
+        boxes=player_box_stats_of(store(), player_id, chosen.rule_set.key) if chosen else [],
+        labels={rule_set.key: rule_set_label(rule_set.rules)
+                for rule_set in list_rule_sets(store())},
+        games=player_games(store(), player_id, page.offset, page.size),
+        page=page,
+        open_games=player_open_games(store(), player_id),
+    )
+
+
+@bp.route("/<int:player_id>/rename", methods=["GET", "POST"])
+def rename(player_id: int):
+    player = _player_or_404(player_id)
+    form = RenameForm()
+    error, taken_by = None, None
+    if form.validate_on_submit():
+        try:
+            renamed = rename_player(store(), player_id, form.name.data)
+        except RuleError as rule_error:
+            error = rule_error.render(_)
+        except NameTaken as taken:
+            taken_by = taken.other
+            error = _("« %(name)s » est déjà le nom d'un autre joueur. Si c'est la même "
+                      "personne, rattachez plutôt l'un à l'autre.", name=taken.other.name)
+        except PlayerNotFound:
+            not_found(_("Aucun joueur n'a le numéro %(id)d.", id=player_id))
+        else:
+            flash(_("%(old)s s'appelle désormais %(new)s.", old=player.name, new=renamed.name),
+                  "info")
+            return redirect(url_for("players.show", player_id=player_id), code=303)
+    elif form.is_submitted():
+        error = _("Tapez un nom de 1 à %(most)d caractères.", most=MAX_NAME_LENGTH)
+    else:
+        form.name.data = player.name
+    return render_template("players/rename.html", player=player, form=form, error=error,
+                           taken_by=taken_by), 422 if error else 200
+
+
+def _merge_page(player: PlayerRecord, form: MergeForm, error: str | None = None,
+                status: int = 200):
+    candidates = other_players(store(), player.id)
+    form.other.choices = [(other.id, other.name) for other in candidates]
+    return render_template("players/merge.html", player=player, form=form,
+                           candidates=candidates, error=error), status
+
+
+@bp.get("/<int:player_id>/merge")
+def merge_form(player_id: int):
+    player = _player_or_404(player_id)
+    form = MergeForm(formdata=None)
+    other = request.args.get("other", "")
+    if other.isascii() and other.isdecimal():
+        form.other.data = int(other)
+    return _merge_page(player, form)
+
+
+@bp.post("/<int:player_id>/merge")
+@require_pin
+def merge(player_id: int):
+    """Merge another player into this one: destructive, so a view of its own."""
+    player = _player_or_404(player_id)
+    form = MergeForm()
+    if not form.validate_on_submit():
+        return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
+                           422)
+    other = get_player(store(), form.other.data)
+    if other is None or other.id == player_id:
+        return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
+                           422)
+    try:
+        merge_players(store(), player_id, other.id)
+    except SharedGames as shared:
+        return _merge_page(player, form, _(
+            "%(other)s et %(name)s ont joué ensemble (partie n° %(game)d) : ce sont deux "
+            "personnes, pas une. Rien n'a été changé.",
+            other=other.name, name=player.name, game=shared.game_ids[0]), 409)
+    except PlayerNotFound:
+        return _merge_page(player, form, _("Ce joueur n'existe plus : rechargez la page."),
+                           409)
+    flash(_("%(other)s est rattaché à %(name)s : ses parties sont désormais les siennes.",
+            other=other.name, name=player.name), "info")
+    return redirect(url_for("players.show", player_id=player_id), code=303)

@@ -1,0 +1,162 @@
+"""A game read-only, replayed entry by entry; and abandoning, taking up or deleting a game."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import SubmitField
+
+from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Entry, GameState, Score, replay
+from scorekeeper.store import GameNotFound
+from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
+from scorekeeper.store.play import load
+from scorekeeper.store.players import players_of_game
+from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
+from scorekeeper.web.paging import not_found
+from scorekeeper.web.security import require_pin
+from scorekeeper.web.store import store
+
+bp = Blueprint("review", __name__, url_prefix="/games")
+
+# Names the templates use to tell the statuses apart.
+STATUS_NAMES = {"IN_PROGRESS": IN_PROGRESS, "FINISHED": FINISHED, "ABANDONED": ABANDONED}
+
+
+@bp.context_processor
+def statuses():
+    return STATUS_NAMES
+
+
+class AbandonForm(FlaskForm):
+    submit = SubmitField(_l("Oui, abandonner la partie"))
+
+
+class DeleteForm(FlaskForm):
+    submit = SubmitField(_l("Oui, supprimer la partie"))
+
+
+class ResumeForm(FlaskForm):
+    submit = SubmitField(_l("Reprendre la partie"))
+
+
+def _no_game(game_id: int) -> None:
+    not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))
+
+
+def _load_or_404(game_id: int):
+    try:
+        return load(store(), game_id)
+    except GameNotFound:
+        _no_game(game_id)
+
+
+def _describe(state: GameState, entry: Entry, cell: Score) -> str:
+    """One entry in a line: "Mag · 6 6 6 5 3 → Six : 18"."""
+    box = _(BOX_LABELS[entry.box])
+    if len(state.rules.columns) > 1:
+        box = f"{box} ({_(COLUMN_LABELS[entry.column])})"
+    points = _("barrée") if cell.barred else str(cell.points)
+    if cell.yams_bonus:
+        points += f" (+{cell.yams_bonus})"
+    dice = " ".join(str(die) for die in entry.dice)
+    return f"{state.players[entry.player]} · {dice} → {box} : {points}"
+
+
+@bp.get("/<int:game_id>/review")
+def show(game_id: int):
+    """The sheet as it was after ``step`` entries (all of them unless asked otherwise)."""
+    record, final = _load_or_404(game_id)
+    count = len(final.entries)
+    raw = request.args.get("step", str(count))
+    if not (raw.isascii() and raw.isdecimal() and int(raw) <= count):
+        not_found(_("Cette partie a %(count)d entrées : l'étape « %(step)s » n'existe pas.",
+                    count=count, step=raw[:20]))
+    step = int(raw)
+    state = replay(final.rules, final.players, final.entries[:step])
+    # Every entry with what it wrote: a filled box never changes, so the final sheet has it.
+    log = [
+        (number, _describe(final, entry,
+                           final.sheets[entry.player].columns[entry.column].cells[entry.box]))
+        for number, entry in enumerate(final.entries, start=1)
+    ]
+    return render_template(
+        "review/show.html", record=record, state=state, final=final, step=step, count=count,
+        log=log, players=players_of_game(store(), game_id), resume_form=ResumeForm(),
+    )
+
+
+def _confirm_page(template: str, game_id: int, form: FlaskForm, error: str | None = None,
+                  status: int = 200):
+    record, state = _load_or_404(game_id)
+    return render_template(template, record=record, state=state, form=form,
+                           error=error), status
+
+
+def _status_error(error: WrongStatus) -> str:
+    if error.status == FINISHED:
+        return _("Cette partie est terminée : elle ne s'abandonne pas.")
+    if error.status == ABANDONED:
+        return _("Cette partie est déjà abandonnée.")
+    return _("Cette partie est en cours : il n'y a rien à reprendre.")
+
+
+@bp.get("/<int:game_id>/abandon")
+def abandon_confirm(game_id: int):
+    return _confirm_page("review/abandon.html", game_id, AbandonForm(formdata=None))
+
+
+@bp.post("/<int:game_id>/abandon")
+def abandon(game_id: int):
+    form = AbandonForm()
+    if not form.validate_on_submit():
+        return _confirm_page("review/abandon.html", game_id, form,
+                             _("Rechargez la page et recommencez."), 400)
+    try:
+        abandon_game(store(), game_id)
+    except GameNotFound:
+        _no_game(game_id)
+    except WrongStatus as error:
+        return _confirm_page("review/abandon.html", game_id, form, _status_error(error), 409)
+    flash(_("Partie abandonnée : elle n'entre pas au palmarès. Vous pouvez la revoir, "
+            "la reprendre ou la supprimer."), "info")
+    return redirect(url_for("main.home"), code=303)
+
+
+@bp.post("/<int:game_id>/resume")
+def resume(game_id: int):
+    form = ResumeForm()
+    if not form.validate_on_submit():
+        flash(_("Rechargez la page et recommencez."), "error")
+        return redirect(url_for("review.show", game_id=game_id), code=303)
+    try:
+        resume_game(store(), game_id)
+    except GameNotFound:
+        _no_game(game_id)
+    except WrongStatus as error:
+        flash(_status_error(error), "error")
+        return redirect(url_for("review.show", game_id=game_id), code=303)
+    flash(_("La partie reprend là où elle s'était arrêtée."), "info")
+    return redirect(url_for("games.sheet", game_id=game_id), code=303)
+
+
+@bp.get("/<int:game_id>/delete")
+def delete_confirm(game_id: int):
+    return _confirm_page("review/delete.html", game_id, DeleteForm(formdata=None))
+
+
+@bp.post("/<int:game_id>/delete")
+@require_pin
+def delete(game_id: int):
+    """Delete a game for good: destructive, so a view of its own behind the household PIN."""
+    form = DeleteForm()
+    if not form.validate_on_submit():
+        return _confirm_page("review/delete.html", game_id, form,
+                             _("Rechargez la page et recommencez."), 400)
+    try:
+        delete_game(store(), game_id)
+    except GameNotFound:
+        _no_game(game_id)
+    flash(_("Partie n° %(id)d supprimée.", id=game_id), "info")
+    return redirect(url_for("main.home"), code=303)

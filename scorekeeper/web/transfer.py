@@ -1,0 +1,124 @@
+"""Export and import of games in the browser: the same documents as the command line."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.exceptions import RequestEntityTooLarge
+from wtforms import SubmitField
+
+from scorekeeper.store import GameNotFound
+from scorekeeper.store.transfer import (
+    ImportRefused,
+    check_files,
+    export_documents,
+    import_games,
+    json_array,
+)
+from scorekeeper.web.paging import not_found
+from scorekeeper.web.security import require_pin
+from scorekeeper.web.store import store
+
+bp = Blueprint("transfer", __name__)
+
+# An export takes about 2 kB a game (4 kB in Triple): room for many years of games.
+IMPORT_MAX_BYTES = 16 * 1024 * 1024
+# A file full of bad games names the first ones; the rest are counted.
+PROBLEMS_SHOWN = 20
+
+
+class ImportForm(FlaskForm):
+    file = FileField(_l("Fichier à importer (.json)"),
+                     validators=[FileRequired(_l("Choisissez un fichier à importer."))])
+    submit = SubmitField(_l("Importer"))
+
+
+def _import_limit() -> int:
+    return current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
+
+
+@bp.url_value_preprocessor
+def _allow_large_uploads(endpoint: str | None, values: dict | None) -> None:
+    # URL preprocessors run before every before_request function, CSRF's included, which
+    # is the first to read the form: the upload's own limit must be set by then.
+    if endpoint == "transfer.upload":
+        request.max_content_length = _import_limit()
+
+
+def _page(form: ImportForm, errors: list[str] | None = None, status: int = 200):
+    errors = errors or []
+    hidden = max(0, len(errors) - PROBLEMS_SHOWN)
+    return render_template("halloffame/transfer.html", form=form, errors=errors[:PROBLEMS_SHOWN],
+                           hidden=hidden, limit_mb=_import_limit() // (1024 * 1024)), status
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def _too_large(error: RequestEntityTooLarge):
+    return _page(ImportForm(formdata=None), [
+        _("Ce fichier dépasse %(mb)d Mo : importez-le en plusieurs morceaux.",
+          mb=_import_limit() // (1024 * 1024))], 413)
+
+
+@bp.get("/import-export")
+def index():
+    return _page(ImportForm(formdata=None))
+
+
+def _download(documents, filename: str) -> Response:
+    return Response(
+        json_array(documents),
+        mimetype="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@bp.get("/import-export/games.json")
+def download():
+    today = datetime.now(UTC).strftime("%Y-%m-%d")
+    return _download(export_documents(store()), f"yams-parties-{today}.json")
+
+
+@bp.get("/games/<int:game_id>/game.json")
+def game_download(game_id: int):
+    documents = export_documents(store(), game_id)
+    try:
+        # The first document is read now, so that an unknown game is a 404, not a broken file.
+        first = next(documents)
+    except GameNotFound:
+        not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))
+    return _download([first], f"yams-partie-{game_id}.json")
+
+
+@bp.post("/import-export/import")
+@require_pin
+def upload():
+    """Import games from an uploaded file: all of them or, at the first doubt, none."""
+    form = ImportForm()
+    if not form.validate_on_submit():
+        errors = [str(error) for error in form.file.errors]
+        return _page(form, errors or [_("Rechargez la page et recommencez.")], 400)
+    upload = form.file.data
+    name = upload.filename or _("le fichier")
+    try:
+        checked = check_files([(name, upload.read())])
+    except ImportRefused as refused:
+        return _page(form, [_("Rien n'a été importé.")]
+                     + [problem.render(_) for problem in refused.problems], 422)
+    ids = import_games(store(), checked)
+    flash(ngettext("%(num)d partie importée.", "%(num)d parties importées.", len(ids)), "info")
+    return redirect(url_for("halloffame.index"), code=303)

@@ -1,0 +1,147 @@
+"""The hall of fame page: best totals per rule set, records, latest games, pages."""
+
+import html as html_text
+import json
+import random
+import re
+
+import pytest
+
+from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.rules import Rules
+from scorekeeper.store.lifecycle import abandon_game
+from scorekeeper.store.results import rules_key
+from scorekeeper.store.samples import random_document
+from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.web.halloffame import rule_set_label
+from tests.store.test_results import solo_document
+
+from .test_game_flow import GAME
+
+
+def import_documents(app, *documents):
+    return import_games(app.extensions[STORE_EXTENSION],
+                        check_files([("test.json", json.dumps(list(documents)))]))
+
+
+def page(client, url, status=200):
+    response = client.get(url)
+    assert response.status_code == status, response.get_data(as_text=True)[:2000]
+    # Unescaped, so that the assertions read like the French on screen.
+    return html_text.unescape(response.get_data(as_text=True))
+
+
+def totals_shown(html):
+    return [int(total) for total in re.findall(r'data-total="(\d+)"', html)]
+
+
+def play_the_flow_game(table):
+    game_id = table.new_game(["Mag", "Alix"])
+    seq = 0
+    for turn in GAME:
+        for dice, box in turn:
+            assert table.play(game_id, seq, dice, f"free:{box}").status_code == 303
+            seq += 1
+    return game_id
+
+
+def test_an_empty_hall_of_fame_says_how_it_fills(client):
+    html = page(client, "/hall-of-fame")
+    assert "Aucune partie terminée pour l'instant" in html
+
+
+def test_a_game_played_at_the_table_enters_the_hall_of_fame(table):
+    game_id = play_the_flow_game(table)
+
+    html = page(table.client, "/hall-of-fame")
+
+    assert totals_shown(html) == [413, 332]
+    assert html.index("Alix") < html.index("Mag")
+    assert f'href="/games/{game_id}/review"' in html
+    assert 'href="/players/2"' in html
+    assert "Plus gros total" in html and "413 points" in html
+    assert "Le plus de Yams dans une partie" in html and "2 Yams" in html
+    assert "Parties récentes" in html and "<strong>Alix 413</strong> · Mag 332" in html
+
+
+def test_totals_are_grouped_by_rule_set_the_most_played_first(app, client):
+    rng = random.Random(8)
+    import_documents(
+        app, solo_document("Mag"), solo_document("Alix", bonus=False),
+        random_document(Rules.from_dict({"preset": "triple"}), ["Bob"], rng),
+        random_document(Rules.from_dict({"vache": True, "four_kind": "fixed40"}), ["Zoé"], rng),
+    )
+
+    html = page(client, "/hall-of-fame")
+    assert "Meilleurs totaux · Classique</h2>" in html
+    assert totals_shown(html) == [319, 221]
+    assert "Triple" in html and "Classique · vache · Carré 40" in html
+
+    key = rules_key({"preset": "triple"})
+    html = page(client, f"/hall-of-fame?rules={key}")
+    assert "Meilleurs totaux · Triple</h2>" in html
+    assert len(totals_shown(html)) == 1 and "Bob" in html
+
+
+def test_games_not_finished_stay_out(app, client, table):
+    game_id = table.new_game(["Mag", "Alix"])
+    table.play(game_id, 0, "66662", "free:sixes")
+    abandoned = table.new_game(["Bob"])
+    abandon_game(app.extensions[STORE_EXTENSION], abandoned)
+
+    html = page(client, "/hall-of-fame")
+    assert "Aucune partie terminée" in html
+    assert f"/games/{game_id}/review" not in html and f"/games/{abandoned}/" not in html
+
+
+def test_long_lists_come_in_pages(app, client):
+    import_documents(app, *(solo_document(f"Joueur {n}", finished_at=f"2024-01-{n + 1:02d}")
+                            for n in range(12)))
+
+    first = page(client, "/hall-of-fame")
+    second = page(client, "/hall-of-fame?page=2")
+    assert len(totals_shown(first)) == 10 and len(totals_shown(second)) == 2
+    assert "Page 1 sur 2" in first and 'href="/hall-of-fame?page=2"' in first
+    recent = page(client, "/hall-of-fame?recent=2")
+    assert "Joueur 1 319" in recent and "Joueur 11 319" not in recent
+
+
+@pytest.mark.parametrize(("query", "message"), [
+    ("page=0", "La page « 0 » n'existe pas : choisissez entre 1 et 1."),
+    ("page=2", "La page « 2 » n'existe pas"),
+    ("page=-1", "La page « -1 » n'existe pas"),
+    ("page=deux", "La page « deux » n'existe pas"),
+    ("recent=3", "La page « 3 » n'existe pas"),
+    ("rules=nope", "Aucune partie terminée n'a été jouée avec ces règles."),
+])
+def test_bad_queries_get_a_french_404(app, client, query, message):
+    import_documents(app, solo_document("Mag"))
+    assert message in page(client, f"/hall-of-fame?{query}", 404)
+
+
+def test_an_unknown_rule_set_on_an_empty_hall_of_fame_is_a_404(client):
+    page(client, "/hall-of-fame?rules=nope", 404)
+
+
+def test_the_bonus_streak_record(app, client):
+    import_documents(app, *(solo_document("Mag", finished_at=f"2024-01-0{n}") for n in (1, 2, 3)),
+                     solo_document("Alix", bonus=False))
+    html = page(client, "/hall-of-fame")
+    assert "Plus longue série de primes du haut" in html and "3 parties de suite" in html
+
+
+@pytest.mark.parametrize(("rules", "label"), [
+    ({}, "Classique"),
+    ({"preset": "triple"}, "Triple"),
+    ({"preset": "triple", "columns": ["free", "down", "up", "sec"]}, "Triple · Sec"),
+    ({"preset": "yatzy", "vache": True}, "Yatzy · vache"),
+    ({"vache": True, "four_kind": "fixed40"}, "Classique · vache · Carré 40"),
+    ({"columns": ["down"]}, "Classique · colonnes Descendante"),
+    ({"three_kind": "base", "full_house": "base", "joker": "free", "yams_bonus": False,
+      "plus_minus": True, "dice": 6, "four_kind": "base"},
+     "Classique · Carré 20 + dés · Brelan 10 + dés · Full 10 + somme · joker libre · "
+     "sans prime Yams · Plus et Moins · Yams 6"),
+])
+def test_rule_set_labels(app, rules, label):
+    with app.test_request_context():
+        assert rule_set_label(Rules.from_dict(rules)) == label
