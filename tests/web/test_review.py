@@ -1,9 +1,12 @@
 """Game review: a finished game replayed entry by entry; abandoning and deleting games."""
 
+import re
+
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store.play import load
+from tests.store.test_results import solo_document
 from tests.store.test_results_players import duo_document
 from tests.store.test_transfer import every_row
 
@@ -140,3 +143,11 @@ def test_delete_asks_for_the_household_pin_when_there_is_one(app, client, store,
     assert response.status_code == 403 and "Code de la maison" in page_text(response)
     assert every_row(store) == before
 
+
+
+def test_the_sheet_links_to_abandon_and_the_ranking_to_the_review(app, client, table):
+    game_id = table.new_game(["Mag"])
+    assert f'href="/games/{game_id}/abandon"' in page(client, f"/games/{game_id}")
+    finished = import_documents(app, solo_document("Alix"))[0]
+    assert re.search(rf'href="/games/{finished}/review"',
+                     page(client, f"/games/{finished}/ranking"))
