@@ -87,7 +87,7 @@ def advice_times(instance: str, games: int = 150) -> tuple[float, list[float]]:
 
 def main() -> None:
     print(f"Advisor benchmark: {os.cpu_count()} CPU(s), numpy {np.__version__}, "
-          f"Python {sys.version.split()[0]}")
+          f"Python {sys.version.split()[0]}, load average {_load()} at the start")
     spawn = get_context("spawn")
     with tempfile.TemporaryDirectory() as instance:
         print(f"\n{'build':42} {'start value':>11} {'published':>9} {'time s':>7} "
@@ -112,6 +112,12 @@ def main() -> None:
               f"median {statistics.median(times_ms):.3f} ms, p99 {p99:.3f} ms, "
               f"max {times_ms[-1]:.3f} ms; max / {ADVICE_BUDGET_MS} ms budget = "
               f"{times_ms[-1] / ADVICE_BUDGET_MS:.3f}")
+    # Other work on the machine shows in the times (the build is single-threaded numpy).
+    print(f"Load average at the end: {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ the expected points still to come; unreachable states hold NaN.
 """
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 
 import numpy as np
 
@@ -27,7 +28,7 @@ UPPER_CAP = UPPER_BONUS_THRESHOLD
 
 # States solved together: large enough for numpy to pay off, small enough that the turn's
 # arrays (462 keeps x states, float64) stay a few tens of megabytes.
-CHUNK = 4096
+CHUNK = 2048
 
 Progress = Callable[[int, int], None]
 # Where a Yams of ``face`` may go when the Yams box is filled, and what each box then scores.
@@ -62,8 +63,12 @@ def sheet_state(rules: Rules, points: Mapping[str, int]) -> tuple[int, int, int]
 def joker_choices(rules: Rules, filled: frozenset[str], face: int) -> dict[str, int]:
     """The joker of ``rules``: the boxes ``allowed_boxes`` gives, scored with the joker."""
     dice = (face,) * 5
-    return {box: score(rules, box, dice, joker=True)
-            for box in allowed_boxes(rules, filled, dice)}
+    return {box: _joker_score(rules, box, face) for box in allowed_boxes(rules, filled, dice)}
+
+
+@cache  # asked for each of the 4,096 sheets with a filled Yams box; only 78 answers
+def _joker_score(rules: Rules, box: str, face: int) -> int:
+    return score(rules, box, (face,) * 5, joker=True)
 
 
 class _Sheet:
@@ -170,11 +175,14 @@ def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks:
     """What each roll (row) is worth as the last of the turn, in each state (column): the best
     free box's points, bonuses included, plus the expected rest of the game after it."""
     best = np.full((len(ROLLS), len(masks)), -np.inf)
+    candidate = np.empty_like(best)
     for box in sheet.boxes:
         free = masks & sheet.bit[box] == 0
         if not free.any():
             continue
         after = masks | sheet.bit[box]
+        # A filled box is no choice: -inf, set on the per-state values before they are
+        # spread over the rolls (where they may also have looked up states that do not exist).
         if box in FACE_OF_BOX:
             face = FACE_OF_BOX[box]
             # An upper box scores face x count: six cases, each a state to look up.
@@ -182,16 +190,17 @@ def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks:
                 _upper_gain(sheet, flat, after, yams50, uppers, face * count)
                 for count in range(6)
             ])
-            candidate = by_count[sheet.face_count[face]]
+            np.take(np.where(free, by_count, -np.inf), sheet.face_count[face], axis=0,
+                    out=candidate)
         elif box == "yams":
             # Only a Yams roll fills it with 50, and then a later Yams earns the +100.
-            candidate = np.repeat(flat[_flat_index(after, yams50, uppers)][None, :],
-                                  len(ROLLS), axis=0)
-            candidate[sheet.yams_rolls] = 50 + flat[_flat_index(after, 1, uppers)]
+            candidate[:] = np.where(free, flat[_flat_index(after, yams50, uppers)], -np.inf)
+            candidate[sheet.yams_rolls] = np.where(
+                free, 50 + flat[_flat_index(after, 1, uppers)], -np.inf)
         else:
-            candidate = sheet.points[box][:, None] + flat[_flat_index(after, yams50, uppers)]
-        # Filled boxes look up states that may not exist (NaN): they are no choice at all.
-        np.maximum(best, np.where(free, candidate, -np.inf), out=best)
+            rest = np.where(free, flat[_flat_index(after, yams50, uppers)], -np.inf)
+            np.add(sheet.points[box][:, None], rest, out=candidate)
+        np.maximum(best, candidate, out=best)
 
     # A Yams when the Yams box is already filled: the joker decides the boxes and the points,
     # and a Yams box holding 50 adds the +100.

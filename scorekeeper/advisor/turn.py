@@ -76,7 +76,8 @@ def _best_keeps(levels: list[np.ndarray]) -> np.ndarray:
     """
     best = levels[0]
     for size in range(1, DICE + 1):
-        current = levels[size].copy()
+        # In place: each level is read once, here, and the caller needs only the result.
+        current = levels[size]
         for column in _REMOVE[size].T:
             np.maximum(current, best[column], out=current)
         best = current
@@ -90,7 +91,7 @@ def turn_value(last_roll: np.ndarray) -> np.ndarray:
     when it is the final one: the best box for it plus the value of the sheet after. Two times
     the player picks the best keep and throws the rest; then the roll is final.
     """
-    value = last_roll
+    value = last_roll.copy()  # _best_keeps works in place
     for _ in range(2):
         value = _best_keeps(_averages(value))
     return _averages(value)[0][0]
