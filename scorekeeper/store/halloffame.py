@@ -169,7 +169,10 @@ def records(store: Store, key: str) -> dict[str, ResultLine]:
     found = {}
     with store.engine.connect() as connection:
         for name, column in RECORDS.items():
-            best = connection.scalar(select(func.max(column)).where(results.c.rules_key == key))
+            # ORDER BY ... LIMIT 1 walks the (rules_key, record) index from its end, where
+            # max() with a WHERE may scan the rule set's part of it.
+            best = connection.scalar(select(column).where(results.c.rules_key == key)
+                                     .order_by(column.desc()).limit(1))
             if not best:
                 continue
             row = connection.execute(

@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, exists, insert, select, tuple_, update
 
-from scorekeeper.rules import Entry, GameState, Rules, is_yams, replay
+from scorekeeper.rules import Entry, GameState, RuleError, Rules, is_yams, replay
 from scorekeeper.store.records import FINISHED
 from scorekeeper.store.schema import (
     entries,
@@ -187,7 +187,11 @@ def backfill_results(connection: Connection) -> None:
         .order_by(games.c.finished_at, games.c.id)
     ).all()
     for game in missing:
-        record_results(connection, game.id, game.finished_at or game.updated_at)
+        try:
+            record_results(connection, game.id, game.finished_at or game.updated_at)
+        except RuleError:
+            # A log the rules refuse cannot be ranked; it must not stop the app starting.
+            continue
 
 
 def rebuild_player_aggregates(connection: Connection,

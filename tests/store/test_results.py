@@ -5,7 +5,7 @@ import json
 import random
 
 import pytest
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.store import EntryRecord
@@ -20,6 +20,7 @@ from scorekeeper.store.results import (
 )
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.schema import (
+    games,
     player_box_stats,
     player_stats,
     players,
@@ -217,6 +218,19 @@ def test_a_log_marked_finished_that_does_not_end_the_game_is_not_ranked(store):
                     finished=True)
     assert aggregate_rows(store)["results"] == []
     store.migrate()
+    assert aggregate_rows(store)["results"] == []
+
+
+def test_a_finished_game_whose_log_the_rules_refuse_does_not_stop_the_start(store):
+    game_id = store.create_game({}, ["Mag"])
+    for seq in range(2):  # the same box twice
+        store.add_entry(game_id, seq, EntryRecord(seq, 0, "free", "sixes", (6,) * 5, 30),
+                        finished=False)
+    with store.engine.begin() as connection:
+        connection.execute(update(games).where(games.c.id == game_id).values(status="finished"))
+
+    store.migrate()
+
     assert aggregate_rows(store)["results"] == []
 
 
