@@ -20,6 +20,7 @@ from scorekeeper.web import (
 
 def register_blueprints(app: Flask) -> None:
     """Attach the web blueprints, the error pages and the labels templates need."""
+    security.register(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)
@@ -29,7 +30,6 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(review.bp)
     app.register_blueprint(transfer.bp)
     errors.register(app)
-    security.register(app)
     app.jinja_env.globals.update(
         BOX_LABELS=BOX_LABELS, COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,
         get_locale=get_locale,

@@ -28,6 +28,7 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from werkzeug.routing import IntegerConverter
 from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
 
@@ -43,6 +44,9 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
 }
+
+# The largest integer SQLite (and PostgreSQL's bigint) can store: no row has a larger id.
+MAX_DATABASE_ID = 2**63 - 1
 
 PIN_SETTING = "HOUSEHOLD_PIN"
 UNLOCK_SECONDS = 300
@@ -60,6 +64,15 @@ NEXT_FIELD = "household_next"
 PIN_FORM_FIELDS = {"csrf_token", PIN_FIELD, REPLAY_FIELD, NEXT_FIELD, "household_submit"}
 
 bp = Blueprint("security", __name__)
+
+
+class DatabaseIdConverter(IntegerConverter):
+    """`<int:...>` in URLs, up to MAX_DATABASE_ID: a larger id is a 404 at routing, where
+    the database driver would raise OverflowError on it (a 500)."""
+
+    def __init__(self, map, fixed_digits: int = 0, min: int | None = None,
+                 max: int | None = MAX_DATABASE_ID, signed: bool = False) -> None:
+        super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
 class PinForm(FlaskForm):
@@ -105,7 +118,12 @@ class PinAttempts:
 
 
 def register(app: Flask) -> None:
-    """Add the security headers to every response and the PIN's unlock endpoint."""
+    """Bound the ids in URLs, add the security headers and the PIN's unlock endpoint.
+
+    Call it before registering the other blueprints: a route takes its converters when it is
+    added to the URL map.
+    """
+    app.url_map.converters["int"] = DatabaseIdConverter
     app.extensions[PIN_ATTEMPTS_EXTENSION] = PinAttempts()
     app.register_blueprint(bp)
     app.after_request(_add_security_headers)
