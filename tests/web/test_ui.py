@@ -115,3 +115,29 @@ def test_manifest_for_the_home_screen(client, app):
     assert any(icon["purpose"] == "maskable" for icon in manifest["icons"])
     page = client.get("/").get_data(as_text=True)
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+
+
+def test_home_shows_the_lan_address_as_a_qr_code(client, monkeypatch):
+    import segno
+
+    from scorekeeper.web import main
+
+    monkeypatch.setattr(main, "lan_address", lambda: "192.168.1.20")
+    page = client.get("/", base_url="http://localhost:8123").get_data(as_text=True)
+    assert "http://192.168.1.20:8123" in page
+    # The drawing in the page is the QR code of that address, module for module.
+    modules = segno.make("http://192.168.1.20:8123", micro=False).svg_inline(
+        border=2, omitsize=True, dark="#1f1d1a", light="#ffffff", lineclass=None)
+    path = re.search(r'<path stroke="#1f1d1a" d="([^"]+)"', modules).group(1)
+    assert f'd="{path}"' in page
+    assert "aucun réseau" not in page
+    page = client.get("/", base_url="http://tablet.local").get_data(as_text=True)
+    assert "http://192.168.1.20:80<" in page
+
+
+def test_home_warns_when_the_machine_has_no_network(client, monkeypatch):
+    from scorekeeper.web import main
+
+    monkeypatch.setattr(main, "lan_address", lambda: "127.0.0.1")
+    page = client.get("/").get_data(as_text=True)
+    assert "est relié à aucun réseau" in page
