@@ -11,7 +11,7 @@ if (form) {
   const faces = () => [...input.value].filter((char) => "123456".includes(char));
   let target = ""; // the box tapped, waiting for its confirmation
   let latest = 0; // only the answer to the latest request is shown
-  let typing;
+  let pending;
 
   const buttonFor = (name, value) =>
     form.querySelector(`button[name="${name}"][value="${CSS.escape(value)}"]`);
@@ -26,6 +26,7 @@ if (form) {
 
   // Ask the server for the parts that follow the dice, and put each in place by its id.
   async function refresh(focusAfter) {
+    clearTimeout(pending);
     const mine = ++latest;
     const query = new URLSearchParams({ dice: input.value, seq: form.elements.seq.value, target });
     let response;
@@ -58,6 +59,12 @@ if (form) {
     if (next) next.focus({ preventScroll: Boolean(confirm) });
   }
 
+  // Dice tapped or typed in a quick run make one request, once the run pauses.
+  function refreshSoon(focusAfter) {
+    clearTimeout(pending);
+    pending = setTimeout(() => refresh(focusAfter), 150);
+  }
+
   // Back to choosing a box, on the box that was tapped.
   function cancel() {
     const box = target;
@@ -81,25 +88,31 @@ if (form) {
       return;
     }
     const dice = name === "clear" ? [] : faces();
-    if (name === "add" && dice.length < count) dice.push(value);
+    if (name === "add" && dice.length < count) {
+      dice.push(value);
+      // Draw the die at once in the first free spot; the server's answer redraws the tray.
+      const spot = document.querySelector("#dice-drawn .die-empty");
+      if (spot) spot.replaceWith(button.querySelector(".die").cloneNode(true));
+    }
     if (name === "drop") dice.splice(Number(value), 1);
     if (name !== "preview") input.value = dice.join("");
     target = "";
+    markFull();
     // Keep the finger's place: the same key, or the die now at the same spot, or the keypad.
-    refresh(() => buttonFor(name, value) || form.querySelector('button[name="add"]'));
+    const place = () => buttonFor(name, value) || form.querySelector('button[name="add"]');
+    if (name === "add") refreshSoon(place);
+    else refresh(place);
   });
 
   input.addEventListener("input", () => {
     target = "";
     markFull();
-    clearTimeout(typing);
-    typing = setTimeout(refresh, 200);
+    refreshSoon();
   });
 
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
-      clearTimeout(typing);
       refresh();
     }
   });

@@ -1,0 +1,103 @@
+"""A real server and Debian's Chromium: the pages as a tablet at the table shows them.
+
+Playwright drives /usr/bin/chromium (installed by .ci/run with apt-get) and never downloads
+a browser of its own. The server is waitress, as `scorekeeper serve` runs it, on a free
+loopback port with a fresh instance folder.
+"""
+
+import threading
+from pathlib import Path
+
+import pytest
+import waitress
+from playwright.sync_api import sync_playwright
+
+from scorekeeper.app import DATABASE_FILE, create_app
+from scorekeeper.rules import Rules
+from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.web.store import STORE_EXTENSION
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+TABLETS = {"portrait": (768, 1024), "landscape": (1024, 768), "ten-inch": (1280, 800)}
+PHONE = (390, 844)
+
+
+@pytest.fixture(scope="session")
+def live_app(tmp_path_factory):
+    instance = tmp_path_factory.mktemp("instance")
+    # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
+    app = create_app({"DATABASE_URL": f"sqlite:///{instance / DATABASE_FILE}"},
+                     instance_path=instance)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+@pytest.fixture(scope="session")
+def server(live_app):
+    """The base URL of the app served by waitress on 127.0.0.1."""
+    served = waitress.create_server(live_app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=served.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{served.effective_port}"
+    served.close()
+    thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser, server):
+    """Open a page of the app in a fresh browser context: open_page(path, size=..., js=...)."""
+    contexts = []
+
+    def open_page(path="/", size=TABLETS["landscape"], js=True):
+        width, height = size
+        context = browser.new_context(viewport={"width": width, "height": height},
+                                      locale="fr-FR", java_script_enabled=js,
+                                      has_touch=True, base_url=server)
+        context.set_default_timeout(5000)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(path)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def seed(live_app):
+    """Start a game straight in the store and play some turns: seed(names, turns, **rules).
+
+    Each turn is (dice, "column:box"), played by whoever's turn it is.
+    """
+    store = live_app.extensions[STORE_EXTENSION]
+
+    def seed(names, turns=(), **rules):
+        game_id = start_game(store, Rules.from_dict(rules), names)
+        for seq, (dice, target) in enumerate(turns):
+            column, _sep, box = target.partition(":")
+            play_turn(store, game_id, seq, column, box, dice)
+        return game_id
+
+    seed.state = lambda game_id: load(store, game_id)[1]
+    return seed
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,162 @@
+"""Turns played by tapping, as at the table: the keypad, a box, its confirmation."""
+
+import re
+
+from playwright.sync_api import expect
+
+from scorekeeper.rules import BOX_LABELS
+from tests.web.test_game_flow import GAME
+
+# The keys' centres on screen, for a finger to tap without looking each key up again.
+KEY_CENTRES = """() => Object.fromEntries([...document.querySelectorAll('button[name="add"]')]
+    .map((key) => { const box = key.getBoundingClientRect();
+                    return [key.value, [box.x + box.width / 2, box.y + box.height / 2]]; }))"""
+
+
+def tap_dice(page, dice):
+    """Tap the keypad's faces with a finger, one touch per die."""
+    centres = page.evaluate(KEY_CENTRES)
+    for face in dice:
+        page.touchscreen.tap(*centres[face])
+
+
+def tap_dice_without_scripts(page, dice):
+    """Each tap is a form submitted and a page loaded: wait for it before the next tap."""
+    for face in dice:
+        with page.expect_navigation():
+            page.get_by_role("button", name=f"Ajouter un {face}").click()
+
+
+def tap_box(page, label):
+    """Tap a box once its preview shows: the confirmation bar opens."""
+    page.get_by_role("button", name=re.compile(rf"^{label} : \d+")).click()
+
+
+def confirm(page):
+    with page.expect_navigation():
+        page.locator("[data-confirm]").click()
+
+
+def test_a_whole_two_player_game_by_taps(open_page):
+    page = open_page("/")
+    page.get_by_role("link", name="Nouvelle partie").click()
+    page.get_by_label("Joueur 1", exact=True).fill("Mag")
+    page.get_by_label("Joueur 2", exact=True).fill("Alix")
+    page.get_by_role("button", name="Commencer la partie").click()
+    expect(page).to_have_title(re.compile("^À Mag de jouer"))
+    for mag, alix in GAME:
+        for name, (dice, box) in zip(("Mag", "Alix"), (mag, alix), strict=True):
+            tap_dice(page, dice)
+            tap_box(page, BOX_LABELS[box])
+            expect(page.locator("#confirm-text")).to_contain_text(f"pour {name} ?")
+            confirm(page)
+    expect(page).to_have_title(re.compile("^Classement"))
+    # The same totals as the test client's game: Alix 413, Mag 332.
+    expect(page.locator(".ranking li")).to_have_text([re.compile(r"1\s+Alix\s+413 points"),
+                                                      re.compile(r"2\s+Mag\s+332 points")])
+
+
+def test_fix_a_die_with_a_tap_and_type_the_dice(open_page, seed):
+    game_id = seed(["Mag"])
+    page = open_page(f"/games/{game_id}")
+    tap_dice(page, "66653")
+    expect(page.get_by_role("button", name="Six : 18")).to_be_visible()
+    expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
+    page.get_by_role("button", name="Retirer le dé 5, un 3").click()
+    expect(page.locator("#dice-status")).to_have_text("Encore 1 dé.")
+    tap_dice(page, "6")
+    expect(page.get_by_role("button", name="Six : 24")).to_be_visible()
+    page.get_by_role("button", name="Effacer").click()
+    expect(page.locator("#dice-drawn .die-btn")).to_have_count(0)
+    page.get_by_label("Dés de Mag").fill("12345")
+    expect(page.get_by_role("button", name="Grande suite : 40")).to_be_visible()
+    expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
+
+
+def test_undo_the_last_entry(open_page, seed):
+    game_id = seed(["Mag", "Alix"], [("66662", "free:sixes")])
+    page = open_page(f"/games/{game_id}")
+    tap_dice(page, "11123")
+    tap_box(page, "As")
+    expect(page.locator("#confirm-bar")).to_be_visible()
+    confirm(page)
+    expect(page).to_have_title(re.compile("^À Mag de jouer"))
+    page.get_by_text("Menu", exact=True).click()
+    page.get_by_role("link", name="Annuler la dernière entrée").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Annuler la dernière entrée ?")
+    expect(page.locator("main")).to_contain_text("Alix a marqué 3 en As avec 1-1-1-2-3.")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Oui, annuler la dernière entrée").click()
+    expect(page).to_have_title(re.compile("^À Alix de jouer"))
+    expect(page.locator(".flash-info")).to_contain_text("Entrée annulée : Alix, As.")
+    expect(page.get_by_role("button", name="As", exact=True)).to_be_visible()
+
+
+def test_a_barred_box_asks_first(open_page, seed):
+    game_id = seed(["Mag", "Alix"], [("66662", "free:sixes")], vache=True)
+    page = open_page(f"/games/{game_id}")
+    expect(page.get_by_role("button", name="Six, au moins 24")).to_contain_text("≥24")
+    tap_dice(page, "66612")
+    tap_box(page, "Six")
+    bar = page.locator("#confirm-bar")
+    expect(bar).to_be_visible()
+    expect(bar).to_contain_text("Barrer la case Six ?")
+    expect(bar).to_contain_text("Règle de la vache : il faut au moins 24 dans cette case")
+    expect(page.locator("[data-confirm]")).to_be_focused()
+    page.get_by_role("button", name="Autre case").click()
+    expect(bar).to_be_hidden()
+    expect(page.get_by_role("button", name="Six : 0, barrée")).to_be_focused()
+    tap_box(page, "Six")
+    expect(page.locator("[data-confirm]")).to_have_text("Oui, barrer à 0")
+    confirm(page)
+    expect(page.locator(".flash-info")).to_have_text("Alix barre la case Six.")
+    assert seed.state(game_id).sheets[1].columns["free"].cells["sixes"].barred_by == "vache"
+
+
+def test_a_turn_played_on_another_tablet_reloads_the_sheet(open_page, seed, live_app):
+    from scorekeeper.store.play import play_turn
+    from scorekeeper.web.store import STORE_EXTENSION
+
+    game_id = seed(["Mag", "Alix"])
+    page = open_page(f"/games/{game_id}")
+    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 0, "free", "ones", "11111")
+    with page.expect_navigation():
+        tap_dice(page, "6")
+    expect(page).to_have_title(re.compile("^À Alix de jouer"))
+
+
+def test_by_keyboard(open_page, seed):
+    game_id = seed(["Mag"])
+    page = open_page(f"/games/{game_id}")
+    page.get_by_label("Dés de Mag").press_sequentially("66653")
+    box = page.get_by_role("button", name="Six : 18")
+    box.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-confirm]")).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(page.locator("#confirm-bar")).to_be_hidden()
+    expect(box).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-confirm]")).to_be_focused()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
+
+
+def test_without_javascript(open_page, seed):
+    """Every button is a plain form: the keypad, the preview, the box, the barred page."""
+    game_id = seed(["Mag"])
+    page = open_page(f"/games/{game_id}", js=False)
+    tap_dice_without_scripts(page, "66653")
+    expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Retirer le dé 5, un 3").click()
+    tap_dice_without_scripts(page, "6")
+    page.get_by_role("button", name="Six : 24").click()
+    expect(page.locator(".flash-info")).to_have_text("Mag marque 24 en Six.")
+    page.get_by_label("Dés de Mag").fill("12346")
+    page.get_by_role("button", name="Voir les scores").click()
+    page.get_by_role("button", name="Yams : 0, barrée").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Barrer la case Yams ?")
+    page.get_by_role("button", name="Oui, barrer à 0").click()
+    expect(page.locator(".flash-info")).to_have_text("Mag barre la case Yams.")
