@@ -169,17 +169,13 @@ def records(store: Store, key: str) -> dict[str, ResultLine]:
     found = {}
     with store.engine.connect() as connection:
         for name, column in RECORDS.items():
-            # ORDER BY ... LIMIT 1 walks the (rules_key, record) index from its end, where
-            # max() with a WHERE may scan the rule set's part of it.
-            best = connection.scalar(select(column).where(results.c.rules_key == key)
-                                     .order_by(column.desc()).limit(1))
-            if not best:
-                continue
+            # The first row of the (rules_key, record DESC, finished_at, game_id) index.
             row = connection.execute(
-                _lines_query().where(results.c.rules_key == key, column == best)
-                .order_by(results.c.finished_at, results.c.game_id).limit(1)
-            ).one()
-            found[name] = ResultLine(*row)
+                _lines_query().where(results.c.rules_key == key)
+                .order_by(column.desc(), results.c.finished_at, results.c.game_id).limit(1)
+            ).one_or_none()
+            if row is not None and getattr(row, name):
+                found[name] = ResultLine(*row)
     return found
 
 
@@ -227,10 +223,15 @@ def player_rule_set_stats(store: Store, player_id: int) -> list[PlayerRuleSetSta
         for row in rows:
             mine = _lines_query().where(results.c.player_id == player_id,
                                         results.c.rules_key == row.key)
+            by_total = (results.c.total, results.c.finished_at, results.c.game_id)
+            worst = connection.execute(mine.order_by(*by_total).limit(1)).one()
+            # The best total, then the first game that reached it: both ends of one index.
+            top = connection.scalar(
+                select(results.c.total).where(results.c.player_id == player_id,
+                                              results.c.rules_key == row.key)
+                .order_by(results.c.total.desc()).limit(1))
             best = connection.execute(
-                mine.order_by(results.c.total.desc(), results.c.finished_at).limit(1)).one()
-            worst = connection.execute(
-                mine.order_by(results.c.total, results.c.finished_at).limit(1)).one()
+                mine.where(results.c.total == top).order_by(*by_total).limit(1)).one()
             found.append(PlayerRuleSetStats(
                 rule_set=RuleSet(row.key, Rules.from_dict(json.loads(row.rules)),
                                  row.set_games, row.results),

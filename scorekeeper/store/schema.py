@@ -139,14 +139,23 @@ results = Table(
     # upper bonus (0 when this game missed one).
     Column("bonus_streak", Integer, nullable=False),
     PrimaryKeyConstraint("game_id", "seat"),
-    Index("ix_results_rules_total", "rules_key", "total"),
-    Index("ix_results_rules_upper", "rules_key", "upper"),
-    Index("ix_results_rules_yams", "rules_key", "yams_count"),
-    Index("ix_results_rules_streak", "rules_key", "bonus_streak"),
     Index("ix_results_player_rules_time", "player_id", "rules_key", "finished_at", "game_id"),
-    Index("ix_results_player_rules_total", "player_id", "rules_key", "total"),
-    Index("ix_results_player_time", "player_id", "finished_at"),
 )
+
+# Each record of a rule set, highest first and, among equals, the earliest first: the first
+# row of the index is the record holder, and a page of best totals is a slice of it, however
+# many games tie (migration 0003).
+Index("ix_results_rules_total", results.c.rules_key, results.c.total.desc(),
+      results.c.finished_at, results.c.game_id)
+Index("ix_results_rules_upper", results.c.rules_key, results.c.upper.desc(),
+      results.c.finished_at, results.c.game_id)
+Index("ix_results_rules_yams", results.c.rules_key, results.c.yams_count.desc(),
+      results.c.finished_at, results.c.game_id)
+Index("ix_results_rules_streak", results.c.rules_key, results.c.bonus_streak.desc(),
+      results.c.finished_at, results.c.game_id)
+Index("ix_results_player_rules_total", results.c.player_id, results.c.rules_key,
+      results.c.total, results.c.finished_at, results.c.game_id)
+Index("ix_results_player_time", results.c.player_id, results.c.finished_at, results.c.game_id)
 
 player_stats = Table(
     "player_stats",
