@@ -62,7 +62,7 @@ if (form) {
   // Dice tapped or typed in a quick run make one request, once the run pauses.
   function refreshSoon(focusAfter) {
     clearTimeout(pending);
-    pending = setTimeout(() => refresh(focusAfter), 150);
+    pending = setTimeout(() => refresh(focusAfter), 100);
   }
 
   // Back to choosing a box, on the box that was tapped.
@@ -121,13 +121,17 @@ if (form) {
     if (event.key === "Escape" && target) cancel();
   });
 
-  // Bring the active player's columns into view in a sheet wider than the screen.
+  // Bring the active player into view where a row is wider than the screen: their columns
+  // in the sheet (clear of the box names), their total in the strip of totals on a phone.
+  const centre = (scroller, item, covered = 0) => {
+    if (!scroller || !item) return;
+    const left = item.getBoundingClientRect().left - scroller.getBoundingClientRect().left;
+    const room = scroller.clientWidth - covered - item.offsetWidth;
+    if (left + item.offsetWidth > scroller.clientWidth) {
+      scroller.scrollLeft += left - covered - room / 2;
+    }
+  };
   const pane = document.getElementById("sheet-live");
-  const head = pane && pane.querySelector("th.player.active");
-  if (head) {
-    const names = pane.querySelector("th.corner").offsetWidth;
-    const left = head.getBoundingClientRect().left - pane.getBoundingClientRect().left;
-    const room = pane.clientWidth - names - head.offsetWidth;
-    if (left + head.offsetWidth > pane.clientWidth) pane.scrollLeft = left - names - room / 2;
-  }
+  centre(pane, pane.querySelector("th.player.active"), pane.querySelector("th.corner").offsetWidth);
+  centre(document.querySelector(".scoreboard"), document.querySelector(".score-chip.active"));
 }

@@ -129,5 +129,7 @@ def test_every_page_of_a_game(open_page, seed, artifacts, games):
     finished = seed(["Mag", "Alix"], [(dice, f"free:{box}") for pair in GAME for dice, box in pair])
     page = open_page(f"/games/{finished}/ranking")
     check_page(page, artifacts, "ranking")
+    page = open_page(f"/games/{finished}", size=TABLETS["portrait"])
+    check_page(page, artifacts, "sheet-finished-portrait")
     page = open_page(f"/games/{games['10-players-triple-sec']}", size=TABLETS["ten-inch"])
     check_page(page, artifacts, "sheet-10-players-no-dice")

@@ -28,8 +28,8 @@ def tap_dice_without_scripts(page, dice):
 
 
 def tap_box(page, label):
-    """Tap a box once its preview shows: the confirmation bar opens."""
-    page.get_by_role("button", name=re.compile(rf"^{label} : \d+")).click()
+    """Tap a box once its preview shows ("Six : 18"): the confirmation bar opens."""
+    page.locator(f'button[name="target"][aria-label^="{label} : "]').click()
 
 
 def confirm(page):
