@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import SubmitField
 
@@ -71,8 +72,9 @@ def show(game_id: int):
     count = len(final.entries)
     raw = request.args.get("step", str(count))
     if not (raw.isascii() and raw.isdecimal() and int(raw) <= count):
-        not_found(_("Cette partie a %(count)d entrées : l'étape « %(step)s » n'existe pas.",
-                    count=count, step=raw[:20]))
+        not_found(ngettext("Cette partie a %(num)d entrée : l'étape « %(step)s » n'existe pas.",
+                           "Cette partie a %(num)d entrées : l'étape « %(step)s » n'existe "
+                           "pas.", count, step=raw[:20]))
     step = int(raw)
     state = replay(final.rules, final.players, final.entries[:step])
     # Every entry with what it wrote: a filled box never changes, so the final sheet has it.

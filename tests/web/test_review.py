@@ -72,7 +72,7 @@ def test_a_game_in_progress_can_be_reviewed_and_resumed(client, table):
     table.play(game_id, 0, "66662", "free:sixes")
 
     html = page(client, f"/games/{game_id}/review")
-    assert "en cours" in html and "Après 1 entrées sur 1" in html
+    assert "en cours" in html and "Après 1 entrée sur 1" in html
     assert f'href="/games/{game_id}"' in html
     assert f'href="/games/{game_id}/abandon"' in html
 
