@@ -25,6 +25,7 @@ if (form) {
   }
 
   // Ask the server for the parts that follow the dice, and put each in place by its id.
+  // False when no answer came: the caller may then fall back to posting the form.
   async function refresh(focusAfter) {
     clearTimeout(pending);
     const mine = ++latest;
@@ -33,18 +34,18 @@ if (form) {
     try {
       response = await fetch(`${form.dataset.turnUrl}?${query}`);
     } catch {
-      return; // the network hiccuped: the buttons still post the form
+      return false;
     }
-    if (mine !== latest) return;
+    if (mine !== latest) return true;
     if (response.status === 409) {
       // Someone played or undid on another device: show the sheet as it is now.
       window.location.assign(form.dataset.sheetUrl);
-      return;
+      return true;
     }
-    if (!response.ok) return;
+    if (!response.ok) return false;
     const fresh = document.createElement("template");
     fresh.innerHTML = await response.text();
-    if (mine !== latest) return;
+    if (mine !== latest) return true;
     for (const part of fresh.content.children) {
       const old = document.getElementById(part.id);
       if (old) {
@@ -57,6 +58,7 @@ if (form) {
     const confirm = form.querySelector("[data-confirm]");
     const next = confirm || (focusAfter && focusAfter());
     if (next) next.focus({ preventScroll: Boolean(confirm) });
+    return true;
   }
 
   // Dice tapped or typed in a quick run make one request, once the run pauses.
@@ -84,7 +86,9 @@ if (form) {
     event.preventDefault();
     if (name === "target") {
       target = value;
-      refresh();
+      // No confirmation to show without the server: the tap posts the box as it would
+      // without scripts (and a barred box still gets its confirmation page).
+      refresh().then((shown) => shown || form.requestSubmit(button));
       return;
     }
     const dice = name === "clear" ? [] : faces();
@@ -120,6 +124,14 @@ if (form) {
   form.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && target) cancel();
   });
+
+  // A second tap on "Valider" before the next page shows would post the turn twice.
+  let posted = false;
+  form.addEventListener("submit", (event) => {
+    if (posted) event.preventDefault();
+    posted = true;
+  });
+  window.addEventListener("pageshow", () => { posted = false; });
 
   // Bring the active player into view where a row is wider than the screen: their columns
   // in the sheet (clear of the box names), their total in the strip of totals on a phone.

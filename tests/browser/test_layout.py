@@ -91,6 +91,15 @@ def test_sheet_at_every_size(open_page, games, artifacts, game, size):
     assert pane.evaluate(BOX_NAMES_IN_VIEW) is True, "box names scroll out of sight"
 
 
+@pytest.mark.parametrize("size", [TABLETS["landscape"], PHONE])
+def test_six_dice_fit_the_tray(open_page, seed, size):
+    page = open_page(f"/games/{seed(['Mag'], dice=6)}?dice=665321", size=size)
+    tray = page.locator("#dice-drawn")
+    assert tray.locator(".die-btn").count() == 6
+    assert tray.evaluate("(tray) => tray.scrollWidth <= tray.clientWidth")
+    assert small_targets(page) == []
+
+
 def check_page(page, artifacts, name):
     page.screenshot(path=artifacts / f"{name}.png", full_page=True)
     assert page_overflow(page) <= 0

@@ -160,3 +160,13 @@ def test_without_javascript(open_page, seed):
     expect(page.get_by_role("heading", level=1)).to_have_text("Barrer la case Yams ?")
     page.get_by_role("button", name="Oui, barrer à 0").click()
     expect(page.locator(".flash-info")).to_have_text("Mag barre la case Yams.")
+
+
+def test_a_lost_connection_to_the_preview_still_plays_the_box(open_page, seed):
+    """If the preview cannot be fetched, a box tap posts the form as without scripts."""
+    game_id = seed(["Mag"])
+    page = open_page(f"/games/{game_id}?dice=66653")
+    page.route("**/turn?*", lambda route: route.abort())
+    with page.expect_navigation():
+        page.get_by_role("button", name="Six : 18").click()
+    expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
