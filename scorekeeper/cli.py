@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 import waitress
 
+from scorekeeper.advisor.commands import advise, strategy
 from scorekeeper.app import create_app
 from scorekeeper.net import lan_address
 from scorekeeper.rules import IllegalEntry, RuleError, read_document
@@ -37,6 +38,8 @@ def main() -> None:
 main.add_command(instance_option(backup_command))
 main.add_command(instance_option(export_command))
 main.add_command(instance_option(import_command))
+main.add_command(strategy)
+main.add_command(advise)
 
 
 @main.command()
