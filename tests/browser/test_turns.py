@@ -143,12 +143,13 @@ def test_by_keyboard(open_page, seed):
     expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
 
 
-def test_without_javascript(open_page, seed):
+def test_without_javascript(open_page, seed, artifacts):
     """Every button is a plain form: the keypad, the preview, the box, the barred page."""
     game_id = seed(["Mag"])
     page = open_page(f"/games/{game_id}", js=False)
     tap_dice_without_scripts(page, "66653")
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
+    page.screenshot(path=artifacts / "sheet-without-scripts.png")
     with page.expect_navigation():
         page.get_by_role("button", name="Retirer le dé 5, un 3").click()
     tap_dice_without_scripts(page, "6")
