@@ -22,6 +22,7 @@ from scorekeeper.store.transfer import (
     import_games,
     json_array,
 )
+from scorekeeper.web.security import MAX_DATABASE_ID
 from scorekeeper.web.store import STORE_EXTENSION
 
 
@@ -34,7 +35,7 @@ def _line(data: dict) -> str:
 
 
 @click.command("export")
-@click.option("--game", "game_id", type=int, default=None,
+@click.option("--game", "game_id", type=click.IntRange(1, MAX_DATABASE_ID), default=None,
               help="Export this game only (its number, as in /games/<id>).")
 def export_command(game_id: int | None, instance: Path | None) -> None:
     """Print every game (or one) as a JSON array of game documents.

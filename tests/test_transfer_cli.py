@@ -119,6 +119,8 @@ def test_export_of_one_game(tmp_path, games_dir):
 
     result = run("export", "--instance", instance, "--game", 9)
     assert result.exit_code == 2 and "Aucune partie n'a le numéro 9." in result.stderr
+    for beyond in (0, 2**63):
+        assert run("export", "--instance", instance, "--game", beyond).exit_code == 2
 
 
 def test_export_of_an_empty_instance_and_of_a_missing_one(tmp_path):

@@ -36,7 +36,7 @@ from scorekeeper.store.players import (
 )
 from scorekeeper.web.halloffame import rule_set_label
 from scorekeeper.web.paging import not_found, page_from_request
-from scorekeeper.web.security import require_pin
+from scorekeeper.web.security import MAX_DATABASE_ID, require_pin
 from scorekeeper.web.store import store
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -223,7 +223,8 @@ def merge(player_id: int):
     if not form.validate_on_submit():
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)
-    other = get_player(store(), form.other.data)
+    chosen = form.other.data
+    other = get_player(store(), chosen) if 0 < chosen <= MAX_DATABASE_ID else None
     if other is None or other.id == player_id:
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)

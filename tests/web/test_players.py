@@ -150,6 +150,7 @@ def test_merge(client, store, family):
     ("1", 422, "Choisissez dans la liste le joueur à rattacher."),
     ("404", 422, "Choisissez dans la liste le joueur à rattacher."),
     ("x", 422, "Choisissez dans la liste le joueur à rattacher."),
+    ("1" + "0" * 30, 422, "Choisissez dans la liste le joueur à rattacher."),
 ])
 def test_a_refused_merge_changes_nothing(client, store, family, other, status, message):
     before = every_row(store)
