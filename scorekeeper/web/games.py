@@ -81,7 +81,6 @@ def edit_dice(text: str | None, count: int, add: int | None = None, drop: int | 
 class TurnView:
     """The dice typed for the active player and what they would do on the sheet."""
 
-    dice_text: str
     faces: list[int]
     count: int
     preview: dict[tuple[str, str], Score] = field(default_factory=dict)
@@ -104,7 +103,7 @@ def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bo
     scripts on, shown for confirmation.
     """
     text = dice_text or ""
-    view = TurnView(text, typed_faces(text), state.rules.dice)
+    view = TurnView(typed_faces(text), state.rules.dice)
     player = state.active_player
     if player is None or not (text or target):
         return view
@@ -160,7 +159,7 @@ def turn(game_id: int):
         abort(409)
     view = turn_view(state, request.args.get("dice", "")[:40], quiet_while_typing=True,
                      target=request.args.get("target", "")[:40])
-    return render_template("games/_turn_live.html", game_id=game_id, state=state, view=view)
+    return render_template("games/_turn_live.html", state=state, view=view)
 
 
 def _describe(state: GameState, cell: Score, player: int) -> str:

@@ -5,6 +5,7 @@ the app by its LAN address (DESIGN.md, practical notes).
 """
 
 from flask import Blueprint, jsonify, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 bp = Blueprint("pwa", __name__)
@@ -30,7 +31,7 @@ def manifest():
         "short_name": _("Yams"),
         "description": _("Lancez les vrais dés, tapez-les, touchez la case : "
                          "l'application compte tout."),
-        "lang": "fr",
+        "lang": str(get_locale()),
         "start_url": url_for("main.home"),
         "scope": url_for("main.home"),
         "display": "standalone",
