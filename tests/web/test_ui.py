@@ -141,3 +141,18 @@ def test_home_warns_when_the_machine_has_no_network(client, monkeypatch):
     monkeypatch.setattr(main, "lan_address", lambda: "127.0.0.1")
     page = client.get("/").get_data(as_text=True)
     assert "est relié à aucun réseau" in page
+
+
+def test_ordered_columns_ring_their_next_box_and_sec_says_one_throw(table):
+    game_id = table.new_game(["Mag"], preset="triple", sec="y")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    nexts = re.findall(r'<td class="open active[^"]*\bnext\b[^"]*">\s*<button[^>]*'
+                       r'aria-label="([^"]+)"', page)
+    assert nexts == ["As (Descendante)", "Chance (Montante)"]
+    assert page.count('aria-label="As (Libre)"') == 1 and "1 lancer" in page
+    page = table.client.get(f"/games/{game_id}?dice=66653").get_data(as_text=True)
+    assert 'aria-label="Six (Sec) : 18"' in page
+    fragment = table.client.get(f"/games/{game_id}/turn?seq=0&dice=66653&target=sec:sixes")
+    text = fragment.get_data(as_text=True)
+    assert "18 en Six (Sec) pour Mag ?" in text
+    assert "Colonne Sec : un seul lancer, sur l'honneur." in text
