@@ -1,0 +1,196 @@
+"""A real `scorekeeper serve` on a loopback port, and plain HTTP clients that play on it.
+
+Shared by the race and crash tests and by bench/load.py. Clients use http.client over one
+keep-alive connection each, keep the session cookie, and read the CSRF token, the sequence
+number and the boxes that may be tapped from the sheet's own form.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from http.cookies import SimpleCookie
+from pathlib import Path
+from urllib.parse import urlencode
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT_SECONDS = 30.0
+REQUEST_TIMEOUT_SECONDS = 30.0
+# The server runs the checkout under test, whatever copy of scorekeeper is installed.
+SERVE_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class LiveServer:
+    """`scorekeeper serve --host 127.0.0.1` in a child process; a context manager that
+    always kills it on exit. `command` replaces the serve command line, "{port}" in it
+    standing for the free port found (see bench/load.py)."""
+
+    def __init__(self, instance: Path, log: Path, command: list[str] | None = None) -> None:
+        self.log = log
+        self.port = free_port()
+        command = command or [sys.executable, "-c", SERVE_CODE, "serve", "--host", "127.0.0.1",
+                              "--port", "{port}", "--instance", str(instance)]
+        self.command = [part.replace("{port}", str(self.port)) for part in command]
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def base(self) -> tuple[str, int]:
+        return "127.0.0.1", self.port
+
+    def start(self) -> LiveServer:
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        env.pop("SCOREKEEPER_DATABASE_URL", None)
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(self.command, cwd=REPO_ROOT, env=env,
+                                            stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + START_TIMEOUT_SECONDS
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}: "
+                                   f"{self.log.read_text(errors='replace')[-2000:]}")
+            try:
+                socket.create_connection(self.base, timeout=0.5).close()
+                return self
+            except OSError:
+                time.sleep(0.05)
+        self.kill()
+        raise RuntimeError(f"the server did not listen within {START_TIMEOUT_SECONDS} s")
+
+    def kill(self) -> None:
+        """SIGKILL: the server gets no chance to finish anything, as in a power cut."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+        if self.process is not None:
+            self.process.wait(timeout=10)
+
+    def __enter__(self) -> LiveServer:
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.kill()
+
+
+@dataclass
+class Page:
+    status: int
+    headers: dict[str, str]
+    text: str
+
+    @property
+    def location(self) -> str | None:
+        return self.headers.get("location")
+
+
+class _FormReader(HTMLParser):
+    """The inputs and the `target` buttons of a page, whatever order attributes come in."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inputs: dict[str, str] = {}
+        self.targets: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        name, value = attributes.get("name"), attributes.get("value") or ""
+        if tag == "input" and name:
+            self.inputs.setdefault(name, value)
+        elif tag == "button" and name == "target":
+            self.targets.append(value)
+
+
+@dataclass
+class Sheet:
+    """What a client needs from a sheet page to play the next turn."""
+
+    csrf_token: str | None
+    seq: int | None
+    targets: list[str] = field(default_factory=list)
+
+    @classmethod
+    def read(cls, html: str) -> Sheet:
+        reader = _FormReader()
+        reader.feed(html)
+        seq = reader.inputs.get("seq")
+        return cls(reader.inputs.get("csrf_token"), int(seq) if seq is not None else None,
+                   reader.targets)
+
+    @property
+    def playable(self) -> bool:
+        return self.seq is not None and bool(self.targets)
+
+
+class Client:
+    """One device at the table: one keep-alive connection and its session cookie."""
+
+    def __init__(self, address: tuple[str, int], cookies: SimpleCookie | None = None) -> None:
+        self.address = address
+        self.cookies = cookies if cookies is not None else SimpleCookie()
+        self.connection = http.client.HTTPConnection(*address, timeout=REQUEST_TIMEOUT_SECONDS)
+
+    def twin(self) -> Client:
+        """A second connection with the same cookies: the same tablet, tapped twice."""
+        return Client(self.address, self.cookies)
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def request(self, method: str, path: str, body: bytes | None = None,
+                headers: dict[str, str] | None = None) -> Page:
+        headers = dict(headers or {})
+        cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in self.cookies.items())
+        if cookie:
+            headers["Cookie"] = cookie
+        try:
+            self.connection.request(method, path, body=body, headers=headers)
+            response = self.connection.getresponse()
+            text = response.read().decode("utf-8", errors="replace")
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            raise
+        for value in response.headers.get_all("Set-Cookie") or ():
+            self.cookies.load(value)
+        return Page(response.status, {k.lower(): v for k, v in response.getheaders()}, text)
+
+    def get(self, path: str) -> Page:
+        return self.request("GET", path)
+
+    def post(self, path: str, fields: dict[str, str | int]) -> Page:
+        return self.request("POST", path, urlencode(fields).encode(),
+                            {"Content-Type": "application/x-www-form-urlencoded"})
+
+    def sheet(self, game_id: int) -> tuple[Page, Sheet]:
+        page = self.get(f"/games/{game_id}")
+        if page.status != 200:
+            raise AssertionError(f"GET /games/{game_id} answered {page.status}")
+        return page, Sheet.read(page.text)
+
+    @staticmethod
+    def entry_form(sheet: Sheet, dice: str, target: str) -> dict[str, str | int]:
+        # confirm=1: a box these dice do not fill is barred at once instead of asking first.
+        return {"csrf_token": sheet.csrf_token or "", "seq": sheet.seq, "dice": dice,
+                "target": target, "confirm": "1"}
+
+    def submit(self, game_id: int, sheet: Sheet, dice: str, target: str) -> Page:
+        return self.post(f"/games/{game_id}/entries", self.entry_form(sheet, dice, target))
+
+
+# Distinct dice for each client, none of them a Yams (so no joker decides the box), so that
+# the entry a client wrote can be told from all others.
+CLIENT_DICE = ("12346", "11235", "22456", "13356", "12445", "23566", "11456", "33456",
+               "12256", "14456")
+
+
+def sorted_dice(dice: str) -> str:
+    return "".join(sorted(dice))
