@@ -5,6 +5,7 @@ from flask_babel import get_locale
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
 from scorekeeper.web import (
+    advice,
     errors,
     games,
     halloffame,
@@ -29,6 +30,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(players.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(transfer.bp)
+    advice.register(app)
     errors.register(app)
     app.jinja_env.globals.update(
         BOX_LABELS=BOX_LABELS, COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,

@@ -74,6 +74,8 @@ class EntryForm(FlaskForm):
     add = IntegerField(validators=[Optional(), NumberRange(min=1, max=6)])
     drop = IntegerField(validators=[Optional(), NumberRange(min=0, max=40)])
     clear = SubmitField(_l("Effacer"))
+    # Asked for by the player only: the ranked boxes for these dice (web/advice.py).
+    advice = SubmitField(_l("Conseil"))
 
 
 class UndoForm(FlaskForm):

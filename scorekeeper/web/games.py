@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
+from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store import GameNotFound, NothingToUndo, StaleSheet
@@ -137,6 +138,7 @@ def _render_sheet(game_id: int, state: GameState, form: EntryForm | None = None,
         status = max(status, 422)
     return render_template(
         "games/sheet.html", game_id=game_id, state=state, form=form, view=view, error=error,
+        advice_covered=is_covered(state.rules),
     ), status
 
 
@@ -193,6 +195,8 @@ def play(game_id: int):
         dice = edit_dice(form.dice.data, state.rules.dice, form.add.data, form.drop.data,
                          form.clear.data)
         return redirect(url_for("games.sheet", game_id=game_id, dice=dice or None), code=303)
+    if form.advice.data:
+        return redirect(url_for("advice.show", game_id=game_id, dice=form.dice.data), code=303)
     if form.preview.data or not form.target.data:
         return _render_sheet(game_id, state, form)
     column, _sep, box = form.target.data.partition(":")

@@ -9,12 +9,14 @@ from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from wtforms import SubmitField
 
+from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Entry, GameState, Score, replay
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
 from scorekeeper.store.play import load
 from scorekeeper.store.players import players_of_game
 from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
+from scorekeeper.web.advice import game_review
 from scorekeeper.web.paging import not_found
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import store
@@ -86,6 +88,7 @@ def show(game_id: int):
     return render_template(
         "review/show.html", record=record, state=state, final=final, step=step, count=count,
         log=log, players=players_of_game(store(), game_id), resume_form=ResumeForm(),
+        covered=is_covered(final.rules), analysis=game_review(final),
     )
 
 

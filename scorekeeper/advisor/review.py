@@ -1,0 +1,64 @@
+"""How well each turn of a game was played: the best box, and what the chosen one gave away."""
+
+from dataclasses import dataclass
+
+from scorekeeper.advisor.strategy import Strategy
+from scorekeeper.rules import GameState
+
+# Expected totals are floats: choices within this margin count as the best one.
+SAME_VALUE = 1e-6
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    number: int  # the entry's position in the log, from 1
+    player: int
+    best_box: str
+    best_column: str
+    best_total: float
+    chosen_total: float
+
+    @property
+    def given_away(self) -> float:
+        return max(0.0, self.best_total - self.chosen_total)
+
+    @property
+    def was_best(self) -> bool:
+        return self.given_away <= SAME_VALUE
+
+
+@dataclass(frozen=True)
+class PlayerReview:
+    player: int
+    turns: int
+    best_turns: int
+    given_away: float
+
+    @property
+    def precision(self) -> float:
+        """The share of turns played on the best box, in percent."""
+        return 100.0 * self.best_turns / self.turns if self.turns else 100.0
+
+
+def review_game(strategy: Strategy, state: GameState) -> tuple[list[TurnReview],
+                                                                list[PlayerReview]]:
+    """Every entry of ``state`` judged against the optimal strategy, and each player's sum."""
+    turns = []
+    before = GameState.start(state.rules, state.players)
+    for number, entry in enumerate(state.entries, start=1):
+        ranked = strategy.advise(before, entry.dice)
+        chosen = next(a for a in ranked if (a.column, a.box) == (entry.column, entry.box))
+        best = ranked[0]
+        turns.append(TurnReview(number, entry.player, best.box, best.column,
+                                best.expected_total, chosen.expected_total))
+        before = before.play(entry)
+    players = [
+        PlayerReview(
+            seat,
+            sum(1 for turn in turns if turn.player == seat),
+            sum(1 for turn in turns if turn.player == seat and turn.was_best),
+            sum(turn.given_away for turn in turns if turn.player == seat),
+        )
+        for seat in range(len(state.players))
+    ]
+    return turns, players
