@@ -59,12 +59,14 @@ def _describe(state: GameState, entry: Entry, cell: Score) -> str:
     """One entry in a line: "Mag · 6 6 6 5 3 → Six : 18"."""
     box = _(BOX_LABELS[entry.box])
     if len(state.rules.columns) > 1:
-        box = f"{box} ({_(COLUMN_LABELS[entry.column])})"
+        box = _("%(box)s (%(column)s)", box=box, column=_(COLUMN_LABELS[entry.column]))
     points = _("barrée") if cell.barred else str(cell.points)
     if cell.yams_bonus:
         points += f" (+{cell.yams_bonus})"
     dice = " ".join(str(die) for die in entry.dice)
-    return f"{state.players[entry.player]} · {dice} → {box} : {points}"
+    # Translated as a whole: the space before the colon is French typography.
+    return _("%(name)s · %(dice)s → %(box)s : %(points)s", name=state.players[entry.player],
+             dice=dice, box=box, points=points)
 
 
 @bp.get("/<int:game_id>/review")
