@@ -64,7 +64,9 @@ class Problem:
             where.append(translate(N_("partie {number}")).format(number=self.document))
         if self.entry is not None:
             where.append(translate(N_("entrée {number}")).format(number=self.entry))
-        return " : ".join([", ".join(where), self.error.render(translate)])
+        # One message, not a join: the space before the colon is French typography.
+        return translate(N_("{where} : {problem}")).format(
+            where=", ".join(where), problem=self.error.render(translate))
 
 
 class ImportRefused(StoreError):
