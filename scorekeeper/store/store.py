@@ -252,6 +252,20 @@ class Store:
             connection.execute(delete(entries).where(entries.c.id == last.id))
         return _entry_record(last)
 
+    def game_version(self, game_id: int) -> tuple[int, str, datetime] | None:
+        """The entry count, status and last change of a game; None if there is no game.
+
+        Every entry, undo and status change bumps ``updated_at``: the open sheets poll it to
+        stay live, and the count tells them whose turn it is.
+        """
+        with self.engine.begin() as connection:
+            row = connection.execute(
+                select(games.c.status, games.c.updated_at).where(games.c.id == game_id)
+            ).one_or_none()
+            if row is None:
+                return None
+            return self._entry_count(connection, game_id), row.status, row.updated_at
+
     def games_in_progress(self) -> list[GameSummary]:
         """Games still being played, the most recently played first."""
         entry_count = (

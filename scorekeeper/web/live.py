@@ -1,0 +1,41 @@
+"""Every open sheet stays live: a small version to poll, and a read-only spectator page.
+
+Polling, not Server-Sent Events: waitress serves a fixed pool of threads, and a held
+connection per open sheet would soon use them all; a poll a second costs one small query.
+"""
+
+from flask import Blueprint, jsonify, render_template
+from flask_babel import gettext as _
+
+from scorekeeper.store import GameNotFound
+from scorekeeper.store.play import load
+from scorekeeper.web.paging import not_found
+from scorekeeper.web.store import store
+
+bp = Blueprint("live", __name__, url_prefix="/games")
+
+
+def _not_found(game_id: int) -> None:
+    not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))
+
+
+@bp.get("/<int:game_id>/version")
+def version(game_id: int):
+    """What an open sheet compares with what it shows; any change means: reload."""
+    found = store().game_version(game_id)
+    if found is None:
+        return jsonify(error="not found"), 404
+    count, status, updated_at = found
+    response = jsonify(seq=count, status=status, version=f"{count}:{updated_at.isoformat()}")
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/<int:game_id>/watch")
+def watch(game_id: int):
+    """The sheet for a spectator (a phone, a TV): read-only, and live."""
+    try:
+        record, state = load(store(), game_id)
+    except GameNotFound:
+        _not_found(game_id)
+    return render_template("games/watch.html", game_id=game_id, record=record, state=state)

@@ -1,0 +1,29 @@
+"""Two devices on one game: what one writes shows on the other within a second."""
+
+from playwright.sync_api import expect
+
+
+def test_an_entry_from_one_tablet_shows_on_the_other(open_page, seed):
+    game_id = seed(["Mag", "Alix"])
+    watcher = open_page(f"/games/{game_id}/watch")
+    other = open_page(f"/games/{game_id}")
+    player = open_page(f"/games/{game_id}")
+    player.fill("#dice", "66662")
+    player.locator('button[name="target"][value="free:sixes"]').click()
+    player.locator("button[data-confirm]").click()
+    player.wait_for_url(f"**/games/{game_id}")
+    assert seed.state(game_id).sheets[0].total == 24
+    # Once the entry is written, every open sheet shows it within a second (a poll every
+    # half second, then a reload).
+    for page in (watcher, other):
+        expect(page.locator('[data-live-seq="1"]')).to_have_count(1, timeout=1000)
+        expect(page.locator("h1")).to_contain_text("À Alix de jouer")
+
+
+def test_an_undo_shows_on_the_spectator_page(open_page, seed):
+    game_id = seed(["Mag"], [("66662", "free:sixes")])
+    watcher = open_page(f"/games/{game_id}/watch")
+    assert "24" in watcher.inner_text(".sheet")
+    player = open_page(f"/games/{game_id}/undo")
+    player.locator("form.actions [type=submit]").first.click()
+    expect(watcher.locator('[data-live-seq="0"]')).to_have_count(1, timeout=1000)
