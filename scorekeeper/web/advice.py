@@ -36,7 +36,11 @@ class Strategies:
         self.building: set[Rules] = set()
         self.lock = threading.Lock()
 
-    def get(self, rules: Rules) -> Strategy | None:
+    def get(self, rules: Rules, build: bool = True) -> Strategy | None:
+        """The strategy for these rules, or None while it is missing.
+
+        A missing table starts building in the background when ``build`` is true.
+        """
         with self.lock:
             if rules in self.loaded:
                 return self.loaded[rules]
@@ -47,6 +51,8 @@ class Strategies:
             if strategy is not None:
                 self.loaded[rules] = strategy
                 return strategy
+            if not build:
+                return None
             self.building.add(rules)
         threading.Thread(target=self._build, args=(rules,), daemon=True).start()
         return None
@@ -100,9 +106,10 @@ def show(game_id: int):
 def game_review(state: GameState) -> tuple[list[TurnReview], list[PlayerReview]] | None:
     """Each turn of a finished game against optimal play, or None when there is none to show.
 
-    None too while the table is being built: the review page says so.
+    None too while the table is missing: reading a past game never starts a build of tens
+    of seconds; asking for advice does (or ``scorekeeper strategy``), and the page says so.
     """
     if not state.is_over or not is_covered(state.rules):
         return None
-    strategy = strategies().get(state.rules)
+    strategy = strategies().get(state.rules, build=False)
     return None if strategy is None else review_game(strategy, state)

@@ -107,3 +107,17 @@ def test_the_sheet_asks_for_advice_only_when_the_rules_are_covered(table):
     assert response.headers["Location"].endswith(f"/games/{game_id}/advice?dice=66653")
     triple = table.new_game(["Mag"], preset="triple")
     assert 'name="advice"' not in table.client.get(f"/games/{triple}").get_data(as_text=True)
+
+
+def test_review_without_the_table_says_how_to_get_it_and_builds_nothing(table, app,
+                                                                         monkeypatch):
+    def no_build(rules, folder):
+        raise AssertionError("a review must not start a build")
+
+    monkeypatch.setattr(advice_module, "load_or_build", no_build)
+    game_id = table.new_game(["Mag"])
+    for seq, box in enumerate(Rules().boxes):
+        table.play(game_id, seq, "12346", f"free:{box}", confirm=True)
+    page = table.client.get(f"/games/{game_id}/review").get_data(as_text=True)
+    assert "une fois la table de conseil calculée" in page
+    assert not app.extensions[advice_module.ADVISOR_EXTENSION].building
