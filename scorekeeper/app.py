@@ -85,7 +85,7 @@ def create_app(
         DATABASE_URL=f"sqlite:///{instance / DATABASE_FILE}",
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
-        LANGUAGES=["fr"],
+        LANGUAGES=["fr", "en"],
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
     )
