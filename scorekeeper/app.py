@@ -10,12 +10,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 
 from scorekeeper.store import Store
 from scorekeeper.web import register_blueprints
+from scorekeeper.web.language import select_locale
 from scorekeeper.web.store import STORE_EXTENSION
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -31,13 +32,6 @@ def _resource_dir(name: str) -> Path:
     """The packaged copy in an installed wheel, else the top-level folder of the checkout."""
     packaged = PACKAGE_DIR / name
     return packaged if packaged.is_dir() else PACKAGE_DIR.parent / name
-
-
-def _select_locale() -> str:
-    return (
-        request.accept_languages.best_match(current_app.config["LANGUAGES"])
-        or current_app.config["BABEL_DEFAULT_LOCALE"]
-    )
 
 
 def _load_secret_key(instance: Path) -> str:
@@ -100,7 +94,7 @@ def create_app(
     store.migrate()
     app.extensions[STORE_EXTENSION] = store
 
-    babel.init_app(app, locale_selector=_select_locale)
+    babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
 
     register_blueprints(app)

@@ -9,6 +9,7 @@ from scorekeeper.web import (
     errors,
     games,
     halloffame,
+    language,
     live,
     main,
     players,
@@ -31,6 +32,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(players.bp)
     app.register_blueprint(review.bp)
     app.register_blueprint(transfer.bp)
+    app.register_blueprint(language.bp)
     app.register_blueprint(live.bp)
     advice.register(app)
     errors.register(app)

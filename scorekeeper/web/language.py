@@ -1,0 +1,74 @@
+"""The language of the pages: the one chosen on this device, else the browser's, else French.
+
+The choice lives in a cookie, not in the session: it belongs to the tablet and outlasts the
+session, and a family's phones may each read another language at the same table.
+"""
+
+from __future__ import annotations
+
+from babel import Locale
+from flask import Blueprint, abort, current_app, redirect, request, url_for
+from flask_babel import get_locale
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, SelectField
+from wtforms.validators import InputRequired
+
+from scorekeeper.web.security import _local_path
+
+bp = Blueprint("language", __name__)
+
+COOKIE = "lang"
+COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+
+class LanguageForm(FlaskForm):
+    lang = SelectField(validators=[InputRequired()])
+    next = HiddenField()
+
+
+def _languages() -> list[str]:
+    return current_app.config["LANGUAGES"]
+
+
+def select_locale() -> str:
+    """Flask-Babel's locale selector."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in _languages():
+        return chosen
+    # By preference, each language by its primary tag: Werkzeug's best_match prefers any
+    # exact match, so "fr-CA, en;q=0.5" would give English to a French-speaking browser.
+    for value, quality in request.accept_languages:
+        primary = value.replace("_", "-").split("-")[0].lower()
+        if quality > 0 and primary in _languages():
+            return primary
+    return current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
+@bp.app_template_global()
+def other_languages() -> list[tuple[str, str]]:
+    """The languages the page could switch to, each as (code, its name in itself)."""
+    current = str(get_locale())
+    return [(code, Locale.parse(code).get_display_name(code).capitalize())
+            for code in _languages() if code != current]
+
+
+@bp.app_template_global()
+def language_return_path() -> str:
+    """Where the switch comes back to: this page; for a page that answers a POST (a refused
+    form), the page that form was on, since the POST's URL may not answer a GET."""
+    if request.method == "GET":
+        return request.full_path.rstrip("?")
+    return _local_path(request.referrer) or ""
+
+
+@bp.post("/language")
+def choose():
+    form = LanguageForm()
+    form.lang.choices = _languages()
+    if not form.validate():
+        abort(400)
+    response = redirect(_local_path(form.next.data) or url_for("main.home"), code=303)
+    # Lax: the cookie still comes with a link followed from elsewhere (a QR code, a bookmark).
+    response.set_cookie(COOKIE, form.lang.data, max_age=COOKIE_MAX_AGE, samesite="Lax",
+                        httponly=True, secure=request.is_secure)
+    return response

@@ -1,0 +1,296 @@
+"""The language switch, and every page and PDF in French and in English without a stray word.
+
+The crawl compares each page with the English catalogue: an English page must hold no
+French text of the catalogue (a string rendered without translation), a French page no
+English one. Player names are plain ASCII so that they never match either.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from html import unescape
+
+import pytest
+from babel.messages.pofile import read_po
+from pypdf import PdfReader
+
+from scorekeeper.app import PACKAGE_DIR
+from scorekeeper.web import advice as advice_module
+from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE
+from tests.web.conftest import csrf_token
+
+# Shorter texts ("Six", "Full", "Chance", "Total") are words of both languages, or parts of
+# other words.
+SHORTEST_CHECKED = 12
+FIELD = re.compile(r"%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrs%]|\{[^{}]*\}")
+# Letters of French that English text never needs; user data here has none. (« and » are
+# not among them: the review draws its first and last steps with them.)
+FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]")
+# The switch names each other language in that language: not a leftover.
+SWITCH_BUTTON = re.compile(r'<button[^>]*\blang="(\w+)"[^>]*>.*?</button>', re.S)
+
+CLASSIQUE_TURNS = [("66662", "sixes"), ("55553", "fives"), ("44441", "fours"),
+                   ("33361", "threes"), ("22216", "twos"), ("11156", "ones"),
+                   ("66655", "three_kind"), ("55552", "four_kind"), ("22233", "full_house"),
+                   ("12346", "small_straight"), ("23456", "large_straight"),
+                   ("12346", "yams"), ("66543", "chance")]
+
+
+def _fragments(text: str) -> set[str]:
+    return {part.strip() for part in FIELD.split(text)}
+
+
+def _texts_of_one_language_only() -> tuple[set[str], set[str]]:
+    """The pieces between placeholders, long enough to check, that only French (msgid) or
+    only English (msgstr) has."""
+    path = PACKAGE_DIR / "translations" / "en" / "LC_MESSAGES" / "messages.po"
+    with open(path, "rb") as file:
+        catalogue = read_po(file)
+    french, english = set(), set()
+    for message in catalogue:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        source = set().union(*map(_fragments, ids))
+        translated = set().union(*map(_fragments, strings))
+        french |= {part for part in source - translated if len(part) >= SHORTEST_CHECKED}
+        english |= {part for part in translated - source if len(part) >= SHORTEST_CHECKED}
+    return french, english
+
+
+FRENCH_ONLY, ENGLISH_ONLY = _texts_of_one_language_only()
+
+
+def page_language(html: str) -> str:
+    return re.search(r'<html lang="([\w-]+)"', html).group(1)
+
+
+def readable(html: str, language: str) -> str:
+    """The page's text and attributes as a reader gets them, without the switch's buttons
+    naming the other languages."""
+    kept = SWITCH_BUTTON.sub(lambda m: "" if m.group(1) != language else m.group(0), html)
+    return unescape(kept)
+
+
+def leftovers(html: str, language: str) -> list[str]:
+    text = readable(html, language)
+    if language == "en":
+        return sorted({part for part in FRENCH_ONLY if part in text}
+                      | set(FRENCH_LETTERS.findall(text)))
+    return sorted(part for part in ENGLISH_ONLY if part in text)
+
+
+def choose(client, language: str, next_url: str = "/", **headers):
+    return client.post("/language", data={"csrf_token": csrf_token(client), "lang": language,
+                                          "next": next_url}, headers=headers)
+
+
+# -- choosing ----------------------------------------------------------------------------------
+
+def test_french_is_the_default(client):
+    response = client.get("/")
+    assert page_language(response.get_data(as_text=True)) == "fr"
+    assert "Nouvelle partie" in response.get_data(as_text=True)
+    assert COOKIE not in response.headers.get("Set-Cookie", "")
+
+
+@pytest.mark.parametrize("accept, expected", [
+    ("en-US,en;q=0.9", "en"), ("en-GB", "en"), ("fr-CA,en;q=0.5", "fr"), ("de-DE,de", "fr"),
+    ("de,en-US;q=0.8,fr;q=0.5", "en"), ("EN_us", "en"), ("en;q=0,fr", "fr"), ("*", "fr"),
+])
+def test_without_a_choice_the_browser_language_is_followed(client, accept, expected):
+    html = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
+    assert page_language(html) == expected
+
+
+def test_the_switch_is_remembered_by_the_device_for_a_year(table):
+    game_id = table.new_game(["Mag", "Alix"])
+    response = choose(table.client, "en", f"/games/{game_id}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{game_id}"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith(f"{COOKIE}=en;")
+    assert f"Max-Age={COOKIE_MAX_AGE}" in cookie and COOKIE_MAX_AGE == 365 * 24 * 60 * 60
+    assert "SameSite=Lax" in cookie and "HttpOnly" in cookie
+
+    sheet = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert page_language(sheet) == "en"
+    assert '<th scope="row" class="box-name">Ones</th>' in sheet
+    assert "Mag's turn" in unescape(sheet)
+    refused = table.play(game_id, 0, "6665", "free:sixes")
+    assert refused.status_code == 422
+    assert "You need 5 dice; you gave 4." in refused.get_data(as_text=True)
+
+    # The device's choice wins over what the browser asks for.
+    html = table.client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert page_language(html) == "en"
+    choose(table.client, "fr")
+    html = table.client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert page_language(html) == "fr"
+    assert "Il faut 5 dés" in table.play(game_id, 0, "6665", "free:sixes").get_data(as_text=True)
+
+
+def test_each_page_offers_the_other_language_and_comes_back_to_itself(client):
+    html = client.get("/print?x=1").get_data(as_text=True)
+    assert re.search(r'<button[^>]*name="lang" value="en" lang="en"', html)
+    assert 'name="lang" value="fr"' not in html
+    assert '<input type="hidden" name="next" value="/print?x=1">' in html
+    client.set_cookie(COOKIE, "en")
+    html = client.get("/print").get_data(as_text=True)
+    assert re.search(r'<button[^>]*name="lang" value="fr" lang="fr"', html)
+    assert "Français" in html
+
+
+def test_a_page_answering_a_refused_post_switches_back_to_the_form_it_came_from(table):
+    game_id = table.new_game(["Mag"])
+    data = {"csrf_token": csrf_token(table.client), "seq": 0, "dice": "6665",
+            "target": "free:sixes"}
+    html = table.client.post(f"/games/{game_id}/entries", data=data,
+                             headers={"Referer": f"http://localhost/games/{game_id}"}
+                             ).get_data(as_text=True)
+    assert f'<input type="hidden" name="next" value="/games/{game_id}">' in html
+
+
+@pytest.mark.parametrize("language, next_url, status, location", [
+    ("de", "/print", 400, None),
+    ("", "/print", 400, None),
+    ("en", "//elsewhere.example/", 303, "/"),
+    ("en", "https://elsewhere.example/print", 303, "/"),
+    ("en", "", 303, "/"),
+])
+def test_the_switch_refuses_other_languages_and_other_sites(client, language, next_url,
+                                                             status, location):
+    response = choose(client, language, next_url)
+    assert response.status_code == status
+    if location is None:
+        assert COOKIE not in response.headers.get("Set-Cookie", "")
+    else:
+        assert response.headers["Location"] == location
+
+
+# -- every page in both languages --------------------------------------------------------------
+
+@pytest.fixture
+def seeded(table, monkeypatch):
+    """A game in progress, a finished one, an abandoned Triple, their players, a hall of fame.
+
+    The advisor's table is never built here (tens of seconds): it stays "being prepared".
+    """
+    monkeypatch.setattr(advice_module.Strategies, "get", lambda *args, **kwargs: None)
+    finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
+    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
+        response = table.play(finished, seq, dice, f"free:{box}", confirm=True)
+        assert response.status_code == 303
+    playing = table.new_game(["Alix", "Sam"])
+    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS[:3]):
+        table.play(playing, seq, dice, f"free:{box}")
+    triple = table.new_game(["Sam", "Mag"], preset="triple", sec="y", plus_minus="y")
+    assert table.play(triple, 0, "66653", "down:ones", confirm=True).status_code == 303
+    assert table.play(triple, 1, "11111", "sec:yams").status_code == 303
+    assert table.post(f"/games/{triple}/abandon", {}).status_code == 303
+    players = sorted(set(map(int, re.findall(
+        r'href="/players/(\d+)"', table.client.get("/players").get_data(as_text=True)))))
+    assert len(players) == 3
+    return {"playing": playing, "finished": finished, "triple": triple, "players": players,
+            "seq": 3}
+
+
+# The PDFs are checked on their own below; JSON and the manifest hold no sentence.
+NOT_CRAWLED = {"static", "prints.game_sheet", "prints.blank"}
+
+
+def crawl_urls(app, seeded) -> list[str]:
+    urls = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods or rule.endpoint in NOT_CRAWLED:
+            continue
+        if "<int:game_id>" in rule.rule:
+            urls += [rule.rule.replace("<int:game_id>", str(seeded[name]))
+                     for name in ("playing", "finished", "triple")]
+        elif "<int:player_id>" in rule.rule:
+            urls += [rule.rule.replace("<int:player_id>", str(player))
+                     for player in seeded["players"]]
+        else:
+            urls.append(rule.rule)
+    playing, seq = seeded["playing"], seeded["seq"]
+    return urls + [
+        f"/games/{playing}?dice=66653",
+        f"/games/{playing}?dice=12346",
+        f"/games/{playing}/turn?seq={seq}&dice=66653&target=free:three_kind",
+        f"/games/{playing}/turn?seq={seq}&dice=12345&target=free:yams",
+        f"/games/{playing}/advice?dice=66653",
+        f"/games/{seeded['finished']}/advice?dice=66653",
+        f"/games/{seeded['finished']}/review?step=4",
+        f"/games/{seeded['triple']}/review?step=1",
+        f"/games/{seeded['finished']}/review?step=99",
+        "/hall-of-fame?page=9",
+        "/nowhere",
+    ]
+
+
+def refused_posts(table, seeded):
+    """Pages that only a POST shows: a box to cross out, bad dice, a name already taken."""
+    playing, seq = seeded["playing"], seeded["seq"]
+    player = seeded["players"][0]
+    yield table.play(playing, seq, "12345", "free:yams")
+    yield table.play(playing, seq, "6665", "free:sixes")
+    yield table.post("/games/new", {"names-0": "Mag", "names-1": "mag"})
+    yield table.post(f"/players/{player}/rename", {"name": "Sam"})
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_every_page_speaks_one_language(app, table, seeded, language):
+    table.client.set_cookie(COOKIE, language)
+    urls = crawl_urls(app, seeded)
+    assert len(urls) >= 40
+    pages = 0
+    for url in urls:
+        response = table.client.get(url)
+        assert response.status_code < 500 or response.status_code == 503, url
+        if response.mimetype != "text/html" or 300 <= response.status_code < 400:
+            continue
+        html = response.get_data(as_text=True)
+        if "<html" in html:
+            assert page_language(html) == language, url
+        assert leftovers(html, language) == [], url
+        pages += 1
+    assert pages >= 35
+    for response in refused_posts(table, seeded):
+        assert response.status_code in (200, 409, 422), response.request.path
+        assert leftovers(response.get_data(as_text=True), language) == []
+
+
+def test_the_crawl_would_see_a_french_leftover(client):
+    """The check itself: an untranslated message on an English page is found."""
+    assert "Une case par tour" in " ".join(FRENCH_ONLY)
+    assert leftovers('<p>Joker : ce Yams doit aller dans la case {forced_box}.</p>', "en")
+    assert leftovers("<p>Tout est pareil sauf l'accent : é</p>", "en") == ["é"]
+    assert leftovers("<p>Type the dice: 5 digits from 1 to 6.</p>", "fr")
+
+
+# -- PDFs ---------------------------------------------------------------------------------------
+
+def pdf_text(response) -> str:
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    reader = PdfReader(io.BytesIO(response.get_data()))
+    return " ".join(page.extract_text() for page in reader.pages)
+
+
+def test_the_pdfs_are_printed_in_the_device_language(client, table, seeded):
+    blank = "/sheets/blank.pdf?preset=classique&paper=a4"
+    french = pdf_text(client.get(blank))
+    client.set_cookie(COOKIE, "en")
+    english = pdf_text(client.get(blank))
+    # The cache of blank grids keeps one per language.
+    assert "Brelan" in french and "Three of a kind" not in french
+    assert "Three of a kind" in english and "Brelan" not in english
+    assert "Upper total" in english and "score sheet" in english
+
+    sheet = pdf_text(client.get(f"/games/{seeded['finished']}/sheet.pdf?paper=letter"))
+    assert "Ones" in sheet and "Four of a kind" in sheet and "Ranking" in sheet
+    assert "cow rule (la vache)" in sheet and "Finished on" in sheet
+    assert "Carré" not in sheet and "Classement" not in sheet
+    triple = pdf_text(client.get(f"/games/{seeded['triple']}/sheet.pdf"))
+    assert "Minus" in triple and "One roll" in triple and "Standings so far" in triple
