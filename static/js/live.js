@@ -6,7 +6,7 @@ const marker = document.querySelector("[data-live-url]");
 if (marker) {
   const url = marker.dataset.liveUrl;
   const shown = Number(marker.dataset.liveSeq);
-  const every = 500; // milliseconds: a change shows on every device within a second
+  const every = 400; // milliseconds: a change shows on every device within a second
   let baseline = null;
   let leaving = false;
 
