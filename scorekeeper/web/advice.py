@@ -12,10 +12,7 @@ from flask_babel import gettext as _
 from scorekeeper.advisor import Strategy, is_covered, load, load_or_build
 from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
 from scorekeeper.rules import GameState, RuleError, Rules
-from scorekeeper.store import GameNotFound
-from scorekeeper.store.play import load as load_game
-from scorekeeper.web.paging import not_found
-from scorekeeper.web.store import store
+from scorekeeper.web.store import load_or_404
 
 bp = Blueprint("advice", __name__, url_prefix="/games")
 
@@ -81,10 +78,7 @@ def strategies() -> Strategies:
 
 @bp.get("/<int:game_id>/advice")
 def show(game_id: int):
-    try:
-        record, state = load_game(store(), game_id)
-    except GameNotFound:
-        not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))
+    _record, state = load_or_404(game_id)
     dice = request.args.get("dice", "")[:40]
     advice, error, status = [], None, 200
     if not is_covered(state.rules):

@@ -5,18 +5,10 @@ connection per open sheet would soon use them all; a poll a second costs one sma
 """
 
 from flask import Blueprint, jsonify, render_template
-from flask_babel import gettext as _
 
-from scorekeeper.store import GameNotFound
-from scorekeeper.store.play import load
-from scorekeeper.web.paging import not_found
-from scorekeeper.web.store import store
+from scorekeeper.web.store import load_or_404, store
 
 bp = Blueprint("live", __name__, url_prefix="/games")
-
-
-def _not_found(game_id: int) -> None:
-    not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))
 
 
 @bp.get("/<int:game_id>/version")
@@ -34,8 +26,5 @@ def version(game_id: int):
 @bp.get("/<int:game_id>/watch")
 def watch(game_id: int):
     """The sheet for a spectator (a phone, a TV): read-only, and live."""
-    try:
-        record, state = load(store(), game_id)
-    except GameNotFound:
-        _not_found(game_id)
+    record, state = load_or_404(game_id)
     return render_template("games/watch.html", game_id=game_id, record=record, state=state)

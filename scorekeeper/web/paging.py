@@ -48,3 +48,8 @@ def page_from_request(count: int, size: int, arg: str = "page") -> Page:
         not_found(_("La page « %(page)s » n'existe pas : choisissez entre 1 et %(pages)d.",
                     page=raw[:20], pages=pages))
     return Page(int(raw), size, count, arg)
+
+
+def no_game(game_id: int) -> None:
+    """Stop the request with a 404 page naming the game that is not there."""
+    not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))

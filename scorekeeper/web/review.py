@@ -13,13 +13,12 @@ from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Entry, GameState, Score, replay
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
-from scorekeeper.store.play import load
 from scorekeeper.store.players import players_of_game
 from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
 from scorekeeper.web.advice import game_review
-from scorekeeper.web.paging import not_found
+from scorekeeper.web.paging import no_game, not_found
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import store
+from scorekeeper.web.store import load_or_404, store
 
 bp = Blueprint("review", __name__, url_prefix="/games")
 
@@ -44,17 +43,6 @@ class ResumeForm(FlaskForm):
     submit = SubmitField(_l("Reprendre la partie"))
 
 
-def _no_game(game_id: int) -> None:
-    not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))
-
-
-def _load_or_404(game_id: int):
-    try:
-        return load(store(), game_id)
-    except GameNotFound:
-        _no_game(game_id)
-
-
 def _describe(state: GameState, entry: Entry, cell: Score) -> str:
     """One entry in a line: "Mag · 6 6 6 5 3 → Six : 18"."""
     box = _(BOX_LABELS[entry.box])
@@ -72,7 +60,7 @@ def _describe(state: GameState, entry: Entry, cell: Score) -> str:
 @bp.get("/<int:game_id>/review")
 def show(game_id: int):
     """The sheet as it was after ``step`` entries (all of them unless asked otherwise)."""
-    record, final = _load_or_404(game_id)
+    record, final = load_or_404(game_id)
     count = len(final.entries)
     raw = request.args.get("step", str(count))
     if not (raw.isascii() and raw.isdecimal() and int(raw) <= count):
@@ -96,7 +84,7 @@ def show(game_id: int):
 
 def _confirm_page(template: str, game_id: int, form: FlaskForm, error: str | None = None,
                   status: int = 200):
-    record, state = _load_or_404(game_id)
+    record, state = load_or_404(game_id)
     return render_template(template, record=record, state=state, form=form,
                            error=error), status
 
@@ -123,7 +111,7 @@ def abandon(game_id: int):
     try:
         abandon_game(store(), game_id)
     except GameNotFound:
-        _no_game(game_id)
+        no_game(game_id)
     except WrongStatus as error:
         return _confirm_page("review/abandon.html", game_id, form, _status_error(error), 409)
     flash(_("Partie abandonnée : elle n'entre pas au palmarès. Vous pouvez la revoir, "
@@ -140,7 +128,7 @@ def resume(game_id: int):
     try:
         resume_game(store(), game_id)
     except GameNotFound:
-        _no_game(game_id)
+        no_game(game_id)
     except WrongStatus as error:
         flash(_status_error(error), "error")
         return redirect(url_for("review.show", game_id=game_id), code=303)
@@ -164,6 +152,6 @@ def delete(game_id: int):
     try:
         delete_game(store(), game_id)
     except GameNotFound:
-        _no_game(game_id)
+        no_game(game_id)
     flash(_("Partie n° %(id)d supprimée.", id=game_id), "info")
     return redirect(url_for("main.home"), code=303)

@@ -2,7 +2,10 @@
 
 from flask import current_app
 
-from scorekeeper.store import Store
+from scorekeeper.rules import GameState
+from scorekeeper.store import GameNotFound, GameRecord, Store
+from scorekeeper.store.play import load
+from scorekeeper.web.paging import no_game
 
 # Where create_app keeps the Store among the app's extensions.
 STORE_EXTENSION = "scorekeeper.store"
@@ -10,3 +13,11 @@ STORE_EXTENSION = "scorekeeper.store"
 
 def store() -> Store:
     return current_app.extensions[STORE_EXTENSION]
+
+
+def load_or_404(game_id: int) -> tuple[GameRecord, GameState]:
+    """A stored game and the state its log replays to, or the 404 page that names it."""
+    try:
+        return load(store(), game_id)
+    except GameNotFound:
+        no_game(game_id)

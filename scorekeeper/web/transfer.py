@@ -30,7 +30,7 @@ from scorekeeper.store.transfer import (
     import_games,
     json_array,
 )
-from scorekeeper.web.paging import not_found
+from scorekeeper.web.paging import no_game
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import store
 
@@ -100,7 +100,7 @@ def game_download(game_id: int):
         # The first document is read now, so that an unknown game is a 404, not a broken file.
         first = next(documents)
     except GameNotFound:
-        not_found(_("Aucune partie n'a le numéro %(id)d.", id=game_id))
+        no_game(game_id)
     return _download([first], f"yams-partie-{game_id}.json")
 
 
