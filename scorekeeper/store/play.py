@@ -33,12 +33,19 @@ def load(store: Store, game_id: int) -> tuple[GameRecord, GameState]:
 
 def play_turn(store: Store, game_id: int, expected_seq: int, column: str, box: str,
               dice: object) -> tuple[Score, GameState]:
-    """Write the active player's entry if the sheet is still the one the client saw.
-
-    Raises StaleSheet when another entry or an undo came first, RuleError when the rules
-    refuse the entry; in both cases nothing is written.
-    """
+    """Load the game, then write the active player's entry as ``write_turn`` does."""
     _, state = load(store, game_id)
+    return write_turn(store, game_id, state, expected_seq, column, box, dice)
+
+
+def write_turn(store: Store, game_id: int, state: GameState, expected_seq: int, column: str,
+               box: str, dice: object) -> tuple[Score, GameState]:
+    """Write the active player's entry on ``state``, the game as just loaded.
+
+    Raises StaleSheet when the client saw another sheet, or when another entry or an undo
+    reaches the store first (its count check is the guard); RuleError when the rules refuse
+    the entry. In every case nothing is written.
+    """
     if len(state.entries) != expected_seq:
         raise StaleSheet(game_id, expected_seq, len(state.entries))
     entry = Entry(state.active_player, column, box, dice)
@@ -47,4 +54,3 @@ def play_turn(store: Store, game_id: int, expected_seq: int, column: str, box: s
     record = EntryRecord(expected_seq, entry.player, column, box, cell.dice, cell.points)
     store.add_entry(game_id, expected_seq, record, finished=after.is_over)
     return cell, after
-

@@ -10,7 +10,7 @@ from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store import GameNotFound, NothingToUndo, StaleSheet
-from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.store.play import load, start_game, write_turn
 from scorekeeper.web.forms import EntryForm, NewGameForm, UndoForm
 from scorekeeper.web.store import store
 
@@ -210,7 +210,9 @@ def play(game_id: int):
                                form=form, cell=cell, player=player,
                                floor=state.vache_floor(player, column, box))
     try:
-        cell, after = play_turn(store(), game_id, form.seq.data, column, box, form.dice.data)
+        # The state loaded above is the one checked: the store's count check guards the rest.
+        cell, after = write_turn(store(), game_id, state, form.seq.data, column, box,
+                                 form.dice.data)
     except StaleSheet:
         _record, state = _load_or_404(game_id)
         return _render_sheet(game_id, state, form, _stale_message(), 409)
