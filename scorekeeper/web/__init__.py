@@ -36,6 +36,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(live.bp)
     advice.register(app)
     errors.register(app)
+    language.install_template_gettext(app)
     app.jinja_env.globals.update(
         BOX_LABELS=BOX_LABELS, COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,
         get_locale=get_locale,

@@ -7,8 +7,9 @@ session, and a family's phones may each read another language at the same table.
 from __future__ import annotations
 
 from babel import Locale
-from flask import Blueprint, abort, current_app, redirect, request, url_for
-from flask_babel import get_locale
+from babel.support import Translations
+from flask import Blueprint, Flask, abort, current_app, g, redirect, request, url_for
+from flask_babel import get_locale, get_translations
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
@@ -42,6 +43,29 @@ def select_locale() -> str:
         if quality > 0 and primary in _languages():
             return primary
     return current_app.config["BABEL_DEFAULT_LOCALE"]
+
+
+def _catalogue() -> Translations:
+    """This request's catalogue, found once: Flask-Babel finds it again (context, domain,
+    locale) for each string, and a score sheet holds about seventy."""
+    try:
+        return g.scorekeeper_catalogue
+    except AttributeError:
+        g.scorekeeper_catalogue = get_translations()
+        return g.scorekeeper_catalogue
+
+
+def install_template_gettext(app: Flask) -> None:
+    """Let templates translate through `_catalogue`, with Flask-Babel's semantics otherwise
+    (new-style: `_("%(name)s", name=...)`, escaped, and `ngettext` with `num`)."""
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda string: _catalogue().ugettext(string),
+        ngettext=lambda singular, plural, n: _catalogue().ungettext(singular, plural, n),
+        pgettext=lambda context, string: _catalogue().upgettext(context, string),
+        npgettext=lambda context, singular, plural, n: _catalogue().unpgettext(
+            context, singular, plural, n),
+        newstyle=True,
+    )
 
 
 @bp.app_template_global()
