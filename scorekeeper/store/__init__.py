@@ -16,6 +16,7 @@ from scorekeeper.store.records import (
     EntryRecord,
     GameRecord,
     GameSummary,
+    GameVersion,
 )
 from scorekeeper.store.store import Store, player_key
 
@@ -29,6 +30,7 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "GameSummary",
+    "GameVersion",
     "InvalidPlayers",
     "NothingToUndo",
     "StaleSheet",

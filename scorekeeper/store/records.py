@@ -27,6 +27,16 @@ class EntryRecord:
 
 
 @dataclass(frozen=True)
+class GameVersion:
+    """What tells one state of a game from every other: each entry, undo and status change
+    moves ``updated_at``, and the count says whose turn it is."""
+
+    entry_count: int
+    status: str
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
 class GameRecord:
     """A whole game: its rules, its players by seat (0-based) and its log of entries."""
 
@@ -38,6 +48,10 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+
+    @property
+    def version(self) -> GameVersion:
+        return GameVersion(len(self.entries), self.status, self.updated_at)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from scorekeeper.store.records import (
     EntryRecord,
     GameRecord,
     GameSummary,
+    GameVersion,
 )
 from scorekeeper.store.results import backfill_results, forget_results, record_results
 from scorekeeper.store.schema import entries, game_players, games, players
@@ -95,6 +96,12 @@ def _entry_record(row) -> EntryRecord:
         dice=tuple(int(digit) for digit in row.dice),
         score=row.score,
     )
+
+
+# The number of entries of the game of the row, in a query on `games`.
+_ENTRY_COUNT = (
+    select(func.count()).where(entries.c.game_id == games.c.id).correlate(games).scalar_subquery()
+)
 
 
 class Store:
@@ -188,8 +195,9 @@ class Store:
 
     def add_entry(
         self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool
-    ) -> None:
-        """Append `entry` to the log if the log still holds exactly `expected_seq` entries.
+    ) -> datetime:
+        """Append `entry` to the log if the log still holds exactly `expected_seq` entries;
+        return the game's new ``updated_at``.
 
         `finished` marks the game finished (the caller's replay knows when the last box
         is filled). Raises StaleSheet, changing nothing, when the log moved on meanwhile.
@@ -223,6 +231,7 @@ class Store:
                     record_results(connection, game_id, now)
         except IntegrityError as error:
             raise StaleSheet(game_id, expected_seq) from error
+        return now
 
     def undo_entry(self, game_id: int, expected_seq: int) -> EntryRecord:
         """Delete the last entry if the log holds exactly `expected_seq` entries; return it.
@@ -252,31 +261,21 @@ class Store:
             connection.execute(delete(entries).where(entries.c.id == last.id))
         return _entry_record(last)
 
-    def game_version(self, game_id: int) -> tuple[int, str, datetime] | None:
-        """The entry count, status and last change of a game; None if there is no game.
-
-        Every entry, undo and status change bumps ``updated_at``: the open sheets poll it to
-        stay live, and the count tells them whose turn it is.
-        """
+    def game_version(self, game_id: int) -> GameVersion | None:
+        """The version of a game, None if there is no such game: one small query, asked by
+        every open sheet that polls and before every replay kept in memory is used."""
         with self.engine.begin() as connection:
             row = connection.execute(
-                select(games.c.status, games.c.updated_at).where(games.c.id == game_id)
+                select(_ENTRY_COUNT, games.c.status, games.c.updated_at)
+                .where(games.c.id == game_id)
             ).one_or_none()
-            if row is None:
-                return None
-            return self._entry_count(connection, game_id), row.status, row.updated_at
+        return None if row is None else GameVersion(*row)
 
     def games_in_progress(self) -> list[GameSummary]:
         """Games still being played, the most recently played first."""
-        entry_count = (
-            select(func.count())
-            .where(entries.c.game_id == games.c.id)
-            .correlate(games)
-            .scalar_subquery()
-        )
         with self.engine.begin() as connection:
             rows = connection.execute(
-                select(games.c.id, games.c.created_at, games.c.updated_at, entry_count)
+                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT)
                 .where(games.c.status == IN_PROGRESS)
                 .order_by(games.c.updated_at.desc(), games.c.id.desc())
             ).all()

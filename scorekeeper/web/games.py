@@ -183,7 +183,7 @@ def _stale_message() -> str:
 
 @bp.post("/<int:game_id>/entries")
 def play(game_id: int):
-    _record, state = _load_or_404(game_id)
+    record, state = _load_or_404(game_id)
     form = EntryForm()
     if not form.validate():
         return _render_sheet(game_id, state, form, _("Rechargez la feuille et recommencez."),
@@ -211,7 +211,7 @@ def play(game_id: int):
                                floor=state.vache_floor(player, column, box))
     try:
         # The state loaded above is the one checked: the store's count check guards the rest.
-        cell, after = write_turn(store(), game_id, state, form.seq.data, column, box,
+        cell, after = write_turn(store(), record, state, form.seq.data, column, box,
                                  form.dice.data)
     except StaleSheet:
         _record, state = _load_or_404(game_id)

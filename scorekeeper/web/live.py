@@ -17,8 +17,8 @@ def version(game_id: int):
     found = store().game_version(game_id)
     if found is None:
         return jsonify(error="not found"), 404
-    count, status, updated_at = found
-    response = jsonify(seq=count, status=status, version=f"{count}:{updated_at.isoformat()}")
+    response = jsonify(seq=found.entry_count, status=found.status,
+                       version=f"{found.entry_count}:{found.updated_at.isoformat()}")
     response.headers["Cache-Control"] = "no-store"
     return response
 

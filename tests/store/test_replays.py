@@ -1,0 +1,129 @@
+"""Replays kept in memory: used only while the stored game is exactly the one replayed."""
+
+import pytest
+
+from scorekeeper.rules import Rules
+from scorekeeper.store import GameNotFound, Store
+from scorekeeper.store import play as play_module
+from scorekeeper.store.lifecycle import abandon_game, delete_game
+from scorekeeper.store.play import Replays, load, play_turn, start_game, state_of
+
+RULES = Rules.from_dict({"preset": "classique"})
+
+
+@pytest.fixture
+def replayed(monkeypatch):
+    """How many times a log was replayed from the database."""
+    calls = []
+
+    def counting_state_of(record):
+        calls.append(record.id)
+        return state_of(record)
+
+    monkeypatch.setattr(play_module, "state_of", counting_state_of)
+    return calls
+
+
+@pytest.fixture
+def other_process(store):
+    """A second store on the same database file, as another server process would hold."""
+    other = Store(str(store.engine.url))
+    yield other
+    other.dispose()
+
+
+def fresh(store, game_id):
+    """The game as a replay of what the database holds now, nothing kept."""
+    return state_of(store.load_game(game_id))
+
+
+def test_a_second_load_of_an_unchanged_game_does_not_replay(store, replayed):
+    game_id = start_game(store, RULES, ["Mag", "Alix"])
+    play_turn(store, game_id, 0, "free", "sixes", "66653")
+
+    first = load(store, game_id)
+    second = load(store, game_id)
+
+    assert second == first
+    assert replayed == [game_id]
+
+
+def test_the_turn_written_is_kept_as_the_store_now_holds_it(store, replayed):
+    game_id = start_game(store, RULES, ["Mag", "Alix"])
+    load(store, game_id)
+
+    _cell, after = play_turn(store, game_id, 0, "free", "sixes", "66653")
+    record, state = load(store, game_id)
+
+    assert replayed == [game_id]  # the load before the turn only
+    assert state is after
+    assert record == store.load_game(game_id)
+    assert state.sheets[0].total == fresh(store, game_id).sheets[0].total == 18
+
+
+def test_the_last_turn_keeps_the_finished_game(store, replayed):
+    rules = Rules.from_dict({"preset": "classique"})
+    game_id = start_game(store, rules, ["Solo"])
+    _record, state = load(store, game_id)
+    boxes = state.rules.boxes
+    for seq, box in enumerate(boxes):
+        play_turn(store, game_id, seq, "free", box, "12345")
+
+    record, state = load(store, game_id)
+
+    assert state.is_over
+    assert record == store.load_game(game_id)
+    assert record.status == "finished" and record.finished_at is not None
+    assert replayed == [game_id]
+
+
+@pytest.mark.parametrize("change", ["entry", "undo", "abandon"])
+def test_a_change_made_by_another_process_is_seen(store, other_process, change):
+    game_id = start_game(store, RULES, ["Mag", "Alix"])
+    play_turn(store, game_id, 0, "free", "sixes", "66653")
+    load(store, game_id)
+
+    if change == "entry":
+        play_turn(other_process, game_id, 1, "free", "fives", "55521")
+    elif change == "undo":
+        other_process.undo_entry(game_id, 1)
+    else:
+        abandon_game(other_process, game_id)
+    record, state = load(store, game_id)
+
+    assert record == other_process.load_game(game_id)
+    assert [e.box for e in state.entries] == [e.box for e in fresh(store, game_id).entries]
+
+
+def test_an_undo_then_another_turn_is_not_mistaken_for_the_kept_game(store, other_process):
+    game_id = start_game(store, RULES, ["Mag", "Alix"])
+    play_turn(store, game_id, 0, "free", "sixes", "66653")
+    load(store, game_id)
+
+    other_process.undo_entry(game_id, 1)
+    play_turn(other_process, game_id, 0, "free", "ones", "11234")
+    _record, state = load(store, game_id)
+
+    assert [(e.box, e.dice) for e in state.entries] == [("ones", (1, 1, 2, 3, 4))]
+    assert state.sheets[0].total == 2
+
+
+def test_a_deleted_game_is_not_found_though_it_was_kept(store):
+    game_id = start_game(store, RULES, ["Mag"])
+    load(store, game_id)
+
+    delete_game(store, game_id)
+
+    with pytest.raises(GameNotFound):
+        load(store, game_id)
+
+
+def test_only_the_latest_games_are_kept(store, replayed):
+    kept = Replays(size=2)
+    records = [store.load_game(start_game(store, RULES, ["Mag"])) for _ in range(3)]
+    for record in records:
+        kept.keep(record, state_of(record))
+
+    assert kept.get(records[0].id, records[0].version) is None
+    assert kept.get(records[2].id, records[2].version) is not None
+    assert kept.get(records[2].id, records[1].version) is None
