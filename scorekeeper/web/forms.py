@@ -1,5 +1,9 @@
 """Flask-WTF forms: every POST carries a CSRF token; every field says what it wants in French."""
 
+import functools
+
+from babel.support import Translations
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -13,6 +17,7 @@ from wtforms import (
     SubmitField,
 )
 from wtforms.fields.choices import SelectChoice
+from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.rules.game import MAX_NAME_LENGTH, MAX_PLAYERS
@@ -24,7 +29,21 @@ PRESET_CHOICES = [
 ]
 
 
-class NewGameForm(FlaskForm):
+@functools.cache
+def _wtforms_catalogue(locale: str) -> Translations:
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class Form(FlaskForm):
+    """Every form of the app: Flask-WTF's, with WTForms' own messages read from a catalogue
+    parsed once per language (Flask-WTF parses it again on every request, a millisecond)."""
+
+    class Meta:
+        def get_translations(self, form) -> Translations:
+            return _wtforms_catalogue(str(get_locale()))
+
+
+class NewGameForm(Form):
     names = FieldList(
         StringField(_l("Nom"), validators=[Optional(), Length(max=MAX_NAME_LENGTH)],
                     filters=[lambda value: value.strip() if isinstance(value, str) else value]),
@@ -59,7 +78,7 @@ class NewGameForm(FlaskForm):
     submit = SubmitField(_l("Commencer la partie"))
 
 
-class EntryForm(FlaskForm):
+class EntryForm(Form):
     """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen.
 
     ``add``, ``drop`` and ``clear`` are the keypad's buttons when scripts are off: a face to
@@ -78,6 +97,6 @@ class EntryForm(FlaskForm):
     advice = SubmitField(_l("Conseil"))
 
 
-class UndoForm(FlaskForm):
+class UndoForm(Form):
     seq = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
     submit = SubmitField(_l("Oui, annuler la dernière entrée"))

@@ -10,10 +10,10 @@ from babel import Locale
 from babel.support import Translations
 from flask import Blueprint, Flask, abort, current_app, g, redirect, request, url_for
 from flask_babel import get_locale, get_translations
-from flask_wtf import FlaskForm
 from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
+from scorekeeper.web.forms import Form
 from scorekeeper.web.security import _local_path
 
 bp = Blueprint("language", __name__)
@@ -22,7 +22,7 @@ COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 
 
-class LanguageForm(FlaskForm):
+class LanguageForm(Form):
     lang = SelectField(validators=[InputRequired()])
     next = HiddenField()
 

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from wtforms import SelectField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
@@ -34,6 +33,7 @@ from scorekeeper.store.players import (
     other_players,
     rename_player,
 )
+from scorekeeper.web.forms import Form
 from scorekeeper.web.halloffame import rule_set_label
 from scorekeeper.web.paging import not_found, page_from_request
 from scorekeeper.web.security import MAX_DATABASE_ID, require_pin
@@ -47,14 +47,14 @@ GAMES_PAGE_SIZE = 20
 CHART_GAMES = 100
 
 
-class RenameForm(FlaskForm):
+class RenameForm(Form):
     name = StringField(_l("Nouveau nom"),
                        validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)],
                        filters=[lambda value: value.strip() if isinstance(value, str) else value])
     submit = SubmitField(_l("Renommer"))
 
 
-class MergeForm(FlaskForm):
+class MergeForm(Form):
     other = SelectField(_l("Joueur à rattacher"), coerce=int, validate_choice=False)
     submit = SubmitField(_l("Oui, rattacher ce joueur"))
 

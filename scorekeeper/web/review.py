@@ -6,7 +6,6 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from flask_wtf import FlaskForm
 from wtforms import SubmitField
 
 from scorekeeper.advisor import is_covered
@@ -16,6 +15,7 @@ from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, 
 from scorekeeper.store.players import players_of_game
 from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
 from scorekeeper.web.advice import game_review
+from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game, not_found
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import load_or_404, store
@@ -31,15 +31,15 @@ def statuses():
     return STATUS_NAMES
 
 
-class AbandonForm(FlaskForm):
+class AbandonForm(Form):
     submit = SubmitField(_l("Oui, abandonner la partie"))
 
 
-class DeleteForm(FlaskForm):
+class DeleteForm(Form):
     submit = SubmitField(_l("Oui, supprimer la partie"))
 
 
-class ResumeForm(FlaskForm):
+class ResumeForm(Form):
     submit = SubmitField(_l("Reprendre la partie"))
 
 
@@ -82,7 +82,7 @@ def show(game_id: int):
     )
 
 
-def _confirm_page(template: str, game_id: int, form: FlaskForm, error: str | None = None,
+def _confirm_page(template: str, game_id: int, form: Form, error: str | None = None,
                   status: int = 200):
     record, state = load_or_404(game_id)
     return render_template(template, record=record, state=state, form=form,

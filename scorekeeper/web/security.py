@@ -27,10 +27,11 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_wtf import FlaskForm
 from werkzeug.routing import IntegerConverter
 from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
+
+from scorekeeper.web.forms import Form
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -75,7 +76,7 @@ class DatabaseIdConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
-class PinForm(FlaskForm):
+class PinForm(Form):
     household_pin = PasswordField(_l("Code de la maison"),
                                   validators=[InputRequired(), Length(max=64)])
     household_replay = HiddenField()

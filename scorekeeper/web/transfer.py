@@ -17,7 +17,6 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
-from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
@@ -30,6 +29,7 @@ from scorekeeper.store.transfer import (
     import_games,
     json_array,
 )
+from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import store
@@ -42,7 +42,7 @@ IMPORT_MAX_BYTES = 16 * 1024 * 1024
 PROBLEMS_SHOWN = 20
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     file = FileField(_l("Fichier à importer (.json)"),
                      validators=[FileRequired(_l("Choisissez un fichier à importer."))])
     submit = SubmitField(_l("Importer"))

@@ -294,3 +294,15 @@ def test_the_pdfs_are_printed_in_the_device_language(client, table, seeded):
     assert "Carré" not in sheet and "Classement" not in sheet
     triple = pdf_text(client.get(f"/games/{seeded['triple']}/sheet.pdf"))
     assert "Minus" in triple and "One roll" in triple and "Standings so far" in triple
+
+
+@pytest.mark.parametrize(("lang", "message"), [("fr", "Ce champ est requis."),
+                                                ("en", "This field is required.")])
+def test_wtforms_own_messages_speak_the_page_language(app, lang, message):
+    from scorekeeper.web.forms import EntryForm
+
+    with app.test_request_context("/", method="POST", data={"dice": "12345"},
+                                  headers={"Cookie": f"{COOKIE}={lang}"}):
+        form = EntryForm(meta={"csrf": False})
+        assert not form.validate()
+        assert form.seq.errors == [message]
