@@ -6,6 +6,7 @@ preview, floor and ranking the app shows is read from it.
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 from scorekeeper.rules.dice import Dice, parse_dice, yams_face
@@ -104,6 +105,17 @@ class Column:
         return len(self.cells) == len(self.rules.boxes)
 
     @property
+    def upper_started(self) -> bool:
+        """Whether a box of the upper section is filled: its sums show from then on."""
+        return any(box in self.cells for box in UPPER_BOXES)
+
+    @property
+    def lower_started(self) -> bool:
+        return any(box in self.cells for box in self.rules.lower_boxes)
+
+    # Cached: a sheet asks it for every row. The column never changes (with_score makes a
+    # new one), and frozen dataclasses still let cached_property write the instance's dict.
+    @cached_property
     def open_boxes(self) -> tuple[str, ...]:
         """The boxes this column may take now, before looking at the dice."""
         free = tuple(box for box in self.rules.boxes if box not in self.cells)

@@ -6,6 +6,9 @@ session, and a family's phones may each read another language at the same table.
 
 from __future__ import annotations
 
+import functools
+from types import MappingProxyType
+
 from babel import Locale
 from babel.support import Translations
 from flask import Blueprint, Flask, abort, current_app, g, redirect, request, url_for
@@ -13,6 +16,7 @@ from flask_babel import get_locale, get_translations
 from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
+from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS
 from scorekeeper.web.forms import Form
 from scorekeeper.web.security import _local_path
 
@@ -66,6 +70,20 @@ def install_template_gettext(app: Flask) -> None:
             context, singular, plural, n),
         newstyle=True,
     )
+
+
+@functools.cache
+def _names(locale: str) -> MappingProxyType:
+    catalogue = _catalogue()
+    return MappingProxyType({key: catalogue.ugettext(label)
+                             for key, label in {**BOX_LABELS, **COLUMN_LABELS}.items()})
+
+
+@bp.app_template_global()
+def names() -> MappingProxyType:
+    """Every box's and column's name in the page's language, by key ("sixes", "down"):
+    translated once per language, for the sheet that shows them in every row."""
+    return _names(str(get_locale()))
 
 
 @bp.app_template_global()

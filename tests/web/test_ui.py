@@ -156,3 +156,29 @@ def test_ordered_columns_ring_their_next_box_and_sec_says_one_throw(table):
     text = fragment.get_data(as_text=True)
     assert "18 en Six (Sec) pour Mag ?" in text
     assert "Colonne Sec : un seul lancer, sur l'honneur." in text
+
+
+def totals_rows(page):
+    """Each row of totals of the sheet: its name, then what each seat's column shows."""
+    rows = {}
+    for row in re.findall(r'<tr class="(?:subtotal|bonus)[^"]*">(.*?)</tr>', page, re.S):
+        name = re.search(r'<th scope="row" class="box-name">(.*?)</th>', row, re.S).group(1)
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        rows[name] = [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in cells]
+    return rows
+
+
+def test_totals_stay_blank_until_their_part_has_a_box_and_the_bonus_row_counts_down(table):
+    game_id = table.new_game(["Mag", "Alix"])
+    rows = totals_rows(table.client.get(f"/games/{game_id}").get_data(as_text=True))
+    assert rows["Total haut"] == ["", ""] and rows["Total bas"] == ["", ""]
+    assert rows["Prime (35)"] == ["il manque 63 −63", "il manque 63 −63"]
+
+    table.play(game_id, 0, "66662", "free:sixes")  # Mag: 24 in Six, two over three sixes
+    table.play(game_id, 1, "11234", "free:chance")  # Alix: 11 in Chance
+    rows = totals_rows(table.client.get(f"/games/{game_id}").get_data(as_text=True))
+
+    assert rows["Total haut"] == ["24", ""]
+    assert rows["Prime (35)"] == ["il manque 39 −39 (+6)", "il manque 63 −63"]
+    assert rows["Total bas"] == ["", "11"]
+    assert rows["Prime Yams (+100)"] == ["", ""]
