@@ -9,19 +9,12 @@ from flask_babel import gettext as _
 from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.options import TRIPLE_COLUMNS
-from scorekeeper.store import GameNotFound, NothingToUndo, StaleSheet
-from scorekeeper.store.play import load, start_game, write_turn
+from scorekeeper.store import NothingToUndo, StaleSheet
+from scorekeeper.store.play import start_game, write_turn
 from scorekeeper.web.forms import EntryForm, NewGameForm, UndoForm
-from scorekeeper.web.store import store
+from scorekeeper.web.store import load_or_404, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
-
-
-def _load_or_404(game_id: int):
-    try:
-        return load(store(), game_id)
-    except GameNotFound:
-        abort(404)
 
 
 def _rules_from(form: NewGameForm) -> Rules:
@@ -144,7 +137,7 @@ def _render_sheet(game_id: int, state: GameState, form: EntryForm | None = None,
 
 @bp.get("/<int:game_id>")
 def sheet(game_id: int):
-    _record, state = _load_or_404(game_id)
+    _record, state = load_or_404(game_id)
     form = EntryForm(formdata=None, dice=request.args.get("dice", "")[:40])
     return _render_sheet(game_id, state, form, quiet_while_typing=True)
 
@@ -156,7 +149,7 @@ def turn(game_id: int):
     409 when the page shows an outdated sheet (a turn was played or undone on another
     device): the script then reloads the page rather than preview on the wrong sheet.
     """
-    _record, state = _load_or_404(game_id)
+    _record, state = load_or_404(game_id)
     if state.is_over or request.args.get("seq", type=int) != len(state.entries):
         abort(409)
     view = turn_view(state, request.args.get("dice", "")[:40], quiet_while_typing=True,
@@ -183,7 +176,7 @@ def _stale_message() -> str:
 
 @bp.post("/<int:game_id>/entries")
 def play(game_id: int):
-    record, state = _load_or_404(game_id)
+    record, state = load_or_404(game_id)
     form = EntryForm()
     if not form.validate():
         return _render_sheet(game_id, state, form, _("Rechargez la feuille et recommencez."),
@@ -214,7 +207,7 @@ def play(game_id: int):
         cell, after = write_turn(store(), record, state, form.seq.data, column, box,
                                  form.dice.data)
     except StaleSheet:
-        _record, state = _load_or_404(game_id)
+        _record, state = load_or_404(game_id)
         return _render_sheet(game_id, state, form, _stale_message(), 409)
     flash(_describe(after, cell, player), "info")
     if after.is_over:
@@ -224,7 +217,7 @@ def play(game_id: int):
 
 @bp.route("/<int:game_id>/undo", methods=["GET", "POST"])
 def undo(game_id: int):
-    _record, state = _load_or_404(game_id)
+    _record, state = load_or_404(game_id)
     form = UndoForm()
     if not state.entries:
         flash(_("Il n'y a rien à annuler : la partie n'a pas commencé."), "error")
@@ -248,7 +241,7 @@ def undo(game_id: int):
 
 @bp.get("/<int:game_id>/ranking")
 def ranking(game_id: int):
-    record, state = _load_or_404(game_id)
+    record, state = load_or_404(game_id)
     if not state.is_over:
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     return render_template("games/ranking.html", game_id=game_id, state=state, record=record)

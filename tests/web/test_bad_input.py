@@ -126,10 +126,14 @@ def test_bad_option_values_are_refused(table, snapshot):
     assert snapshot() == before
 
 
-def test_unknown_game_and_wrong_method(client):
-    response = client.get("/games/999")
-    assert response.status_code == 404 and "Cette page n&#39;existe pas" in response.get_data(
-        as_text=True)
+def test_unknown_game_and_wrong_method(client, table, snapshot):
+    for response in (client.get("/games/999"), client.get("/games/999/ranking"),
+                     table.play(999, 0, "12345", "free:chance")):
+        assert response.status_code == 404
+        assert "Aucune partie n&#39;a le numéro 999." in response.get_data(as_text=True)
+    before = snapshot()
+    assert table.post("/games/999/undo", {"seq": 0}).status_code == 404
+    assert snapshot() == before
     assert client.get("/games/1/entries").status_code == 405
     assert client.get("/games/abc").status_code == 404
 
