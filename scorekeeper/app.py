@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import tzlocal
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
@@ -54,6 +55,15 @@ def _load_secret_key(instance: Path) -> str:
     return key
 
 
+def _household_timezone() -> str:
+    """The machine's time zone: the server sits in the house, and its dates and times are
+    shown in the house's zone (the database keeps UTC)."""
+    try:
+        return tzlocal.get_localzone_name() or "UTC"
+    except Exception:  # tzlocal raises its own errors for a misconfigured machine
+        return "UTC"
+
+
 def create_app(
     config: Mapping[str, Any] | None = None, instance_path: str | os.PathLike | None = None
 ) -> Flask:
@@ -79,6 +89,7 @@ def create_app(
         DATABASE_URL=f"sqlite:///{instance / DATABASE_FILE}",
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
+        BABEL_DEFAULT_TIMEZONE=_household_timezone(),
         LANGUAGES=["fr", "en"],
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",

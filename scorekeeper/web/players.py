@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import SelectField, StringField, SubmitField
@@ -122,7 +123,7 @@ def totals_chart(lines: list[ResultLine], average: float) -> Chart:
         width, height, left, right, top, bottom,
         points=tuple(ChartPoint(x_of(i), y_of(line.total), line) for i, line in enumerate(lines)),
         y_ticks=tuple((y_of(value), value) for value in range(low, high + 1, step)),
-        x_labels=tuple((x_of(i), lines[i].finished_at.strftime("%d/%m/%Y"), anchor(i))
+        x_labels=tuple((x_of(i), format_date(lines[i].finished_at, "short"), anchor(i))
                        for i in labelled),
         average_y=y_of(average),
     )

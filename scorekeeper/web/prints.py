@@ -1,6 +1,6 @@
 """Printing: the print page, blank grids as PDF, and the PDF of any game's sheet."""
 
-from flask import Blueprint, abort, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 
 from scorekeeper.rules import RuleError
@@ -12,6 +12,7 @@ from scorekeeper.sheets import (
     paper_from_query,
 )
 from scorekeeper.store import GameNotFound
+from scorekeeper.web.paging import no_game
 from scorekeeper.web.store import store
 
 bp = Blueprint("prints", __name__)
@@ -41,7 +42,7 @@ def blank():
     except RuleError as error:
         return _bad_query(error)
     key, pdf = blank_pdf(grid)
-    response = _pdf_response(pdf, f"yams-grille-{grid.paper.key}.pdf")
+    response = _pdf_response(pdf, _("yams-grille-%(paper)s.pdf", paper=grid.paper.key))
     # The same query gives the same bytes until the app changes: let the tablet revalidate.
     response.set_etag(key)
     response.headers["Cache-Control"] = "no-cache"
@@ -57,8 +58,8 @@ def game_sheet(game_id: int):
     try:
         pdf = game_pdf(store(), game_id, paper)
     except GameNotFound:
-        abort(404)
-    response = _pdf_response(pdf, f"yams-partie-{game_id}.pdf")
+        no_game(game_id)
+    response = _pdf_response(pdf, _("yams-partie-%(id)d.pdf", id=game_id))
     # A game in progress changes with every turn: never show an old copy.
     response.headers["Cache-Control"] = "no-store"
     return response

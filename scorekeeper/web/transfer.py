@@ -14,9 +14,9 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import format_date, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
@@ -89,8 +89,8 @@ def _download(documents, filename: str) -> Response:
 
 @bp.get("/import-export/games.json")
 def download():
-    today = datetime.now(UTC).strftime("%Y-%m-%d")
-    return _download(export_documents(store()), f"yams-parties-{today}.json")
+    today = format_date(datetime.now(UTC), "yyyy-MM-dd")
+    return _download(export_documents(store()), _("yams-parties-%(date)s.json", date=today))
 
 
 @bp.get("/games/<int:game_id>/game.json")
@@ -101,7 +101,7 @@ def game_download(game_id: int):
         first = next(documents)
     except GameNotFound:
         no_game(game_id)
-    return _download([first], f"yams-partie-{game_id}.json")
+    return _download([first], _("yams-partie-%(id)d.json", id=game_id))
 
 
 @bp.post("/import-export/import")

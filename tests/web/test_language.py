@@ -306,3 +306,71 @@ def test_wtforms_own_messages_speak_the_page_language(app, lang, message):
         form = EntryForm(meta={"csrf": False})
         assert not form.validate()
         assert form.seq.errors == [message]
+
+
+@pytest.fixture
+def paris_app(instance_path):
+    from scorekeeper.app import STORE_EXTENSION, create_app
+
+    app = create_app({"TESTING": True, "BABEL_DEFAULT_TIMEZONE": "Europe/Paris"},
+                     instance_path=instance_path)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+def test_dates_and_times_in_the_house_time_zone_and_the_reader_language(paris_app):
+    from datetime import UTC, datetime
+
+    from sqlalchemy import update
+
+    from scorekeeper.app import STORE_EXTENSION
+    from scorekeeper.rules import Rules
+    from scorekeeper.store.play import start_game
+    from scorekeeper.store.schema import games
+
+    store = paris_app.extensions[STORE_EXTENSION]
+    game_id = start_game(store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"])
+    # 23:30 in UTC is already the next day in Paris (UTC+1 in January).
+    played = datetime(2026, 1, 14, 23, 30, tzinfo=UTC)
+    with store.engine.begin() as connection:
+        connection.execute(update(games).where(games.c.id == game_id).values(updated_at=played))
+    client = paris_app.test_client()
+
+    french = client.get("/").get_data(as_text=True)
+    client.set_cookie(COOKIE, "en")
+    english = client.get("/").get_data(as_text=True)
+
+    assert "15 janv. 2026 00:30" in french
+    assert re.search(r"Jan 15, 2026 12:30\s?AM", english.replace("\u202f", " "))
+
+
+def test_the_time_zone_is_the_machine_s_unless_the_config_says_otherwise(
+        instance_path, monkeypatch):
+    import tzlocal
+
+    from scorekeeper.app import STORE_EXTENSION, create_app
+
+    monkeypatch.setattr(tzlocal, "get_localzone_name", lambda: "America/Montreal")
+    app = create_app({"TESTING": True}, instance_path=instance_path)
+    app.extensions[STORE_EXTENSION].dispose()
+    assert app.config["BABEL_DEFAULT_TIMEZONE"] == "America/Montreal"
+
+    def broken():
+        raise LookupError("no zone configured")
+
+    monkeypatch.setattr(tzlocal, "get_localzone_name", broken)
+    app = create_app({"TESTING": True}, instance_path=instance_path)
+    app.extensions[STORE_EXTENSION].dispose()
+    assert app.config["BABEL_DEFAULT_TIMEZONE"] == "UTC"
+
+
+def test_downloads_are_named_in_the_reader_language(client, table):
+    game_id = table.new_game(["Mag", "Alix"])
+    client.set_cookie(COOKIE, "en")
+    names = [client.get(url).headers["Content-Disposition"] for url in (
+        f"/games/{game_id}/game.json", f"/games/{game_id}/sheet.pdf", "/import-export/games.json",
+        "/sheets/blank.pdf?preset=classique&paper=letter")]
+    assert names[0] == f'attachment; filename="yams-game-{game_id}.json"'
+    assert names[1] == f'inline; filename="yams-game-{game_id}.pdf"'
+    assert re.fullmatch(r'attachment; filename="yams-games-\d{4}-\d\d-\d\d\.json"', names[2])
+    assert names[3] == 'inline; filename="yams-grid-letter.pdf"'

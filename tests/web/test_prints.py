@@ -237,4 +237,4 @@ def test_bad_game_sheet_queries(table, query, status, message):
 def test_an_unknown_game_has_no_sheet(client):
     response = client.get("/games/999/sheet.pdf")
     assert response.status_code == 404
-    assert "Cette page n&#39;existe pas" in response.get_data(as_text=True)
+    assert "Aucune partie n&#39;a le numéro 999." in response.get_data(as_text=True)
