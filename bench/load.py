@@ -2,7 +2,7 @@
 
     python -m bench.load [--clients 8] [--games 2]
 
-The server is the app of `scorekeeper serve` (waitress, 8 threads) in a child process, with
+The server is the app of `scorekeeper serve` (waitress, its threads) in a child process, with
 one extra route: a bare Flask page that returns N bytes of HTML and does nothing else. After
 each turn (POST of the entry, then the sheet it redirects to) a device fetches the bare page
 at the size of the sheet it just got, so both are measured under the same load. Prints
@@ -40,6 +40,7 @@ def serve(port: int, instance: Path) -> None:
     import waitress
 
     from scorekeeper.app import create_app
+    from scorekeeper.cli import SERVER_THREADS
 
     app = create_app(instance_path=instance)
     bodies: dict[int, bytes] = {}
@@ -52,7 +53,7 @@ def serve(port: int, instance: Path) -> None:
             bodies[size] = head + b"x" * max(0, size - len(head))
         return Response(bodies[size], mimetype="text/html")
 
-    waitress.serve(app, host="127.0.0.1", port=port, threads=8)
+    waitress.serve(app, host="127.0.0.1", port=port, threads=SERVER_THREADS)
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -42,6 +42,13 @@ main.add_command(strategy)
 main.add_command(advise)
 
 
+# Waitress's threads. Python runs one of them at a time, and each SQLite call lets another
+# in: with many threads, eight tablets' turns wait on each other between every call (turn
+# p95 171 ms with 8 threads, 118 ms with 4, in bench/load.py). A few threads still let a
+# PDF being drawn (half a second) leave room for the turns.
+SERVER_THREADS = 4
+
+
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
@@ -53,7 +60,7 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
-    waitress.serve(app, host=host, port=port, threads=8)
+    waitress.serve(app, host=host, port=port, threads=SERVER_THREADS)
 
 
 def addresses_to_open(host: str, port: int) -> list[str]:

@@ -30,7 +30,7 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
     assert str(instance.resolve()) in result.output
     assert "http://localhost:8123" in result.output
     assert "http://192.168.1.20:8123" in result.output
-    assert served == {"host": "0.0.0.0", "port": 8123, "threads": 8}
+    assert served == {"host": "0.0.0.0", "port": 8123, "threads": cli.SERVER_THREADS}
     assert (instance / DATABASE_FILE).is_file()
 
 
