@@ -111,9 +111,10 @@ def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq:
     cell = state.score(entry)
     after = state.play(entry)
     written = EntryRecord(expected_seq, entry.player, column, box, cell.dice, cell.points)
-    updated_at = store.add_entry(record.id, expected_seq, written, finished=after.is_over)
-    # The game as the store now holds it, unless another change came in since: its version
-    # then differs, and the next load replays the log again.
+    updated_at = store.add_entry(record.id, expected_seq, written, finished=after.is_over,
+                                 seen_at=record.updated_at)
+    # The game as the store now holds it: the write required that nothing changed since
+    # `record` was read, so the new log is its log and this entry.
     record = replace(record, entries=(*record.entries, written), updated_at=updated_at)
     if after.is_over:
         record = replace(record, status=FINISHED, finished_at=updated_at)

@@ -126,6 +126,8 @@ _SEAT_NAMES = (
 _LOG = select(entries).where(entries.c.game_id == _GAME_ID).order_by(entries.c.seq)
 _LOG_LENGTH = select(func.count()).select_from(entries).where(entries.c.game_id == _GAME_ID)
 _TOUCH_GAME = sql_update(games).where(games.c.id == _GAME_ID)
+# The same, only if the game has not changed since the caller read it.
+_TOUCH_GAME_UNCHANGED = _TOUCH_GAME.where(games.c.updated_at == bindparam("seen_at"))
 _ADD_ENTRY = insert(entries)
 
 
@@ -214,13 +216,17 @@ class Store:
         )
 
     def add_entry(
-        self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool
+        self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool,
+        seen_at: datetime | None = None,
     ) -> datetime:
         """Append `entry` to the log if the log still holds exactly `expected_seq` entries;
         return the game's new ``updated_at``.
 
         `finished` marks the game finished (the caller's replay knows when the last box
-        is filled). Raises StaleSheet, changing nothing, when the log moved on meanwhile.
+        is filled). `seen_at`, the ``updated_at`` of the game the caller replayed, also
+        requires that nothing changed since: an undo then another entry from another device
+        leaves the count as it was, not the log. Raises StaleSheet, changing nothing, when
+        the log moved on meanwhile.
         """
         if entry.seq != expected_seq:
             raise StaleSheet(game_id, expected_seq, entry.seq)
@@ -231,7 +237,8 @@ class Store:
             game_values.update(status=FINISHED, finished_at=now)
         try:
             with self.engine.begin() as connection:
-                self._lock_game(connection, game_id, game_values)
+                if not self._lock_game(connection, game_id, game_values, seen_at):
+                    raise StaleSheet(game_id, expected_seq)
                 count = self._entry_count(connection, game_id)
                 if count != expected_seq:
                     raise StaleSheet(game_id, expected_seq, count)
@@ -311,10 +318,21 @@ class Store:
         ]
 
     @staticmethod
-    def _lock_game(connection: Connection, game_id: int, values: dict[str, Any]) -> None:
-        result = connection.execute(_TOUCH_GAME, {"game_id": game_id, **values})
-        if result.rowcount == 0:
+    def _lock_game(connection: Connection, game_id: int, values: dict[str, Any],
+                   seen_at: datetime | None = None) -> bool:
+        """Write `values` to the game's row, which takes the database's write lock; with
+        `seen_at`, only if the game's ``updated_at`` still is that. False when it is not;
+        GameNotFound when there is no such game."""
+        if seen_at is None:
+            result = connection.execute(_TOUCH_GAME, {"game_id": game_id, **values})
+        else:
+            result = connection.execute(_TOUCH_GAME_UNCHANGED,
+                                        {"game_id": game_id, "seen_at": seen_at, **values})
+        if result.rowcount:
+            return True
+        if seen_at is None or connection.execute(_GAME, {"game_id": game_id}).first() is None:
             raise GameNotFound(game_id)
+        return False
 
     @staticmethod
     def _entry_count(connection: Connection, game_id: int) -> int:

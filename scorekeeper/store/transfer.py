@@ -194,11 +194,14 @@ def check_files(files: Iterable[tuple[str, bytes | str]]) -> list[GameImport]:
 def _write_game(connection: Connection, game: GameImport) -> int:
     state = game.state
     written_at = game.finished_at or game.created_at
+    now = _now()
+    # Imported now: a game written in this database has the time it was written as its last
+    # change, whatever the file says, so no kept replay of a deleted game that had the same
+    # id can ever pass for it (store/play.py).
     game_id = connection.execute(insert(games).values(
         rules=json.dumps(state.rules.to_dict(), sort_keys=True), status=game.status,
-        created_at=game.created_at, updated_at=written_at, finished_at=game.finished_at,
+        created_at=game.created_at, updated_at=now, finished_at=game.finished_at,
     )).inserted_primary_key[0]
-    now = _now()
     for seat, (name, identity) in enumerate(zip(state.players, game.identities, strict=True)):
         player_id = Store._find_or_create_player(connection, identity.strip(), now)
         connection.execute(insert(game_players).values(

@@ -1,12 +1,15 @@
 """Replays kept in memory: used only while the stored game is exactly the one replayed."""
 
+import json
+
 import pytest
 
 from scorekeeper.rules import Rules
-from scorekeeper.store import GameNotFound, Store
+from scorekeeper.store import GameNotFound, StaleSheet, Store
 from scorekeeper.store import play as play_module
 from scorekeeper.store.lifecycle import abandon_game, delete_game
-from scorekeeper.store.play import Replays, load, play_turn, start_game, state_of
+from scorekeeper.store.play import Replays, load, play_turn, start_game, state_of, write_turn
+from scorekeeper.store.transfer import check_files, export_documents, import_games
 
 RULES = Rules.from_dict({"preset": "classique"})
 
@@ -127,3 +130,34 @@ def test_only_the_latest_games_are_kept(store, replayed):
     assert kept.get(records[0].id, records[0].version) is None
     assert kept.get(records[2].id, records[2].version) is not None
     assert kept.get(records[2].id, records[1].version) is None
+
+
+def test_a_turn_on_a_game_undone_and_played_again_elsewhere_is_refused(store, other_process):
+    game_id = start_game(store, RULES, ["Mag", "Alix"])
+    play_turn(store, game_id, 0, "free", "sixes", "66653")
+    record, state = load(store, game_id)  # this device's sheet: Mag's Six
+
+    # Another device undoes Mag's Six and writes her As instead: the log has one entry again.
+    other_process.undo_entry(game_id, 1)
+    play_turn(other_process, game_id, 0, "free", "ones", "11234")
+    with pytest.raises(StaleSheet):
+        write_turn(store, record, state, 1, "free", "fives", "55521")
+
+    record, state = load(store, game_id)
+    assert [(e.box, e.dice) for e in record.entries] == [("ones", (1, 1, 2, 3, 4))]
+    assert [e.box for e in state.entries] == ["ones"]
+
+
+def test_a_game_imported_under_the_id_of_a_deleted_one_is_not_the_deleted_one(store):
+    game_id = start_game(store, RULES, ["Mag"])
+    for seq, box in enumerate(RULES.boxes):
+        play_turn(store, game_id, seq, "free", box, "12345")
+    load(store, game_id)
+    document = json.loads(json.dumps(next(export_documents(store, game_id))).replace(
+        '"Mag"', '"Maggie"'))
+
+    delete_game(store, game_id)
+    [imported] = import_games(store, check_files([("partie.json", json.dumps(document))]))
+    record, state = load(store, imported)
+
+    assert record.players == state.players == ("Maggie",)
