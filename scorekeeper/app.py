@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytz
 import tzlocal
 from flask import Flask
 from flask_babel import Babel
@@ -57,11 +58,13 @@ def _load_secret_key(instance: Path) -> str:
 
 def _household_timezone() -> str:
     """The machine's time zone: the server sits in the house, and its dates and times are
-    shown in the house's zone (the database keeps UTC)."""
+    shown in the house's zone (the database keeps UTC). UTC when the machine has none that
+    Flask-Babel (pytz) knows."""
     try:
-        return tzlocal.get_localzone_name() or "UTC"
+        name = tzlocal.get_localzone_name()
     except Exception:  # tzlocal raises its own errors for a misconfigured machine
         return "UTC"
+    return name if name in pytz.all_timezones_set else "UTC"
 
 
 def create_app(
@@ -98,6 +101,10 @@ def create_app(
     if os.environ.get(DATABASE_URL_ENV):
         app.config["DATABASE_URL"] = os.environ[DATABASE_URL_ENV]
     app.config.update(config)
+    if app.config["BABEL_DEFAULT_TIMEZONE"] not in pytz.all_timezones_set:
+        # Said at start, rather than a 500 on every page that shows a date.
+        raise RuntimeError(f"BABEL_DEFAULT_TIMEZONE: unknown time zone "
+                           f"{app.config['BABEL_DEFAULT_TIMEZONE']!r} (try 'Europe/Paris')")
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _load_secret_key(instance)
 

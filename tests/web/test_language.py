@@ -358,10 +358,15 @@ def test_the_time_zone_is_the_machine_s_unless_the_config_says_otherwise(
     def broken():
         raise LookupError("no zone configured")
 
-    monkeypatch.setattr(tzlocal, "get_localzone_name", broken)
-    app = create_app({"TESTING": True}, instance_path=instance_path)
-    app.extensions[STORE_EXTENSION].dispose()
-    assert app.config["BABEL_DEFAULT_TIMEZONE"] == "UTC"
+    for machine_zone in (broken, lambda: None, lambda: "Mars/Olympus_Mons"):
+        monkeypatch.setattr(tzlocal, "get_localzone_name", machine_zone)
+        app = create_app({"TESTING": True}, instance_path=instance_path)
+        app.extensions[STORE_EXTENSION].dispose()
+        assert app.config["BABEL_DEFAULT_TIMEZONE"] == "UTC"
+
+    with pytest.raises(RuntimeError, match="unknown time zone 'Europe/Pari'"):
+        create_app({"TESTING": True, "BABEL_DEFAULT_TIMEZONE": "Europe/Pari"},
+                   instance_path=instance_path)
 
 
 def test_downloads_are_named_in_the_reader_language(client, table):
