@@ -102,8 +102,9 @@ def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq:
     """Write the active player's entry on ``state``, the game ``record`` as just loaded.
 
     Raises StaleSheet when the client saw another sheet, or when another entry or an undo
-    reaches the store first (its count check is the guard); RuleError when the rules refuse
-    the entry. In every case nothing is written.
+    reaches the store first (the store checks the game's last change is still the one
+    ``record`` has); RuleError when the rules refuse the entry. In every case nothing is
+    written.
     """
     if len(state.entries) != expected_seq:
         raise StaleSheet(record.id, expected_seq, len(state.entries))
