@@ -79,14 +79,15 @@ def load(store: Store, game_id: int) -> tuple[GameRecord, GameState]:
     version = store.game_version(game_id)
     if version is None:
         raise GameNotFound(game_id)
-    kept = replays(store).get(game_id, version)
+    kept_replays = replays(store)
+    kept = kept_replays.get(game_id, version)
     if kept is not None:
         return kept
     record = store.load_game(game_id)
     if record is None:
         raise GameNotFound(game_id)
     state = state_of(record)
-    replays(store).keep(record, state)
+    kept_replays.keep(record, state)
     return record, state
 
 
