@@ -114,7 +114,8 @@ def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq:
     after = state.play(entry)
     written = EntryRecord(expected_seq, entry.player, column, box, cell.dice, cell.points)
     updated_at = store.add_entry(record.id, expected_seq, written, finished=after.is_over,
-                                 seen_at=record.updated_at)
+                                 seen_at=record.updated_at,
+                                 final_state=after if after.is_over else None)
     # The game as the store now holds it: the write required that nothing changed since
     # `record` was read, so the new log is its log and this entry.
     record = replace(record, entries=(*record.entries, written), updated_at=updated_at)

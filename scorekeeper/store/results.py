@@ -12,6 +12,7 @@ Every function takes an open connection and runs inside the caller's transaction
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections import Counter, defaultdict
@@ -20,7 +21,8 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, delete, exists, insert, select, tuple_, update
+from sqlalchemy import Connection, Table, bindparam, delete, exists, insert, select, tuple_, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, is_yams, replay
 from scorekeeper.store.records import FINISHED
@@ -38,6 +40,8 @@ RULES_KEY_LENGTH = 16
 
 PLAYER_COUNTERS = ("games", "duels", "wins", "total_sum", "column_count", "bonus_columns",
                    "yams_games", "yams_count", "cells", "barred_count")
+BOX_COUNTERS = ("filled", "barred")
+RULE_SET_COUNTERS = ("games", "results")
 
 
 def canonical_rules(rules: Mapping[str, Any]) -> str:
@@ -118,6 +122,16 @@ def result_rows(game_id: int, rules: Mapping[str, Any], finished_at: datetime,
     ]
 
 
+_SEATED_PLAYER_IDS = (
+    select(game_players.c.player_id).where(game_players.c.game_id == bindparam("game_id"))
+    .order_by(game_players.c.seat)
+)
+
+
+def _seated_player_ids(connection: Connection, game_id: int) -> list[int]:
+    return list(connection.scalars(_SEATED_PLAYER_IDS, {"game_id": game_id}))
+
+
 def _stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int], GameState]:
     rules = json.loads(connection.scalar(select(games.c.rules).where(games.c.id == game_id)))
     seats = connection.execute(
@@ -137,12 +151,18 @@ def _stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int]
     return rules, [seat.player_id for seat in seats], state
 
 
-def record_results(connection: Connection, game_id: int, finished_at: datetime) -> None:
+def record_results(connection: Connection, game_id: int, finished_at: datetime,
+                   state: GameState | None = None) -> None:
     """Cache the results of a game that has just finished, from a replay of its stored log.
 
+    ``state`` is that replay when the caller has just made it (the turn that finished the
+    game, on the log it checked was still the stored one); else the log is replayed here.
     A log that does not replay to the end has no results: only finished games are ranked.
     """
-    rules, player_ids, state = _stored_state(connection, game_id)
+    if state is None:
+        rules, player_ids, state = _stored_state(connection, game_id)
+    else:
+        rules, player_ids = state.rules.to_dict(), _seated_player_ids(connection, game_id)
     if not state.is_over:
         return
     rows = result_rows(game_id, rules, finished_at, player_ids, state)
@@ -155,9 +175,12 @@ def insert_results(connection: Connection, rows: list[dict[str, Any]],
     to canonical rules."""
     if not rows:
         return
+    # Counter rows first, always in the same order (rule sets, then players), as
+    # forget_results does: two games finishing or reopening at once wait on each other
+    # instead of deadlocking.
     _add_to_rule_sets(connection, rows, rules_texts, +1)
+    _add_to_players(connection, rows, _boxes_of(rules_texts), +1)
     connection.execute(insert(results), rows)
-    _add_to_players(connection, rows, +1)
     for player_id, key, since in _earliest_per_pair(rows):
         _restreak(connection, player_id, key, since)
 
@@ -170,11 +193,20 @@ def forget_results(connection: Connection, game_id: int) -> None:
     ]
     if not rows:
         return
+    rules_texts = _rules_texts(connection, (row["rules_key"] for row in rows))
+    _add_to_rule_sets(connection, rows, rules_texts, -1)
+    _add_to_players(connection, rows, _boxes_of(rules_texts), -1)
     connection.execute(delete(results).where(results.c.game_id == game_id))
-    _add_to_players(connection, rows, -1)
-    _add_to_rule_sets(connection, rows, {}, -1)
     for player_id, key, since in _earliest_per_pair(rows):
         _restreak(connection, player_id, key, since)
+    # Emptied counter rows go last: rule sets are referenced by the players' rows.
+    player_ids = {row["player_id"] for row in rows}
+    connection.execute(delete(player_box_stats).where(
+        player_box_stats.c.player_id.in_(player_ids), player_box_stats.c.filled == 0))
+    connection.execute(delete(player_stats).where(
+        player_stats.c.player_id.in_(player_ids), player_stats.c.games == 0))
+    connection.execute(delete(rule_sets).where(
+        rule_sets.c.key.in_(rules_texts), rule_sets.c.games == 0))
 
 
 def backfill_results(connection: Connection) -> None:
@@ -210,7 +242,8 @@ def rebuild_player_aggregates(connection: Connection,
     connection.execute(boxes_delete)
     connection.execute(stats_delete)
     rows = [dict(row._mapping) for row in connection.execute(query)]
-    _add_to_players(connection, rows, +1)
+    _add_to_players(connection, rows,
+                    boxes_by_rules_key(connection, (row["rules_key"] for row in rows)), +1)
     for player_id, key in sorted({(row["player_id"], row["rules_key"]) for row in rows}):
         _restreak(connection, player_id, key, None)
 
@@ -231,19 +264,11 @@ def _add_to_rule_sets(connection: Connection, rows: list[Mapping[str, Any]],
     for row in rows:
         counts[row["rules_key"]]["results"] += 1
         counts[row["rules_key"]]["games"] += row["seat"] == 0
-    for key, delta in counts.items():
-        current = connection.execute(select(rule_sets).where(rule_sets.c.key == key)).one_or_none()
-        if current is None:
-            connection.execute(insert(rule_sets).values(
-                key=key, rules=rules_texts[key], games=sign * delta["games"],
-                results=sign * delta["results"]))
-            continue
-        games_left = current.games + sign * delta["games"]
-        if games_left == 0:
-            connection.execute(delete(rule_sets).where(rule_sets.c.key == key))
-        else:
-            connection.execute(update(rule_sets).where(rule_sets.c.key == key).values(
-                games=games_left, results=current.results + sign * delta["results"]))
+    _add_counters(connection, rule_sets, ("key",), RULE_SET_COUNTERS, [
+        {"key": key, "rules": rules_texts[key], "games": sign * delta["games"],
+         "results": sign * delta["results"]}
+        for key, delta in counts.items()
+    ])
 
 
 def player_deltas(rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tuple[str, ...]]
@@ -272,71 +297,99 @@ def player_deltas(rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tupl
     return stats, boxes
 
 
-def boxes_by_rules_key(connection: Connection, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    texts = connection.execute(
+def _rules_texts(connection: Connection, keys: Iterable[str]) -> dict[str, str]:
+    return dict(connection.execute(
         select(rule_sets.c.key, rule_sets.c.rules).where(rule_sets.c.key.in_(set(keys)))
-    ).all()
-    return {row.key: Rules.from_dict(json.loads(row.rules)).boxes for row in texts}
+    ).all())
 
 
-def _add_to_players(connection: Connection, rows: list[Mapping[str, Any]], sign: int) -> None:
-    boxes_of = boxes_by_rules_key(connection, (row["rules_key"] for row in rows))
+def _boxes_of(rules_texts: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
+    return {key: Rules.from_dict(json.loads(text)).boxes for key, text in rules_texts.items()}
+
+
+def boxes_by_rules_key(connection: Connection, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
+    return _boxes_of(_rules_texts(connection, keys))
+
+
+def _add_to_players(connection: Connection, rows: list[Mapping[str, Any]],
+                    boxes_of: Mapping[str, tuple[str, ...]], sign: int) -> None:
     stats, boxes = player_deltas(rows, boxes_of)
-    for (player_id, key), delta in stats.items():
-        where = (player_stats.c.player_id == player_id) & (player_stats.c.rules_key == key)
-        _add_counters(connection, player_stats, where, delta, sign, "games", PLAYER_COUNTERS,
-                      {"player_id": player_id, "rules_key": key})
-    for (player_id, key, box), delta in boxes.items():
-        where = ((player_box_stats.c.player_id == player_id)
-                 & (player_box_stats.c.rules_key == key) & (player_box_stats.c.box == box))
-        _add_counters(connection, player_box_stats, where, delta, sign, "filled",
-                      ("filled", "barred"), {"player_id": player_id, "rules_key": key, "box": box})
+    _add_counters(connection, player_stats, ("player_id", "rules_key"), PLAYER_COUNTERS, [
+        {"player_id": player_id, "rules_key": key,
+         **{name: sign * delta[name] for name in PLAYER_COUNTERS}}
+        for (player_id, key), delta in stats.items()
+    ])
+    _add_counters(connection, player_box_stats, ("player_id", "rules_key", "box"), BOX_COUNTERS, [
+        {"player_id": player_id, "rules_key": key, "box": box,
+         **{name: sign * delta[name] for name in BOX_COUNTERS}}
+        for (player_id, key, box), delta in boxes.items()
+    ])
 
 
-def _add_counters(connection: Connection, table, where, delta: Counter, sign: int,
-                  count_name: str, names: tuple[str, ...], identity: dict[str, Any]) -> None:
-    """Add ``sign * delta`` to a row of counters; a row whose count falls to 0 goes away."""
-    current = connection.execute(select(table).where(where)).one_or_none()
-    values = {name: (getattr(current, name) if current else 0) + sign * delta[name]
-              for name in names}
-    if values[count_name] == 0:
-        if current is not None:
-            connection.execute(delete(table).where(where))
-    elif current is None:
-        connection.execute(insert(table).values(**identity, **values))
-    else:
-        connection.execute(update(table).where(where).values(**values))
+def _add_counters(connection: Connection, table: Table, key_names: tuple[str, ...],
+                  counters: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+    """Add each row's counters to the stored row of the same key, making the rows missing.
+
+    One upsert for every row, so that two transactions adding to one row both count; the
+    rows go in key order, so that every transaction locks rows in one order. Rows whose
+    count falls to 0 are left for the caller to delete.
+    """
+    if rows:
+        connection.execute(_upsert(connection.dialect.name, table, key_names, counters),
+                           sorted(rows, key=lambda row: [row[name] for name in key_names]))
+
+
+@functools.cache
+def _upsert(dialect: str, table: Table, key_names: tuple[str, ...],
+            counters: tuple[str, ...]):
+    # Built once: building it costs more than running it.
+    statement = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(table)
+    # RETURNING makes SQLAlchemy send the rows as one multi-row statement ("insertmanyvalues")
+    # where the driver would send one statement a row: one round trip instead of thirty.
+    return statement.on_conflict_do_update(
+        index_elements=key_names,
+        set_={name: table.c[name] + statement.excluded[name] for name in counters},
+    ).returning(table.c[key_names[0]])
+
+
+# The statements of _restreak, built once. The start point is typed like the columns, so
+# that the datetime is written as the column stores it.
+_PAIR = ((results.c.player_id == bindparam("player_id"))
+         & (results.c.rules_key == bindparam("rules_key")))
+_ORDER = (results.c.finished_at, results.c.game_id)
+_START = tuple_(bindparam("since_at", type_=results.c.finished_at.type),
+                bindparam("since_game", type_=results.c.game_id.type))
+_STREAK_BEFORE = (
+    select(results.c.bonus_streak).where(_PAIR, tuple_(*_ORDER) < _START)
+    .order_by(*(column.desc() for column in _ORDER)).limit(1)
+)
+_STREAK_ROWS = select(results.c.game_id, results.c.seat, results.c.column_count,
+                      results.c.bonus_columns, results.c.bonus_streak).where(_PAIR)
+_STREAK_ROWS_SINCE = _STREAK_ROWS.where(tuple_(*_ORDER) >= _START).order_by(*_ORDER)
+_STREAK_ROWS = _STREAK_ROWS.order_by(*_ORDER)
+_SET_STREAK = (
+    update(results)
+    .where(results.c.game_id == bindparam("g"), results.c.seat == bindparam("s"))
+    .values(bonus_streak=bindparam("streak"))
+)
 
 
 def _restreak(connection: Connection, player_id: int, key: str, since: tuple | None) -> None:
     """Recount the bonus streaks of one player's games of one rule set from ``since`` on."""
-    pair = (results.c.player_id == player_id) & (results.c.rules_key == key)
-    order = (results.c.finished_at, results.c.game_id)
+    pair = {"player_id": player_id, "rules_key": key}
     streak = 0
-    later = select(results.c.game_id, results.c.seat, results.c.column_count,
-                   results.c.bonus_columns, results.c.bonus_streak).where(pair)
+    later = _STREAK_ROWS
     if since is not None:
-        point = tuple_(*order)
-        # Typed like the columns, so that the datetime is written as the column stores it.
-        start = tuple_(bindparam(None, since[0], type_=results.c.finished_at.type),
-                       bindparam(None, since[1], type_=results.c.game_id.type))
-        streak = connection.scalar(
-            select(results.c.bonus_streak).where(pair, point < start)
-            .order_by(*(column.desc() for column in order)).limit(1)
-        ) or 0
-        later = later.where(point >= start)
+        pair.update(since_at=since[0], since_game=since[1])
+        streak = connection.scalar(_STREAK_BEFORE, pair) or 0
+        later = _STREAK_ROWS_SINCE
     changes = []
-    for row in connection.execute(later.order_by(*order)):
+    for row in connection.execute(later, pair):
         streak = streak + 1 if row.bonus_columns == row.column_count else 0
         if streak != row.bonus_streak:
             changes.append({"g": row.game_id, "s": row.seat, "streak": streak})
     if changes:
-        connection.execute(
-            update(results)
-            .where(results.c.game_id == bindparam("g"), results.c.seat == bindparam("s"))
-            .values(bonus_streak=bindparam("streak")),
-            changes,
-        )
+        connection.execute(_SET_STREAK, changes)
 
 
 def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:

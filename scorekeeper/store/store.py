@@ -28,6 +28,7 @@ from sqlalchemy import (
 from sqlalchemy import update as sql_update
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.rules import GameState
 from scorekeeper.store.errors import (
     GameNotFound,
     InvalidPlayers,
@@ -217,7 +218,7 @@ class Store:
 
     def add_entry(
         self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool,
-        seen_at: datetime | None = None,
+        seen_at: datetime | None = None, final_state: GameState | None = None,
     ) -> datetime:
         """Append `entry` to the log if the log still holds exactly `expected_seq` entries;
         return the game's new ``updated_at``.
@@ -225,8 +226,9 @@ class Store:
         `finished` marks the game finished (the caller's replay knows when the last box
         is filled). `seen_at`, the ``updated_at`` of the game the caller replayed, also
         requires that nothing changed since: an undo then another entry from another device
-        leaves the count as it was, not the log. Raises StaleSheet, changing nothing, when
-        the log moved on meanwhile.
+        leaves the count as it was, not the log. `final_state`, the caller's replay of the
+        log with this entry, spares the finished game's results a second replay. Raises
+        StaleSheet, changing nothing, when the log moved on meanwhile.
         """
         if entry.seq != expected_seq:
             raise StaleSheet(game_id, expected_seq, entry.seq)
@@ -249,7 +251,7 @@ class Store:
                      "score": entry.score, "created_at": now},
                 )
                 if finished:
-                    record_results(connection, game_id, now)
+                    record_results(connection, game_id, now, final_state)
         except IntegrityError as error:
             raise StaleSheet(game_id, expected_seq) from error
         return now
