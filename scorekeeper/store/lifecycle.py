@@ -38,19 +38,18 @@ def abandon_game(store: Store, game_id: int) -> None:
 
     Raises WrongStatus when the game is not in progress.
     """
-    with store.engine.begin() as connection:
-        _change_status(connection, game_id, IN_PROGRESS, ABANDONED)
+    store.write(lambda connection: _change_status(connection, game_id, IN_PROGRESS, ABANDONED))
 
 
 def resume_game(store: Store, game_id: int) -> None:
     """Take an abandoned game up again. Raises WrongStatus when it was not abandoned."""
-    with store.engine.begin() as connection:
-        _change_status(connection, game_id, ABANDONED, IN_PROGRESS)
+    store.write(lambda connection: _change_status(connection, game_id, ABANDONED, IN_PROGRESS))
 
 
 def delete_game(store: Store, game_id: int) -> None:
     """Delete a game, its log and its results; its players stay, with their other games."""
-    with store.engine.begin() as connection:
+
+    def remove(connection: Connection) -> None:
         # Updating the row first takes the write lock, as every other write to a game does.
         if not connection.execute(
             update(games).where(games.c.id == game_id).values(updated_at=_now())
@@ -58,3 +57,5 @@ def delete_game(store: Store, game_id: int) -> None:
             raise GameNotFound(game_id)
         forget_results(connection, game_id)
         connection.execute(delete(games).where(games.c.id == game_id))
+
+    store.write(remove)

@@ -9,12 +9,15 @@ the expected sequence number and the write that follows see the same log. The un
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
+from weakref import WeakSet
 
 from alembic import command
 from sqlalchemy import (
+    URL,
     Connection,
     Engine,
     bindparam,
@@ -23,10 +26,12 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    make_url,
     select,
+    text,
 )
 from sqlalchemy import update as sql_update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 
 from scorekeeper.rules import GameState
 from scorekeeper.store.errors import (
@@ -49,6 +54,70 @@ from scorekeeper.store.results import backfill_results, forget_results, record_r
 from scorekeeper.store.schema import entries, game_players, games, players
 
 BUSY_TIMEOUT_MS = 5000
+
+# How many times a transaction that PostgreSQL broke off (deadlock, serialization failure)
+# is run again before the error goes up; the SQLSTATEs that say "run it again".
+WRITE_ATTEMPTS = 5
+RETRIED_SQLSTATES = {"40P01", "40001"}
+
+# The key of the advisory lock that one process at a time holds to migrate PostgreSQL.
+MIGRATION_LOCK = 0x5C0BE4EE
+
+# The pip extra that brings each backend's driver.
+DRIVER_EXTRAS = {"postgresql": "postgresql"}
+
+T = TypeVar("T")
+
+
+class DatabaseSetupError(Exception):
+    """The database URL cannot be used as given: said in one line, at start."""
+
+
+def engine_url(url: str | URL) -> URL:
+    """The URL SQLAlchemy opens for a database URL as an operator writes it.
+
+    ``postgresql://`` (and Heroku's ``postgres://``) mean psycopg 3, the driver of the
+    ``postgresql`` extra, whatever default driver the installed SQLAlchemy would pick.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError as error:
+        raise DatabaseSetupError(f"DATABASE_URL: {error}") from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed
+
+
+def _create_engine(url: URL, options: dict[str, Any]) -> Engine:
+    try:
+        return create_engine(url, **options)
+    except ImportError as error:
+        backend = url.get_backend_name()
+        extra = DRIVER_EXTRAS.get(backend)
+        advice = (f"pip install 'scorekeeper[{extra}]'" if extra
+                  else f"install the Python driver {url.get_driver_name()!r}")
+        raise DatabaseSetupError(
+            f"the {backend} database driver is missing ({error.name or error}): {advice}"
+        ) from None
+    except ArgumentError as error:
+        raise DatabaseSetupError(f"DATABASE_URL: {error}") from None
+
+
+# Every store's engine, so that a forked child (gunicorn --preload) drops the pooled
+# connections it inherited instead of talking over its parent on the same sockets.
+_engines: WeakSet[Engine] = WeakSet()
+
+
+def _forget_inherited_connections() -> None:
+    for engine in list(_engines):
+        engine.dispose(close=False)
+
+
+os.register_at_fork(after_in_child=_forget_inherited_connections)
+
+
+def _must_retry(error: OperationalError) -> bool:
+    return getattr(error.orig, "sqlstate", None) in RETRIED_SQLSTATES
 
 
 def _now() -> datetime:
@@ -135,19 +204,51 @@ _ADD_ENTRY = insert(entries)
 class Store:
     """The games database. Safe to share between threads: each call takes its own connection."""
 
-    def __init__(self, url: str, **engine_options: Any) -> None:
-        self.engine: Engine = create_engine(url, **engine_options)
+    def __init__(self, url: str | URL, **engine_options: Any) -> None:
+        """Open the database of `url` (not yet connected); `engine_options` go to SQLAlchemy's
+        create_engine (pool_size, say). Raises DatabaseSetupError for a URL that cannot be
+        used: unknown backend, driver not installed."""
+        url = engine_url(url)
+        if url.get_backend_name() != "sqlite":
+            # A pooled connection that a database restart closed is replaced, not a 500.
+            engine_options.setdefault("pool_pre_ping", True)
+        self.engine: Engine = _create_engine(url, engine_options)
+        _engines.add(self.engine)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _on_sqlite_connect)
             event.listen(self.engine, "begin", _on_sqlite_begin)
 
     def migrate(self) -> None:
-        """Bring the schema to the newest migration; a no-op when it is already there."""
+        """Bring the schema to the newest migration; a no-op when it is already there.
+
+        On PostgreSQL any number of processes may start at once: one migrates under an
+        advisory lock, the others wait for its commit and find nothing left to do.
+        """
         cfg = alembic_config()
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                   {"key": MIGRATION_LOCK})
             cfg.attributes["connection"] = connection
             command.upgrade(cfg, "head")
             backfill_results(connection)
+
+    def write(self, work: Callable[[Connection], T]) -> T:
+        """Run `work` in one transaction and return what it returns.
+
+        PostgreSQL breaks off a transaction caught in a deadlock or a serialization failure;
+        the whole transaction is then run again, a few times at most, so that two tablets
+        finishing games at once both succeed.
+        """
+        attempt = 1
+        while True:
+            try:
+                with self.engine.begin() as connection:
+                    return work(connection)
+            except OperationalError as error:
+                if attempt == WRITE_ATTEMPTS or not _must_retry(error):
+                    raise
+                attempt += 1
 
     def dispose(self) -> None:
         """Close the pooled connections (before deleting the database file, for instance)."""
@@ -169,7 +270,8 @@ class Store:
 
     def _create_game(self, rules_text: str, names: list[str]) -> int:
         now = _now()
-        with self.engine.begin() as connection:
+
+        def create(connection: Connection) -> int:
             game_id = connection.execute(
                 insert(games).values(
                     rules=rules_text, status=IN_PROGRESS, created_at=now, updated_at=now
@@ -184,7 +286,9 @@ class Store:
                         name=name,
                     )
                 )
-        return game_id
+            return game_id
+
+        return self.write(create)
 
     @staticmethod
     def _find_or_create_player(connection: Connection, name: str, now: datetime) -> int:
@@ -237,21 +341,24 @@ class Store:
         game_values: dict[str, Any] = {"updated_at": now}
         if finished:
             game_values.update(status=FINISHED, finished_at=now)
+
+        def append(connection: Connection) -> None:
+            if not self._lock_game(connection, game_id, game_values, seen_at):
+                raise StaleSheet(game_id, expected_seq)
+            count = self._entry_count(connection, game_id)
+            if count != expected_seq:
+                raise StaleSheet(game_id, expected_seq, count)
+            connection.execute(
+                _ADD_ENTRY,
+                {"game_id": game_id, "seq": entry.seq, "seat": entry.seat,
+                 "column": entry.column, "box": entry.box, "dice": dice,
+                 "score": entry.score, "created_at": now},
+            )
+            if finished:
+                record_results(connection, game_id, now, final_state)
+
         try:
-            with self.engine.begin() as connection:
-                if not self._lock_game(connection, game_id, game_values, seen_at):
-                    raise StaleSheet(game_id, expected_seq)
-                count = self._entry_count(connection, game_id)
-                if count != expected_seq:
-                    raise StaleSheet(game_id, expected_seq, count)
-                connection.execute(
-                    _ADD_ENTRY,
-                    {"game_id": game_id, "seq": entry.seq, "seat": entry.seat,
-                     "column": entry.column, "box": entry.box, "dice": dice,
-                     "score": entry.score, "created_at": now},
-                )
-                if finished:
-                    record_results(connection, game_id, now, final_state)
+            self.write(append)
         except IntegrityError as error:
             raise StaleSheet(game_id, expected_seq) from error
         return now
@@ -263,7 +370,8 @@ class Store:
         moved on meanwhile (an undo from a sheet that showed entries, on an emptied log,
         included), and NothingToUndo when the client saw an empty log and it still is.
         """
-        with self.engine.begin() as connection:
+
+        def take_back(connection: Connection) -> EntryRecord:
             self._lock_game(
                 connection,
                 game_id,
@@ -282,7 +390,9 @@ class Store:
             ).one()
             forget_results(connection, game_id)
             connection.execute(delete(entries).where(entries.c.id == last.id))
-        return _entry_record(last)
+            return _entry_record(last)
+
+        return self.write(take_back)
 
     def game_version(self, game_id: int) -> GameVersion | None:
         """The version of a game, None if there is no such game: one small query, asked by
