@@ -15,6 +15,7 @@ import tzlocal
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.store import Store
 from scorekeeper.web import register_blueprints
@@ -25,6 +26,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 SECRET_KEY_FILE = "secret_key"
 DATABASE_FILE = "scorekeeper.sqlite3"
 DATABASE_URL_ENV = "SCOREKEEPER_DATABASE_URL"
+SECRET_KEY_ENV = "SCOREKEEPER_SECRET_KEY"
 
 babel = Babel()
 csrf = CSRFProtect()
@@ -74,7 +76,8 @@ def create_app(
 
     The instance folder comes from `instance_path`, else `config["INSTANCE_PATH"]`, else
     Flask's default. Settings apply in this order, the last one winning: defaults, the
-    instance's config.py, the SCOREKEEPER_DATABASE_URL environment variable, `config`.
+    instance's config.py, the SCOREKEEPER_DATABASE_URL and SCOREKEEPER_SECRET_KEY environment
+    variables, `config`. Raises DatabaseSetupError when the database URL cannot be used.
     """
     config = dict(config or {})
     instance_path = instance_path or config.pop("INSTANCE_PATH", None)
@@ -90,6 +93,11 @@ def create_app(
 
     app.config.from_mapping(
         DATABASE_URL=f"sqlite:///{instance / DATABASE_FILE}",
+        # Passed to SQLAlchemy's create_engine: pool_size, max_overflow, pool_timeout...
+        DATABASE_ENGINE_OPTIONS={},
+        # How many reverse proxies stand in front of the app: their X-Forwarded-For and
+        # X-Forwarded-Proto headers are believed, nobody else's (0: none are).
+        TRUSTED_PROXIES=0,
         BABEL_DEFAULT_LOCALE="fr",
         BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
         BABEL_DEFAULT_TIMEZONE=_household_timezone(),
@@ -100,6 +108,9 @@ def create_app(
     app.config.from_pyfile("config.py", silent=True)
     if os.environ.get(DATABASE_URL_ENV):
         app.config["DATABASE_URL"] = os.environ[DATABASE_URL_ENV]
+    if os.environ.get(SECRET_KEY_ENV):
+        # Several processes, maybe on several machines, must sign with one key.
+        app.config["SECRET_KEY"] = os.environ[SECRET_KEY_ENV]
     app.config.update(config)
     if app.config["BABEL_DEFAULT_TIMEZONE"] not in pytz.all_timezones_set:
         # Said at start, rather than a 500 on every page that shows a date.
@@ -108,9 +119,13 @@ def create_app(
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _load_secret_key(instance)
 
-    store = Store(app.config["DATABASE_URL"])
+    store = Store(app.config["DATABASE_URL"], **app.config["DATABASE_ENGINE_OPTIONS"])
     store.migrate()
     app.extensions[STORE_EXTENSION] = store
+
+    proxies = int(app.config["TRUSTED_PROXIES"])
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
 
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)

@@ -15,6 +15,7 @@ from scorekeeper.app import create_app
 from scorekeeper.net import lan_address
 from scorekeeper.rules import IllegalEntry, RuleError, read_document
 from scorekeeper.store.backup import backup_command
+from scorekeeper.store.store import DatabaseSetupError
 from scorekeeper.transfer_cli import export_command, import_command
 
 
@@ -29,7 +30,17 @@ def instance_option(command: Callable) -> Callable:
     )(command)
 
 
-@click.group()
+class ScorekeeperGroup(click.Group):
+    """Says a database URL that cannot be used in one line, whatever the subcommand."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except DatabaseSetupError as error:
+            raise click.ClickException(str(error)) from None
+
+
+@click.group(cls=ScorekeeperGroup)
 @click.version_option(package_name="scorekeeper")
 def main() -> None:
     """Yams score keeper: a score sheet on a tablet, for games played with real dice."""
@@ -61,6 +72,15 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
     waitress.serve(app, host=host, port=port, threads=SERVER_THREADS)
+
+
+@main.command()
+@instance_option
+def migrate(instance: Path | None) -> None:
+    """Create or upgrade the database's tables, then exit (a deploy step before the servers
+    start; they would migrate on start anyway, one at a time)."""
+    app = create_app(instance_path=instance)
+    click.echo(f"Database up to date: {app.config['DATABASE_URL'].partition('://')[0]}")
 
 
 def addresses_to_open(host: str, port: int) -> list[str]:

@@ -188,3 +188,15 @@ player_box_stats = Table(
 
 Index("ix_games_status_finished_at", games.c.status, games.c.finished_at)
 Index("ix_game_players_player_id", game_players.c.player_id)
+
+# Wrong household PINs, one row each, kept for the minute they count: in the database, so
+# that every server process refuses the sixth try (see store/pins.py).
+pin_failures = Table(
+    "pin_failures",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("address", String(64), nullable=False),
+    Column("failed_at", UTCDateTime, nullable=False),
+    Index("ix_pin_failures_address_time", "address", "failed_at"),
+    Index("ix_pin_failures_failed_at", "failed_at"),
+)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import functools
 import hmac
-import threading
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from flask import (
@@ -31,7 +31,10 @@ from werkzeug.routing import IntegerConverter
 from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
 
+from scorekeeper.store import Store
+from scorekeeper.store.pins import add_pin_failure, forget_pin_failures, recent_pin_failures
 from scorekeeper.web.forms import Form
+from scorekeeper.web.store import STORE_EXTENSION
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -85,37 +88,31 @@ class PinForm(Form):
 
 
 class PinAttempts:
-    """Recent wrong PINs per client address, shared by the server's threads."""
+    """Recent wrong PINs per client address, counted in the database: every thread and every
+    server process sees the same tries. Wall-clock time, the one clock processes share."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._failures: dict[str, list[float]] = {}
-
-    def _recent(self, address: str, now: float) -> list[float]:
-        recent = [t for t in self._failures.get(address, ()) if t > now - PIN_WINDOW_SECONDS]
-        if recent:
-            self._failures[address] = recent
-        else:
-            self._failures.pop(address, None)
-        return recent
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     def wait_seconds(self, address: str) -> int:
         """How long this address must wait before trying again; 0 when it may try now."""
-        now = time.monotonic()
-        with self._lock:
-            recent = self._recent(address, now)
-            if len(recent) < MAX_PIN_FAILURES:
-                return 0
-            return max(1, int(recent[-MAX_PIN_FAILURES] + PIN_WINDOW_SECONDS - now + 0.999))
+        now = time.time()
+        recent = recent_pin_failures(self.store, address, _moment(now - PIN_WINDOW_SECONDS))
+        if len(recent) < MAX_PIN_FAILURES:
+            return 0
+        oldest = recent[-MAX_PIN_FAILURES].timestamp()
+        return max(1, int(oldest + PIN_WINDOW_SECONDS - now + 0.999))
 
     def failed(self, address: str) -> None:
-        now = time.monotonic()
-        with self._lock:
-            self._failures[address] = [*self._recent(address, now), now]
+        now = time.time()
+        add_pin_failure(self.store, address, _moment(now), _moment(now - PIN_WINDOW_SECONDS))
 
     def succeeded(self, address: str) -> None:
-        with self._lock:
-            self._failures.pop(address, None)
+        forget_pin_failures(self.store, address)
+
+
+def _moment(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
 
 
 def register(app: Flask) -> None:
@@ -125,7 +122,7 @@ def register(app: Flask) -> None:
     added to the URL map.
     """
     app.url_map.converters["int"] = DatabaseIdConverter
-    app.extensions[PIN_ATTEMPTS_EXTENSION] = PinAttempts()
+    app.extensions[PIN_ATTEMPTS_EXTENSION] = PinAttempts(app.extensions[STORE_EXTENSION])
     app.register_blueprint(bp)
     app.after_request(_add_security_headers)
 

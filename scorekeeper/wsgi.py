@@ -1,0 +1,16 @@
+"""The app for a WSGI server of several processes: ``gunicorn 'scorekeeper.wsgi:app'``.
+
+Configured by the instance folder's config.py or the environment (SCOREKEEPER_DATABASE_URL,
+SCOREKEEPER_SECRET_KEY); see README, "Hosting".
+"""
+
+import sys
+
+from scorekeeper.app import create_app
+from scorekeeper.store.store import DatabaseSetupError
+
+try:
+    app = create_app()
+except DatabaseSetupError as error:
+    # One line an operator can act on, not a traceback in every worker's log.
+    sys.exit(f"scorekeeper: {error}")
