@@ -1,15 +1,56 @@
-"""Shared fixtures: an app on a fresh instance folder, its clients, and its store."""
+"""Shared fixtures: an app on a fresh instance folder and database, its clients, its store.
+
+The database is a SQLite file in the instance folder, or a clean PostgreSQL database when
+SCOREKEEPER_TEST_DATABASE_URL names a server (see tests/databases.py). Tests about SQLite
+itself carry the `sqlite_only` marker and are skipped there.
+"""
+
+import os
 
 import pytest
 
-from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, STORE_EXTENSION, create_app
+from scorekeeper.app import DATABASE_URL_ENV, STORE_EXTENSION, create_app
 from scorekeeper.store import Store
+from tests.databases import (
+    ON_POSTGRESQL,
+    REQUIRE_POSTGRESQL_ENV,
+    TEST_DATABASE_URL_ENV,
+    close_databases,
+    give_database,
+    take_database,
+)
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): about SQLite itself (its file, PRAGMAs, backup API); "
+        "skipped on PostgreSQL")
+    if os.environ.get(REQUIRE_POSTGRESQL_ENV) == "1" and not ON_POSTGRESQL:
+        raise pytest.UsageError(f"{REQUIRE_POSTGRESQL_ENV}=1 but {TEST_DATABASE_URL_ENV} is not "
+                                "set: this run would test SQLite only")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not ON_POSTGRESQL:
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None:
+            reason = marker.args[0] if marker.args else "about SQLite itself"
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+
+
+def pytest_unconfigure(config):
+    close_databases()
 
 
 @pytest.fixture(autouse=True)
-def _no_database_from_environment(monkeypatch):
-    """A developer's SCOREKEEPER_DATABASE_URL must never reach the tests."""
+def _database_from_the_test_setting(request, monkeypatch):
+    """A developer's SCOREKEEPER_DATABASE_URL must never reach the tests; on PostgreSQL every
+    test with a folder of its own gets a clean database, also for the apps it makes itself."""
     monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
+    if ON_POSTGRESQL and "tmp_path" in request.fixturenames:
+        monkeypatch.setenv(DATABASE_URL_ENV, request.getfixturevalue("database_url"))
 
 
 @pytest.fixture
@@ -18,9 +59,34 @@ def instance_path(tmp_path):
 
 
 @pytest.fixture
-def app(instance_path):
+def database_url(instance_path):
+    """The test's database: the instance folder's SQLite file, as the app would name it, or a
+    clean PostgreSQL database."""
+    url = take_database(instance_path)
+    yield url
+    give_database(url)
+
+
+@pytest.fixture
+def another_database():
+    """Gives a second instance folder its own clean database: ``another_database(folder)`` is
+    the URL of the folder's SQLite file, or of another PostgreSQL database."""
+    taken = []
+
+    def take(folder):
+        taken.append(take_database(folder))
+        return taken[-1]
+
+    yield take
+    for url in taken:
+        give_database(url)
+
+
+@pytest.fixture
+def app(instance_path, database_url):
     """The app with CSRF on, as in production: tests that POST must send the token."""
-    app = create_app({"TESTING": True}, instance_path=instance_path)
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url},
+                     instance_path=instance_path)
     yield app
     app.extensions[STORE_EXTENSION].dispose()
 
@@ -36,10 +102,10 @@ def runner(app):
 
 
 @pytest.fixture
-def store(instance_path):
-    """A store on the same database file as the `app` fixture, usable without it."""
+def store(instance_path, database_url):
+    """A store on the same database as the `app` fixture, usable without it."""
     instance_path.mkdir(parents=True, exist_ok=True)
-    store = Store(f"sqlite:///{instance_path / DATABASE_FILE}")
+    store = Store(database_url)
     store.migrate()
     yield store
     store.dispose()

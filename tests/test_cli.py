@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from scorekeeper import cli
 from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, create_app
 from scorekeeper.net import lan_address
+from tests.databases import ON_POSTGRESQL
 
 
 def test_serve_help_lists_its_options():
@@ -31,7 +32,8 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
     assert "http://localhost:8123" in result.output
     assert "http://192.168.1.20:8123" in result.output
     assert served == {"host": "0.0.0.0", "port": 8123, "threads": cli.SERVER_THREADS}
-    assert (instance / DATABASE_FILE).is_file()
+    if not ON_POSTGRESQL:  # there the database is the test's, named by the environment
+        assert (instance / DATABASE_FILE).is_file()
 
 
 def test_addresses_follow_the_listening_host(monkeypatch):
@@ -85,6 +87,7 @@ def test_each_instance_gets_its_own_secret_key(tmp_path):
 
 
 def test_instance_config_then_environment_choose_the_database(instance_path, monkeypatch):
+    monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
     instance_path.mkdir()
     from_config = instance_path / "from_config.sqlite3"
     (instance_path / "config.py").write_text(f'DATABASE_URL = "sqlite:///{from_config}"\n')

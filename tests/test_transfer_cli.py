@@ -6,6 +6,7 @@ import random
 import pytest
 from click.testing import CliRunner
 
+from scorekeeper.app import DATABASE_URL_ENV
 from scorekeeper.cli import main
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
@@ -14,8 +15,9 @@ from tests.store.test_results import solo_document
 from tests.store.test_transfer import every_row, hall_of_fame
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(arg) for arg in args])
+def run(*args, database_url=None):
+    env = {DATABASE_URL_ENV: database_url} if database_url else None
+    return CliRunner().invoke(main, [str(arg) for arg in args], env=env)
 
 
 def json_lines(result):
@@ -39,8 +41,8 @@ def games_dir(tmp_path):
     return folder
 
 
-def open_store(instance):
-    store = Store(f"sqlite:///{instance / 'scorekeeper.sqlite3'}")
+def open_store(database_url):
+    store = Store(database_url)
     store.migrate()
     return store
 
@@ -66,29 +68,33 @@ def test_import_prints_where_each_game_went_then_export_prints_them(tmp_path, ga
 
 
 def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(
-        tmp_path, games_dir):
+        tmp_path, games_dir, another_database):
     first, second = tmp_path / "first", tmp_path / "second"
-    run("import", "--instance", first, games_dir / "triple.json", games_dir / "two.json")
-    exported = run("export", "--instance", first).stdout
+    urls = another_database(first), another_database(second)
+    run("import", "--instance", first, games_dir / "triple.json", games_dir / "two.json",
+        database_url=urls[0])
+    exported = run("export", "--instance", first, database_url=urls[0]).stdout
     backup = tmp_path / "backup.json"
     backup.write_text(exported, encoding="utf-8")
 
-    result = run("import", "--instance", second, backup)
+    result = run("import", "--instance", second, backup, database_url=urls[1])
 
     assert result.exit_code == 0 and len(json_lines(result)) == 3
-    stores = open_store(first), open_store(second)
+    stores = open_store(urls[0]), open_store(urls[1])
     try:
         assert hall_of_fame(stores[1]) == hall_of_fame(stores[0])
     finally:
         for store in stores:
             store.dispose()
-    assert run("export", "--instance", second).stdout == exported
+    assert run("export", "--instance", second, database_url=urls[1]).stdout == exported
 
 
-def test_an_illegal_file_imports_nothing_names_the_errors_and_exits_2(tmp_path, games_dir):
+def test_an_illegal_file_imports_nothing_names_the_errors_and_exits_2(tmp_path, games_dir,
+                                                                      another_database):
     instance = tmp_path / "instance"
-    run("import", "--instance", instance, games_dir / "two.json")
-    store = open_store(instance)
+    url = another_database(instance)
+    run("import", "--instance", instance, games_dir / "two.json", database_url=url)
+    store = open_store(url)
     before = every_row(store)
     cheat = solo_document("Alix")
     cheat["entries"][3]["dice"] = [4, 4, 4, 4, 7]
@@ -96,7 +102,7 @@ def test_an_illegal_file_imports_nothing_names_the_errors_and_exits_2(tmp_path, 
     (games_dir / "notes.json").write_text("Mag 245, Alix 230", encoding="utf-8")
 
     result = run("import", "--instance", instance, games_dir / "triple.json",
-                 games_dir / "cheat.json", games_dir / "notes.json")
+                 games_dir / "cheat.json", games_dir / "notes.json", database_url=url)
 
     assert result.exit_code == 2
     assert json_lines(result) == [

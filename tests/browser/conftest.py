@@ -12,10 +12,11 @@ import pytest
 import waitress
 from playwright.sync_api import sync_playwright
 
-from scorekeeper.app import DATABASE_FILE, create_app
+from scorekeeper.app import create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.web.store import STORE_EXTENSION
+from tests.databases import give_database, take_database
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -32,10 +33,11 @@ PHONE = (390, 844)
 def live_app(tmp_path_factory):
     instance = tmp_path_factory.mktemp("instance")
     # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
-    app = create_app({"DATABASE_URL": f"sqlite:///{instance / DATABASE_FILE}"},
-                     instance_path=instance)
+    database_url = take_database(instance)
+    app = create_app({"DATABASE_URL": database_url}, instance_path=instance)
     yield app
     app.extensions[STORE_EXTENSION].dispose()
+    give_database(database_url)
 
 
 @pytest.fixture(scope="session")

@@ -1,21 +1,27 @@
-"""What the checks against a real server read back: the games on disk, and their integrity."""
+"""What the checks against a real server read back: the stored games, and their integrity.
+
+The database is the instance folder's SQLite file, or the one a URL names (PostgreSQL).
+"""
 
 import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+from sqlalchemy import make_url, select
+
 from scorekeeper.app import DATABASE_FILE
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.play import load, start_game
+from scorekeeper.store.schema import entries as entries_table
 
 PLAYERS = ("Mag", "Alix")
 
 
-def create_games(instance: Path, count: int) -> list[int]:
+def create_games(instance: Path, count: int, database_url: str) -> list[int]:
     """`count` two-player classique games (26 turns each) in the instance's database."""
     instance.mkdir(parents=True, exist_ok=True)
-    store = Store(f"sqlite:///{database(instance)}")
+    store = Store(database_url)
     try:
         store.migrate()
         return [start_game(store, Rules(), PLAYERS) for _ in range(count)]
@@ -23,19 +29,26 @@ def create_games(instance: Path, count: int) -> list[int]:
         store.dispose()
 
 
-def database(instance: Path) -> Path:
-    return instance / DATABASE_FILE
+def sqlite_url(instance: Path) -> str:
+    """The URL of the instance folder's own database, as `scorekeeper serve` names it."""
+    return f"sqlite:///{instance / DATABASE_FILE}"
 
 
-def stored_entries(database_file: Path) -> dict[tuple[int, int], tuple[str, str]]:
-    """Every entry on disk: (game, seq) -> ("column:box", the dice sorted).
+def stored_entries(database_url: str) -> dict[tuple[int, int], tuple[str, str]]:
+    """Every stored entry: (game, seq) -> ("column:box", the dice sorted).
 
     Also checks that each game's log has no gap, as a half-written transaction would leave.
     """
-    with closing(sqlite3.connect(database_file)) as connection:
-        rows = connection.execute('SELECT game_id, seq, "column", box, dice FROM entries')
-        entries = {(game, seq): (f"{column}:{box}", "".join(sorted(dice)))
-                   for game, seq, column, box, dice in rows}
+    store = Store(database_url)
+    try:
+        with store.engine.connect() as connection:
+            rows = connection.execute(select(
+                entries_table.c.game_id, entries_table.c.seq, entries_table.c.column,
+                entries_table.c.box, entries_table.c.dice)).all()
+    finally:
+        store.dispose()
+    entries = {(game, seq): (f"{column}:{box}", "".join(sorted(dice)))
+               for game, seq, column, box, dice in rows}
     logs: dict[int, list[int]] = {}
     for game, seq in sorted(entries):
         logs.setdefault(game, []).append(seq)
@@ -44,14 +57,19 @@ def stored_entries(database_file: Path) -> dict[tuple[int, int], tuple[str, str]
     return entries
 
 
-def integrity(database_file: Path) -> str:
-    with closing(sqlite3.connect(database_file)) as connection:
+def is_sqlite(database_url: str) -> bool:
+    return make_url(database_url).get_backend_name() == "sqlite"
+
+
+def integrity(database_url: str) -> str:
+    """SQLite's integrity_check of the database file ("ok" when sound)."""
+    with closing(sqlite3.connect(make_url(database_url).database)) as connection:
         return "; ".join(row[0] for row in connection.execute("PRAGMA integrity_check"))
 
 
-def assert_games_replay(instance: Path, game_ids: list[int]) -> None:
+def assert_games_replay(database_url: str, game_ids: list[int]) -> None:
     """Each stored log is a legal game whose cached scores are its replay's."""
-    store = Store(f"sqlite:///{database(instance)}")
+    store = Store(database_url)
     try:
         for game_id in game_ids:
             record, state = load(store, game_id)

@@ -15,11 +15,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy import make_url
+
 from tests.robustness.checks import (
     assert_games_replay,
     create_games,
-    database,
     integrity,
+    is_sqlite,
+    sqlite_url,
     stored_entries,
 )
 from tests.robustness.live import CLIENT_DICE, Client, LiveServer, sorted_dice
@@ -78,19 +81,23 @@ class CrashReport:
     in_doubt: int
     in_doubt_stored: int
     seconds: float
+    database: str
 
     def __str__(self) -> str:
-        return (f"crashes: {self.kills} kill -9 with {self.devices} devices writing, "
-                f"{self.seconds:.1f} s: integrity_check ok after every restart; "
+        checked = "integrity_check ok" if self.database == "sqlite" else "database up"
+        return (f"crashes on {self.database}: {self.kills} kill -9 with {self.devices} "
+                f"devices writing, {self.seconds:.1f} s: {checked} after every restart; "
                 f"{self.acknowledged} acknowledged entries, all there; {self.in_doubt} "
                 f"requests cut by a kill, {self.in_doubt_stored} of them committed just "
                 f"before it")
 
 
-def _check_after_restart(instance: Path, devices: list[Device]) -> set[Turn]:
-    """Integrity, every acknowledged entry, nothing unknown; returns the in-doubt turns kept."""
-    assert integrity(database(instance)) == "ok"
-    stored = stored_entries(database(instance))
+def _check_after_restart(database_url: str, devices: list[Device]) -> set[Turn]:
+    """Integrity (of a SQLite file), every acknowledged entry, nothing unknown; returns the
+    in-doubt turns kept."""
+    if is_sqlite(database_url):
+        assert integrity(database_url) == "ok"
+    stored = stored_entries(database_url)
     kept = set()
     for device in devices:
         for turn, written in device.acknowledged.items():
@@ -113,16 +120,20 @@ def _settle(tablets: list[Device], kept: set[Turn]) -> None:
         tablet.in_doubt.clear()
 
 
-def run_crashes(workdir: Path, kills: int, devices: int, seed: int = 7) -> CrashReport:
+def run_crashes(workdir: Path, kills: int, devices: int, seed: int = 7,
+                database_url: str | None = None) -> CrashReport:
+    """Kill a server in `workdir` while devices write, `kills` times, checking after each
+    restart; on the instance folder's SQLite file, or the database `database_url` names."""
     instance = workdir / "instance"
-    game_ids = create_games(instance, devices * GAMES_PER_DEVICE)
+    database_url = database_url or sqlite_url(instance)
+    game_ids = create_games(instance, devices * GAMES_PER_DEVICE, database_url)
     tablets = [Device(i, game_ids[i::devices]) for i in range(devices)]
     chance = random.Random(seed)
     cut = kept = 0
     started = time.monotonic()
     for _kill in range(kills):
-        with LiveServer(instance, workdir / "server.log") as server:
-            kept_now = _check_after_restart(instance, tablets)
+        with LiveServer(instance, workdir / "server.log", database_url=database_url) as server:
+            kept_now = _check_after_restart(database_url, tablets)
             kept += len(kept_now)
             _settle(tablets, kept_now)
             acknowledged_now = threading.Semaphore(0)
@@ -143,8 +154,8 @@ def run_crashes(workdir: Path, kills: int, devices: int, seed: int = 7) -> Crash
                 if tablet.failure is not None:
                     raise tablet.failure
             cut += sum(len(tablet.in_doubt) for tablet in tablets)
-    with LiveServer(instance, workdir / "server.log") as server:
-        kept_now = _check_after_restart(instance, tablets)
+    with LiveServer(instance, workdir / "server.log", database_url=database_url) as server:
+        kept_now = _check_after_restart(database_url, tablets)
         kept += len(kept_now)
         _settle(tablets, kept_now)
         client = Client(server.base)
@@ -153,9 +164,10 @@ def run_crashes(workdir: Path, kills: int, devices: int, seed: int = 7) -> Crash
                 client.sheet(game_id)
         finally:
             client.close()
-    assert_games_replay(instance, game_ids)
+    assert_games_replay(database_url, game_ids)
     return CrashReport(
         kills=kills, devices=devices,
         acknowledged=sum(len(tablet.acknowledged) for tablet in tablets),
         in_doubt=cut, in_doubt_stored=kept, seconds=time.monotonic() - started,
+        database=make_url(database_url).get_backend_name(),
     )

@@ -35,10 +35,13 @@ def free_port() -> int:
 class LiveServer:
     """`scorekeeper serve --host 127.0.0.1` in a child process; a context manager that
     always kills it on exit. `command` replaces the serve command line, "{port}" in it
-    standing for the free port found (see bench/load.py)."""
+    standing for the free port found (see bench/load.py). The server uses the database
+    `database_url`, else the instance folder's own, whatever the environment says."""
 
-    def __init__(self, instance: Path, log: Path, command: list[str] | None = None) -> None:
+    def __init__(self, instance: Path, log: Path, command: list[str] | None = None,
+                 database_url: str | None = None) -> None:
         self.log = log
+        self.database_url = database_url
         self.port = free_port()
         command = command or [sys.executable, "-c", SERVE_CODE, "serve", "--host", "127.0.0.1",
                               "--port", "{port}", "--instance", str(instance)]
@@ -52,6 +55,8 @@ class LiveServer:
     def start(self) -> LiveServer:
         env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
         env.pop("SCOREKEEPER_DATABASE_URL", None)
+        if self.database_url:
+            env["SCOREKEEPER_DATABASE_URL"] = self.database_url
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(self.command, cwd=REPO_ROOT, env=env,
                                             stdout=log, stderr=subprocess.STDOUT)

@@ -10,15 +10,17 @@ import re
 import shutil
 import tempfile
 from html.parser import HTMLParser
+from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, Rules, replay
 from scorekeeper.store.play import load
+from tests.databases import give_database, take_database
 
 HOSTILE_TEXT = [
     "<img src=x onerror=alert(1)>", "\"><script>alert(1)</script>", "' OR 1=1 --",
@@ -63,7 +65,9 @@ class HostileTable(RuleBasedStateMachine):
     @initialize()
     def start(self) -> None:
         self.folder = tempfile.mkdtemp(prefix="yams-hostile-")
-        self.app = create_app({"TESTING": True}, instance_path=self.folder)
+        self.database_url = take_database(Path(self.folder))
+        self.app = create_app({"TESTING": True, "DATABASE_URL": self.database_url},
+                              instance_path=self.folder)
         self.store = self.app.extensions[STORE_EXTENSION]
         self.client = self.app.test_client()
         page = self.client.get("/games/new").get_data(as_text=True)
@@ -78,15 +82,14 @@ class HostileTable(RuleBasedStateMachine):
     def teardown(self) -> None:
         if hasattr(self, "store"):
             self.store.dispose()
+            give_database(self.database_url)
             shutil.rmtree(self.folder, ignore_errors=True)
 
     # -- what every request must respect ---------------------------------------------------
 
     def _snapshot(self) -> dict:
         with self.store.engine.connect() as connection:
-            tables = connection.execute(
-                text("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
-            ).scalars().all()
+            tables = sorted(inspect(connection).get_table_names())
             return {name: connection.execute(text(f'SELECT * FROM "{name}" ORDER BY 1')).all()
                     for name in tables}
 

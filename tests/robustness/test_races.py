@@ -7,7 +7,7 @@ A smaller run than the issue's 8 clients x 200 submissions, to keep CI quick; th
 from tests.robustness.races import run_races
 
 
-def test_racing_devices_and_double_taps_store_each_turn_exactly_once(tmp_path):
-    report = run_races(tmp_path, clients=8, submissions=40)
+def test_racing_devices_and_double_taps_store_each_turn_exactly_once(tmp_path, database_url):
+    report = run_races(tmp_path, clients=8, submissions=40, database_url=database_url)
     assert report.acknowledged > 0 and report.refused > 0
     print(f"\n{report}")

@@ -14,6 +14,8 @@ from scorekeeper.store import EntryRecord, Store
 from scorekeeper.store.backup import BackupError, backup, sqlite_file
 from scorekeeper.store.play import load
 
+pytestmark = pytest.mark.sqlite_only("the online backup of the SQLite file")
+
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 
 

@@ -16,11 +16,7 @@ from scorekeeper.store.schema import entries, games, metadata
 TABLES = {"games", "players", "game_players", "entries"}
 
 
-@pytest.fixture
-def database_url(tmp_path):
-    return f"sqlite:///{tmp_path / 'games.sqlite3'}"
-
-
+@pytest.mark.sqlite_only("PRAGMAs")
 def test_every_connection_has_wal_foreign_keys_and_a_busy_timeout(store):
     for _ in range(2):
         with store.engine.connect() as connection:
@@ -51,8 +47,10 @@ def test_foreign_keys_are_enforced_and_deleting_a_game_deletes_its_log(store):
         assert connection.scalar(select(func.count()).select_from(entries)) == 0
 
 
-def test_migration_creates_the_schema_in_an_empty_file(tmp_path, database_url):
-    store = Store(database_url)
+@pytest.mark.sqlite_only("an empty SQLite file; tests/store/test_postgresql.py migrates an "
+                        "empty PostgreSQL database")
+def test_migration_creates_the_schema_in_an_empty_file(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     assert not (tmp_path / "games.sqlite3").exists()
 
     store.migrate()

@@ -78,8 +78,8 @@ def hall_of_fame(store):
 
 
 @pytest.fixture
-def other_store(tmp_path):
-    store = Store(f"sqlite:///{tmp_path / 'other.sqlite3'}")
+def other_store(tmp_path, another_database):
+    store = Store(another_database(tmp_path / "other"))
     store.migrate()
     yield store
     store.dispose()

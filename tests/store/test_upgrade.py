@@ -21,6 +21,8 @@ from scorekeeper.store.play import load
 from scorekeeper.store.results import expected_tables, stored_tables
 from tests.fixtures.make_games_0001 import FIXTURE, GAMES
 
+pytestmark = pytest.mark.sqlite_only("upgrades the SQLite file games_0001.sqlite")
+
 # The tables and columns of schema 0001, read back before and after the upgrade.
 TABLES_0001 = {
     "games": "id, rules, status, created_at, updated_at, finished_at",

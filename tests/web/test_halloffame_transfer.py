@@ -60,10 +60,13 @@ def test_upload_imports_every_game_then_shows_the_hall_of_fame(client, store):
     assert "2 parties importées." in html and "Mag" in html and "Alix" in html
 
 
-def test_download_then_upload_elsewhere_gives_the_same_hall_of_fame(client, store, tmp_path):
+def test_download_then_upload_elsewhere_gives_the_same_hall_of_fame(client, store, tmp_path,
+                                                                     another_database):
     some_games(store)
     exported = client.get("/import-export/games.json").get_data()
-    elsewhere = create_app({"TESTING": True}, instance_path=tmp_path / "elsewhere")
+    folder = tmp_path / "elsewhere"
+    elsewhere = create_app({"TESTING": True, "DATABASE_URL": another_database(folder)},
+                           instance_path=folder)
     try:
         assert upload(elsewhere.test_client(), exported).status_code == 303
         assert hall_of_fame(elsewhere.extensions[STORE_EXTENSION]) == hall_of_fame(store)
