@@ -129,7 +129,8 @@ def box_hint(rules: Rules, box: str) -> Hint:
         return Hint(N_("%(points)d points"), {"points": fixed})
     if box in UPPER_BOXES:
         return Hint(N_("total des %(face)d"), {"face": UPPER_BOXES.index(box) + 1})
-    if rules.is_yatzy:
+    if rules.is_yatzy or rules.three_kind == "matching" and box == "three_kind" or (
+            rules.four_kind == "matching" and box == "four_kind"):
         text = {
             "pair": N_("les deux dés de la paire"),
             "two_pairs": N_("les quatre dés des paires"),

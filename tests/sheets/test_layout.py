@@ -33,8 +33,8 @@ def test_defaults_to_one_a4_page_of_classique():
 @pytest.mark.parametrize(("query", "columns", "games", "landscape"), [
     (RULE_SETS["classique"], ("free",), 6, False),
     (RULE_SETS["sec"], ("free", "sec"), 4, False),
-    (RULE_SETS["triple"], ("free", "down", "up"), 3, True),
-    (RULE_SETS["triple sec"], ("free", "down", "up", "sec"), 2, True),
+    (RULE_SETS["triple"], ("down", "up", "free"), 3, True),
+    (RULE_SETS["triple sec"], ("down", "up", "free", "sec"), 2, True),
     (RULE_SETS["yatzy"], ("free",), 6, False),
     ([("preset", "yatzy"), ("sec", "1")], ("free", "sec"), 4, False),
 ])
