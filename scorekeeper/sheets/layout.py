@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scorekeeper.rules import RuleError, Rules
+from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
 from scorekeeper.rules.options import FLAGS, TRIPLE_COLUMNS, UPPER_BOXES
 from scorekeeper.rules.scoring import (
@@ -149,6 +150,17 @@ def box_hint(rules: Rules, box: str) -> Hint:
     if box == "minus":
         return Hint(N_("somme, moins que le Plus"), {})
     return Hint(N_("somme des dés"), {})
+
+
+def bonus_result(column: Column) -> Hint | None:
+    """What the upper bonus row says once the column's upper section is complete: the bonus
+    won (« +35 ✓ ») or by how much it was missed; None while it can still change. Short
+    enough for the narrowest column of the screen or the paper, never wrapped."""
+    if not column.upper_complete:
+        return None
+    if column.upper_bonus:
+        return Hint(N_("+%(points)d ✓"), {"points": column.upper_bonus})
+    return Hint(N_("manqué de %(points)d"), {"points": column.bonus_missing})
 
 
 def _page_mm(paper: Paper, landscape: bool) -> tuple[float, float]:

@@ -1,6 +1,7 @@
 """Rendering: valid PDFs of the right size and page count, with the right words in them."""
 
 import io
+import json
 
 import pytest
 from pypdf import PdfReader
@@ -10,6 +11,8 @@ from scorekeeper.sheets import PAPERS, BlankGrid, blank_pdf, game_pdf, render_pd
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
 from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.transfer import check_files, import_games
+from tests.fixtures.finished_games import finished_game_document
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 
@@ -115,3 +118,17 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
     assert "<img src=/etc/passwd>" in text and "Mag" in text
     assert "24" in text and "✗" in text and "Classement provisoire" in text
     assert "à Mag de jouer" in text
+
+
+def test_a_finished_sheet_prints_the_bonus_result_on_one_line(ctx, store):
+    document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
+    [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]))
+    reader = read(game_pdf(store, game_id, PAPERS["a4"]))
+    lines = [" ".join(line.split()) for page in reader.pages
+             for line in page.extract_text().splitlines()]
+    text = " ".join(lines)
+    assert text.count("+35 ✓") == 4
+    assert text.count("manqué de 42") == 2 and text.count("manqué de 1") == 2
+    assert "il manque" not in text
+    # Never wrapped: each result is whole on its line of the extracted text.
+    assert not any(line.endswith(("manqué", "manqué de", "+35")) for line in lines)
