@@ -7,7 +7,7 @@ A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 from dataclasses import dataclass, fields
 
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.labels import N_
+from scorekeeper.rules.labels import BOX_LABELS, N_, YATZY_BOX_LABELS
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 FACE_OF_BOX = {box: face for face, box in enumerate(UPPER_BOXES, start=1)}
@@ -142,6 +142,11 @@ class Rules:
         if self.plus_minus:
             lower = lower[:-1] + ("plus", "minus")
         return UPPER_BOXES + lower
+
+    @property
+    def box_labels(self) -> dict[str, str]:
+        """The French name of each box (to translate), in this game's own words."""
+        return YATZY_BOX_LABELS if self.is_yatzy else BOX_LABELS
 
     @property
     def lower_boxes(self) -> tuple[str, ...]:

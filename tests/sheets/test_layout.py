@@ -118,7 +118,7 @@ def test_rows_follow_the_screen(name):
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_rows_and_ticks_fit_a_pencil(name, paper):
     grid = blank_grid_from_query(RULE_SETS[name] + [("paper", paper)])
-    assert 7 <= grid.row_height_mm <= 12
+    assert 7 <= grid.row_height_mm <= 14
     assert 3 <= grid.tally_ticks <= 4
     assert grid.data_column_mm >= 18
     assert grid.games_per_page == GAMES_PER_PAGE[len(grid.rules.columns)]
