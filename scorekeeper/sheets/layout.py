@@ -323,7 +323,8 @@ def read_paper(value: str | None) -> Paper:
 
 def read_pages(value: str | None) -> int:
     text = (value or "1").strip()
-    if not text.isdigit() or not 1 <= int(text) <= MAX_PAGES:
+    # ASCII digits only: "²" is a digit to str.isdigit() and not a number to int().
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_PAGES:
         raise PrintOptionError(
             N_("Le nombre de pages va de 1 à {most} : « {value} » ne convient pas."),
             most=MAX_PAGES, value=value)
@@ -357,7 +358,7 @@ def blank_grid_from_query(pairs: Iterable[tuple[str, str]]) -> BlankGrid:
     for key, value in values.items():
         if key in FLAGS:
             options[key] = _flag(value)
-        elif key == "dice" and value.strip().isdigit():
+        elif key == "dice" and value.strip().isascii() and value.strip().isdigit():
             options[key] = int(value)
         elif key == "columns":
             options[key] = [column.strip() for column in value.split(",")]

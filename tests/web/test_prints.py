@@ -159,6 +159,9 @@ def test_six_games_a_page_in_one_column(client):
     ("sec=maybe", "Le paramètre « sec » vaut 1 ou 0, pas « maybe »."),
     ("preset=yatzy&plus_minus=1", "L&#39;option « plus_minus » ne s&#39;applique pas au Yatzy."),
     ("pages=2&pages=3", "Le paramètre « pages » est donné deux fois."),
+    ("pages=%C2%B2", "Le nombre de pages va de 1 à 50 : « ² » ne convient pas."),
+    ("pages=%D9%A3", "Le nombre de pages va de 1 à 50 : « ٣ » ne convient pas."),
+    ("dice=%C2%B2", "Valeur inconnue pour l&#39;option « dice » : « ² »"),
     (f"preset={HOSTILE}", "« &lt;img src=/etc/passwd&gt; »"),
 ])
 def test_bad_blank_queries_get_a_french_message(client, query, message):
