@@ -94,23 +94,14 @@ def test_yams_bonus_can_be_switched_off():
         ({"four_kind": "base"}, "four_kind", (3, 3, 3, 3, 6), 32),
         ({"full_house": "base"}, "full_house", (5, 5, 2, 2, 2), 26),
         ({"four_kind": "fixed40"}, "four_kind", (1, 1, 1, 1, 2), 40),
-    ],
-)
-def test_base_and_fixed_examples(options, box, dice, points):
-    assert cell(solo([(box, dice)], **options), box).points == points
-
-
-@pytest.mark.parametrize(
-    ("options", "box", "dice", "points"),
-    [
+        # « Dés identiques seulement »: only the alike dice count, even when five are alike.
         ({"three_kind": "matching"}, "three_kind", (6, 6, 4, 1, 6), 18),
         ({"four_kind": "matching"}, "four_kind", (5, 5, 5, 5, 2), 20),
         ({"three_kind": "matching"}, "three_kind", (6, 6, 6, 6, 6), 18),
         ({"four_kind": "matching"}, "four_kind", (6, 6, 6, 6, 6), 24),
     ],
 )
-def test_matching_examples(options, box, dice, points):
-    """« Dés identiques seulement »: only the alike dice count, even when five are alike."""
+def test_scoring_option_examples(options, box, dice, points):
     assert cell(solo([(box, dice)], **options), box).points == points
 
 
