@@ -94,10 +94,24 @@ def test_yams_bonus_can_be_switched_off():
         ({"four_kind": "base"}, "four_kind", (3, 3, 3, 3, 6), 32),
         ({"full_house": "base"}, "full_house", (5, 5, 2, 2, 2), 26),
         ({"four_kind": "fixed40"}, "four_kind", (1, 1, 1, 1, 2), 40),
+        # « Dés identiques seulement »: only the alike dice count, even when five are alike.
+        ({"three_kind": "matching"}, "three_kind", (6, 6, 4, 1, 6), 18),
+        ({"four_kind": "matching"}, "four_kind", (5, 5, 5, 5, 2), 20),
+        ({"three_kind": "matching"}, "three_kind", (6, 6, 6, 6, 6), 18),
+        ({"four_kind": "matching"}, "four_kind", (6, 6, 6, 6, 6), 24),
     ],
 )
-def test_base_and_fixed_examples(options, box, dice, points):
+def test_scoring_option_examples(options, box, dice, points):
     assert cell(solo([(box, dice)], **options), box).points == points
+
+
+def test_matching_is_a_variable_box_for_la_vache():
+    rules = Rules.from_dict({"vache": True, "three_kind": "matching"})
+    state = play(rules, ["Mag", "Alix"], [("three_kind", (5, 5, 5, 1, 2)),
+                                          ("three_kind", (4, 4, 4, 6, 6))])
+    # Alix's three fours (12) fall under Mag's three fives (15): barred, although the sum of
+    # her dice (24) would have beaten Mag's 17.
+    assert [cell(state, "three_kind", seat).points for seat in (0, 1)] == [15, 0]
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,14 @@
 """Printing through the Flask test client: the print page, blank grids, and game sheets."""
 
 import io
+from html.parser import HTMLParser
 
 import pytest
 from pypdf import PdfReader
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.rules.options import CHOICES, FLAGS
+from scorekeeper.sheets import blank_grid_from_query
 from scorekeeper.sheets import pdf as sheets_pdf
 
 from .test_game_flow import GAME
@@ -62,6 +65,52 @@ def test_print_page_offers_every_rule_set_paper_and_pages(client):
     assert "Imprimer des grilles" in page
 
 
+class _Forms(HTMLParser):
+    """The print page's grid forms: for each, its fields and the values each can send."""
+
+    def __init__(self):
+        super().__init__()
+        self.forms, self._form, self._select = [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self._form = {}
+            if attrs.get("action") == "/sheets/blank.pdf":
+                self.forms.append(self._form)
+        elif tag == "select":
+            self._select = attrs["name"]
+        elif tag == "option":
+            self._form.setdefault(self._select, []).append(attrs["value"])
+        elif tag == "input" and attrs.get("name") not in (None, "pages"):
+            self._form.setdefault(attrs["name"], []).append(attrs["value"])
+
+
+def test_print_page_offers_every_option_the_url_takes(client):
+    parser = _Forms()
+    parser.feed(client.get("/print").get_data(as_text=True))
+    classique, triple, yatzy = parser.forms
+    for form in (classique, triple):
+        assert set(form) == {"preset", "paper", "sec", "vache", "plus_minus", *CHOICES, *FLAGS}
+        for option, values in CHOICES.items():
+            assert form[option] == [str(value) for value in values]
+        assert sorted(form["yams_bonus"]) == ["0", "1"]
+    assert set(yatzy) == {"preset", "paper", "sec", "vache"}
+    # Each value of each field, alone, is read into the rules it names.
+    for form in parser.forms:
+        for field, values in form.items():
+            for value in values if field != "preset" else []:
+                rules = blank_grid_from_query([("preset", form["preset"][0]),
+                                               (field, value)]).rules
+                if field in CHOICES:
+                    assert str(getattr(rules, field)) == value
+                elif field in FLAGS:
+                    assert getattr(rules, field) is (value == "1")
+    everything = ("preset=triple&sec=1&vache=1&plus_minus=1&four_kind=matching"
+                  "&three_kind=matching&full_house=base&joker=free&yams_bonus=0&dice=6")
+    assert "Brelan dés identiques" in text(pdf_of(client.get(f"/sheets/blank.pdf?{everything}")))
+
+
 @pytest.mark.parametrize("query", [
     "preset=classique&four_kind=sum&three_kind=sum&full_house=fixed25&paper=a4&pages=1",
     "preset=triple&sec=1&plus_minus=1&four_kind=fixed40&three_kind=base&full_house=base"
@@ -110,6 +159,9 @@ def test_six_games_a_page_in_one_column(client):
     ("sec=maybe", "Le paramètre « sec » vaut 1 ou 0, pas « maybe »."),
     ("preset=yatzy&plus_minus=1", "L&#39;option « plus_minus » ne s&#39;applique pas au Yatzy."),
     ("pages=2&pages=3", "Le paramètre « pages » est donné deux fois."),
+    ("pages=%C2%B2", "Le nombre de pages va de 1 à 50 : « ² » ne convient pas."),
+    ("pages=%D9%A3", "Le nombre de pages va de 1 à 50 : « ٣ » ne convient pas."),
+    ("dice=%C2%B2", "Valeur inconnue pour l&#39;option « dice » : « ² »"),
     (f"preset={HOSTILE}", "« &lt;img src=/etc/passwd&gt; »"),
 ])
 def test_bad_blank_queries_get_a_french_message(client, query, message):
