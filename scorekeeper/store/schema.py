@@ -64,6 +64,8 @@ games = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),
+    # Never reuse a deleted game's number (a PostgreSQL sequence never does anyway).
+    sqlite_autoincrement=True,
 )
 
 players = Table(

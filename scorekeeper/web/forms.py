@@ -45,6 +45,9 @@ def database_id(value: str | int) -> int:
     return number
 
 
+# Longer than any GameVersion.token ("39:2026-11-30T13:51:39.123456+00:00").
+VERSION_LENGTH = 64
+
 # WTForms' own message for IntegerField, translated by WTForms' catalogue; held in a name
 # so that pybabel does not extract it into ours.
 NOT_AN_INTEGER = "Not a valid integer value."
@@ -107,7 +110,8 @@ class NewGameForm(Form):
 
 
 class EntryForm(Form):
-    """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen.
+    """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen, and
+    ``version`` that sheet's game version (GameVersion.token), which the write compares.
 
     ``add``, ``drop`` and ``clear`` are the keypad's buttons when scripts are off: a face to
     add, the position of a die to take back, or start the dice again.
@@ -116,6 +120,7 @@ class EntryForm(Form):
     dice = StringField(_l("Dés"), validators=[Length(max=40)])
     target = StringField(validators=[Length(max=40)])
     seq = WholeNumberField(validators=[InputRequired(), NumberRange(min=0, max=10_000)])
+    version = HiddenField(validators=[InputRequired(), Length(max=VERSION_LENGTH)])
     confirm = HiddenField()
     preview = SubmitField(_l("Voir les scores"))
     add = WholeNumberField(validators=[Optional(), NumberRange(min=1, max=6)])
@@ -126,5 +131,9 @@ class EntryForm(Form):
 
 
 class UndoForm(Form):
+    """The undo of one entry: the one confirmed, at the game's ``version`` shown, and no
+    other (a page seen again with Back, after another undo or entry, is refused)."""
+
     seq = WholeNumberField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
+    version = HiddenField(validators=[InputRequired(), Length(max=VERSION_LENGTH)])
     submit = SubmitField(_l("Oui, annuler la dernière entrée"))

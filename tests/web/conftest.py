@@ -40,11 +40,26 @@ class Table:
         assert response.status_code == 303, response.get_data(as_text=True)
         return int(response.headers["Location"].rsplit("/", 1)[1])
 
-    def play(self, game_id, seq, dice, target, confirm=False):
-        data = {"seq": seq, "dice": dice, "target": target}
+    def version(self, game_id):
+        """The version a sheet of the game shows now (the form's hidden `version`)."""
+        found = self.client.application.extensions[STORE_EXTENSION].game_version(game_id)
+        return found.token if found else "none"
+
+    def play(self, game_id, seq, dice, target, confirm=False, version=None):
+        data = {"seq": seq, "dice": dice, "target": target,
+                "version": version or self.version(game_id)}
         if confirm:
             data["confirm"] = "1"
         return self.post(f"/games/{game_id}/entries", data)
+
+    def entry_form(self, game_id, seq, **fields):
+        """Any post to the entries of a game, made on its sheet as it is now."""
+        return self.post(f"/games/{game_id}/entries",
+                         {"seq": seq, "version": self.version(game_id), **fields})
+
+    def undo(self, game_id, seq, version=None):
+        return self.post(f"/games/{game_id}/undo",
+                         {"seq": seq, "version": version or self.version(game_id)})
 
 
 @pytest.fixture
