@@ -26,7 +26,8 @@ def instance_option(command: Callable) -> Callable:
         type=click.Path(file_okay=False, path_type=Path),
         default=None,
         help="Folder holding the database, the secret key and config.py "
-        "(created if missing; default: Flask's instance folder).",
+        "(created if missing; default: instance/ in a checkout, the user's data folder "
+        "in an installed copy).",
     )(command)
 
 
