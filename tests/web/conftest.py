@@ -5,7 +5,7 @@ import re
 import pytest
 from sqlalchemy import text
 
-from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.app import STORE_EXTENSION, create_app
 
 DEFAULT_OPTIONS = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
                    "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
@@ -80,3 +80,22 @@ def snapshot(app):
             }
 
     return take
+
+
+# The household PIN of `pin_app`.
+PIN = "2580"
+
+
+@pytest.fixture
+def pin_app(instance_path):
+    """The app of a household whose instance config.py sets a PIN."""
+    instance_path.mkdir(parents=True)
+    (instance_path / "config.py").write_text(f'HOUSEHOLD_PIN = "{PIN}"\n', encoding="utf-8")
+    app = create_app({"TESTING": True}, instance_path=instance_path)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+@pytest.fixture
+def pin_table(pin_app):
+    return Table(pin_app.test_client())

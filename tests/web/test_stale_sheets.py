@@ -7,11 +7,9 @@ game asks for the household PIN when there is one.
 
 import pytest
 
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
-from tests.web.conftest import Table
-
-PIN = "2580"
+from tests.web.conftest import PIN, Table
 
 
 def _entries(app, game_id):
@@ -106,15 +104,6 @@ def test_the_undo_page_carries_the_version_it_confirms(table):
     assert f'name="version" value="{table.version(game_id)}"' in page
 
 
-@pytest.fixture
-def pin_app(instance_path):
-    instance_path.mkdir(parents=True)
-    (instance_path / "config.py").write_text(f'HOUSEHOLD_PIN = "{PIN}"\n', encoding="utf-8")
-    app = create_app({"TESTING": True}, instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
-
-
 def _finished_solo(table):
     game_id = table.new_game(["Solo"])
     for seq, box in enumerate(Rules().boxes):
@@ -122,24 +111,23 @@ def _finished_solo(table):
     return game_id
 
 
-def test_reopening_a_finished_game_asks_for_the_pin(pin_app):
-    table = Table(pin_app.test_client())
-    game_id = _finished_solo(table)
+def test_reopening_a_finished_game_asks_for_the_pin(pin_app, pin_table):
+    game_id = _finished_solo(pin_table)
     turns = len(Rules().boxes)
-    asked = table.undo(game_id, turns)
+    asked = pin_table.undo(game_id, turns)
     assert asked.status_code == 403
     assert 'name="household_pin"' in asked.get_data(as_text=True)
     assert len(_entries(pin_app, game_id)) == turns
-    held = {"seq": turns, "version": table.version(game_id), "household_replay": "1"}
-    wrong = table.post(f"/games/{game_id}/undo", {**held, "household_pin": "0000"})
+    held = {"seq": turns, "version": pin_table.version(game_id), "household_replay": "1"}
+    wrong = pin_table.post(f"/games/{game_id}/undo", {**held, "household_pin": "0000"})
     assert wrong.status_code == 403
     assert len(_entries(pin_app, game_id)) == turns
-    right = table.post(f"/games/{game_id}/undo", {**held, "household_pin": PIN})
+    right = pin_table.post(f"/games/{game_id}/undo", {**held, "household_pin": PIN})
     assert right.status_code == 303
     assert len(_entries(pin_app, game_id)) == turns - 1
     # A game in progress: undo is an everyday gesture, no PIN.
-    other = table.new_game(["Mag"])
-    table.play(other, 0, "66662", "free:sixes")
+    other = pin_table.new_game(["Mag"])
+    pin_table.play(other, 0, "66662", "free:sixes")
     with pin_app.test_client() as fresh:
         fresh_table = Table(fresh)
         assert fresh_table.undo(other, 1).status_code == 303
