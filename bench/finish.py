@@ -42,7 +42,8 @@ def run(app, games: int) -> str:
         # A client per game, as a table has: the session keeps a little of each game seen.
         client = app.test_client()
         for seq, entry in enumerate(parsed.entries):
-            form = {"seq": seq, "dice": "".join(map(str, entry.dice)),
+            form = {"seq": seq, "version": store.game_version(game_id).token,
+                    "dice": "".join(map(str, entry.dice)),
                     "target": f"{entry.column}:{entry.box}", "confirm": "1"}
             start = time.perf_counter()
             response = client.post(f"/games/{game_id}/entries", data=form)

@@ -144,8 +144,8 @@ async def household(port: int, games: list[int], until: float, figures: Figures,
                 sheet = Sheet.read(page.decode())
                 continue
             form = {"csrf_token": sheet.csrf_token or "", "seq": sheet.seq,
-                    "dice": rng.choice(DICE), "target": rng.choice(sheet.targets),
-                    "confirm": "1"}
+                    "version": sheet.version or "", "dice": rng.choice(DICE),
+                    "target": rng.choice(sheet.targets), "confirm": "1"}
             started = time.perf_counter()
             status, headers, _ = await player.request(
                 "POST", f"/games/{game_id}/entries", urlencode(form).encode(),

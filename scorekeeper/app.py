@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import platformdirs
 import pytz
 import tzlocal
 from flask import Flask
@@ -25,8 +27,14 @@ from scorekeeper.web.store import STORE_EXTENSION
 PACKAGE_DIR = Path(__file__).resolve().parent
 SECRET_KEY_FILE = "secret_key"
 DATABASE_FILE = "scorekeeper.sqlite3"
+CONFIG_FILE = "config.py"
 DATABASE_URL_ENV = "SCOREKEEPER_DATABASE_URL"
 SECRET_KEY_ENV = "SCOREKEEPER_SECRET_KEY"
+# The instance's files only its owner may read: the games, the key that signs sessions,
+# and config.py, which holds the household PIN. SQLite gives its -wal and -shm files the
+# database's own permissions.
+PRIVATE_FILES = (DATABASE_FILE, f"{DATABASE_FILE}-wal", f"{DATABASE_FILE}-shm", CONFIG_FILE,
+                 SECRET_KEY_FILE)
 
 babel = Babel()
 csrf = CSRFProtect()
@@ -36,6 +44,47 @@ def _resource_dir(name: str) -> Path:
     """The packaged copy in an installed wheel, else the top-level folder of the checkout."""
     packaged = PACKAGE_DIR / name
     return packaged if packaged.is_dir() else PACKAGE_DIR.parent / name
+
+
+def default_instance_path() -> Path:
+    """Where the games live when no folder is given.
+
+    A checkout keeps them in its `instance/` folder. An installed copy keeps them in the
+    user's data folder (platformdirs), which outlives the virtualenv: Flask's own default,
+    `$PREFIX/var/scorekeeper-instance`, sat inside it, and deleting the venv to reinstall
+    lost every game. A database already in that old folder is still used from there.
+    """
+    checkout = PACKAGE_DIR.parent
+    if (checkout / "pyproject.toml").is_file():
+        return checkout / "instance"
+    user_data = Path(platformdirs.user_data_dir("scorekeeper", appauthor=False))
+    inside_venv = Path(sys.prefix) / "var" / "scorekeeper-instance"
+    if not user_data.exists() and (inside_venv / DATABASE_FILE).exists():
+        return inside_venv
+    return user_data
+
+
+@contextlib.contextmanager
+def _private_files() -> Iterator[None]:
+    """Whatever is created meanwhile is its owner's only: folders 0700, files 0600.
+
+    The umask belongs to the whole process: this runs while the app is built, before any
+    request thread exists.
+    """
+    previous = os.umask(0o077)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def _make_private(instance: Path) -> None:
+    """Close the instance folder and its private files made before they were created so."""
+    with contextlib.suppress(PermissionError):
+        instance.chmod(0o700)
+        for name in PRIVATE_FILES:
+            with contextlib.suppress(FileNotFoundError):
+                (instance / name).chmod(0o600)
 
 
 def _load_secret_key(instance: Path) -> str:
@@ -75,21 +124,24 @@ def create_app(
     """Build the app.
 
     The instance folder comes from `instance_path`, else `config["INSTANCE_PATH"]`, else
-    Flask's default. Settings apply in this order, the last one winning: defaults, the
+    `default_instance_path()`. Settings apply in this order, the last one winning: defaults, the
     instance's config.py, the SCOREKEEPER_DATABASE_URL and SCOREKEEPER_SECRET_KEY environment
     variables, `config`. Raises DatabaseSetupError when the database URL cannot be used.
     """
     config = dict(config or {})
-    instance_path = instance_path or config.pop("INSTANCE_PATH", None)
+    instance_path = (instance_path or config.pop("INSTANCE_PATH", None)
+                     or default_instance_path())
     app = Flask(
         "scorekeeper",
-        instance_path=str(Path(instance_path).resolve()) if instance_path else None,
+        instance_path=str(Path(instance_path).resolve()),
         instance_relative_config=True,
         template_folder=str(_resource_dir("templates")),
         static_folder=str(_resource_dir("static")),
     )
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    with _private_files():
+        instance.mkdir(parents=True, exist_ok=True)
+    _make_private(instance)
 
     app.config.from_mapping(
         DATABASE_URL=f"sqlite:///{instance / DATABASE_FILE}",
@@ -105,7 +157,7 @@ def create_app(
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
     )
-    app.config.from_pyfile("config.py", silent=True)
+    app.config.from_pyfile(CONFIG_FILE, silent=True)
     if os.environ.get(DATABASE_URL_ENV):
         app.config["DATABASE_URL"] = os.environ[DATABASE_URL_ENV]
     if os.environ.get(SECRET_KEY_ENV):
@@ -116,11 +168,11 @@ def create_app(
         # Said at start, rather than a 500 on every page that shows a date.
         raise RuntimeError(f"BABEL_DEFAULT_TIMEZONE: unknown time zone "
                            f"{app.config['BABEL_DEFAULT_TIMEZONE']!r} (try 'Europe/Paris')")
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _load_secret_key(instance)
-
-    store = Store(app.config["DATABASE_URL"], **app.config["DATABASE_ENGINE_OPTIONS"])
-    store.migrate()
+    with _private_files():
+        if not app.config.get("SECRET_KEY"):
+            app.config["SECRET_KEY"] = _load_secret_key(instance)
+        store = Store(app.config["DATABASE_URL"], **app.config["DATABASE_ENGINE_OPTIONS"])
+        store.migrate()
     app.extensions[STORE_EXTENSION] = store
 
     proxies = int(app.config["TRUSTED_PROXIES"])

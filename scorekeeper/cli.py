@@ -14,6 +14,7 @@ from scorekeeper.advisor.commands import advise, strategy
 from scorekeeper.app import create_app
 from scorekeeper.net import lan_address
 from scorekeeper.rules import IllegalEntry, RuleError, read_document
+from scorekeeper.rules.document import read_json
 from scorekeeper.store.backup import backup_command
 from scorekeeper.store.store import DatabaseSetupError
 from scorekeeper.transfer_cli import export_command, import_command
@@ -26,7 +27,8 @@ def instance_option(command: Callable) -> Callable:
         type=click.Path(file_okay=False, path_type=Path),
         default=None,
         help="Folder holding the database, the secret key and config.py "
-        "(created if missing; default: Flask's instance folder).",
+        "(created if missing; default: instance/ in a checkout, the user's data folder "
+        "in an installed copy).",
     )(command)
 
 
@@ -112,8 +114,8 @@ def replay(files: tuple[Path, ...], instance: Path | None) -> None:
 def replay_file(path: Path) -> dict:
     """The totals of a game document, or the first thing that makes it illegal."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = read_json(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, RuleError) as error:
         return {"file": str(path), "error": f"document illisible : {error}"}
     try:
         state = read_document(data).replay()

@@ -24,7 +24,7 @@ def test_legal_game_prints_every_total(tmp_path):
         "entries": [{"player": "Mag", "box": "yams", "dice": [6, 6, 6, 6, 6]},
                     {"player": "Alix", "box": "chance", "dice": [1, 2, 3, 4, 6],
                      "column": "free"},
-                    {"player": "Mag", "box": "fours", "dice": "44444"}]})
+                    {"player": "Mag", "box": "fours", "dice": [4, 4, 4, 4, 4]}]})
     code, lines = run(path)
     assert code == 0
     assert lines == [{"file": path, "players": [

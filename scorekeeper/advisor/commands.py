@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
-from flask import Flask
 
 from scorekeeper.advisor.strategy import (
     cache_path,
@@ -17,7 +16,7 @@ from scorekeeper.advisor.strategy import (
     check_request,
     load_or_build,
 )
-from scorekeeper.app import create_app
+from scorekeeper.app import default_instance_path
 from scorekeeper.rules.document import read_document
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState, IllegalEntry
@@ -29,7 +28,7 @@ FRESH_GAME_RULES = '{"preset": "classique"}'
 def default_instance() -> Path:
     """The instance folder ``create_app()`` uses when given none: the command line and the
     web app then share one cached table."""
-    return Path(Flask(create_app.__module__).instance_path)
+    return default_instance_path()
 
 
 def _instance_option(command: Callable) -> Callable:

@@ -5,12 +5,69 @@
      "entries": [{"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 2]}, ...]}
 """
 
+import json
 from dataclasses import dataclass
 
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import Entry, GameState, IllegalEntry, check_players, replay
 from scorekeeper.rules.labels import N_
 from scorekeeper.rules.options import Rules
+
+# A file of documents nests five levels (the list, a game, its entries, an entry, its
+# dice); deeper is not a game, and Python's parser would run out of stack near 1,000.
+MAX_JSON_DEPTH = 8
+# Longer numbers than any a game has (a date's year is text); int() stops at 4,300 digits.
+MAX_JSON_DIGITS = 20
+
+
+class _NotAGameNumber(ValueError):
+    """A number JSON allows but no game document has."""
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise _NotAGameNumber(RuleError(
+            N_("Ce fichier contient un nombre de plus de {most} chiffres : ce n'est pas "
+               "une partie."), most=MAX_JSON_DIGITS))
+    return int(text)
+
+
+def _json_constant(name: str) -> None:
+    raise _NotAGameNumber(RuleError(
+        N_("Ce fichier contient « {value} », qui n'est pas un nombre JSON."), value=name))
+
+
+def _depth(value: object) -> int:
+    """How many lists and objects nest in ``value``, counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if deepest > MAX_JSON_DEPTH:
+                break
+            stack.extend((child, depth + 1)
+                         for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def read_json(text: str) -> object:
+    """The JSON value of a game file; RuleError when it is not JSON or could be no game:
+    nested too deep, a number too long, NaN or Infinity (Python's json takes all three)."""
+    too_deep = RuleError(N_("Ce fichier imbrique plus de {most} niveaux de listes ou "
+                            "d'objets : ce n'est pas une partie."), most=MAX_JSON_DEPTH)
+    try:
+        value = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    except json.JSONDecodeError as error:
+        raise RuleError(N_("Ce fichier n'est pas du JSON valide (ligne {line}, "
+                           "colonne {column})."), line=error.lineno, column=error.colno) from None
+    except _NotAGameNumber as error:
+        raise error.args[0] from None
+    except RecursionError:
+        raise too_deep from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise too_deep
+    return value
 
 
 @dataclass(frozen=True)
@@ -64,7 +121,7 @@ def _read_entry(number: int, raw: object, rules: Rules, players: list[str]) -> E
             if key not in ("player", "box", "dice", "column"):
                 raise RuleError(N_("clé inconnue « {name} »."), name=key)
         name = raw.get("player")
-        if name not in players:
+        if not isinstance(name, str) or name not in players:
             raise RuleError(N_("joueur inconnu « {name} »."), name=name)
         if "column" in raw:
             column = raw["column"]
@@ -73,6 +130,16 @@ def _read_entry(number: int, raw: object, rules: Rules, players: list[str]) -> E
         else:
             raise RuleError(N_("précisez la colonne (« column ») : cette partie en a "
                                "plusieurs."))
-        return Entry(players.index(name), column, raw.get("box"), raw.get("dice"))
+        box, dice = raw.get("box"), raw.get("dice")
+        for key, value in (("column", column), ("box", box)):
+            if not isinstance(value, str):
+                raise RuleError(N_("« {name} » est un nom entre guillemets, pas « {value} »."),
+                                name=key, value=value)
+        # A die is a whole number in a list: "66662", 6.0 or true are not dice in a file,
+        # whatever a player may type on the sheet.
+        if not isinstance(dice, list) or any(type(die) is not int for die in dice):
+            raise RuleError(N_("« dice » est la liste des dés, par exemple [6, 6, 6, 6, 2], "
+                               "pas « {value} »."), value=dice)
+        return Entry(players.index(name), column, box, dice)
     except RuleError as error:
         raise IllegalEntry(number, error) from error

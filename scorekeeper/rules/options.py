@@ -92,7 +92,10 @@ class Rules:
                 values["columns"] = TRIPLE_COLUMNS
         for key, choices in CHOICES.items():
             if key in data:
-                if data[key] not in choices or isinstance(data[key], bool):
+                # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
+                # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
+                if not any(type(data[key]) is type(choice) and data[key] == choice
+                           for choice in choices):
                     raise RuleError(
                         N_("Valeur inconnue pour l'option « {name} » : « {value} » "
                            "(possibles : {choices})."),

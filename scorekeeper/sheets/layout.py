@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from scorekeeper.rules import RuleError, Rules
 from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import FLAGS, TRIPLE_COLUMNS, UPPER_BOXES
+from scorekeeper.rules.numbers import read_whole
+from scorekeeper.rules.options import CHOICES, FLAGS, TRIPLE_COLUMNS, UPPER_BOXES
 from scorekeeper.rules.scoring import (
     FOUR_KIND_FIXED,
     FULL_HOUSE,
@@ -322,13 +323,12 @@ def read_paper(value: str | None) -> Paper:
 
 
 def read_pages(value: str | None) -> int:
-    text = (value or "1").strip()
-    # ASCII digits only: "²" is a digit to str.isdigit() and not a number to int().
-    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_PAGES:
+    pages = read_whole((value or "1").strip(), MAX_PAGES)
+    if not pages:
         raise PrintOptionError(
             N_("Le nombre de pages va de 1 à {most} : « {value} » ne convient pas."),
             most=MAX_PAGES, value=value)
-    return int(text)
+    return pages
 
 
 def _single_values(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -358,8 +358,10 @@ def blank_grid_from_query(pairs: Iterable[tuple[str, str]]) -> BlankGrid:
     for key, value in values.items():
         if key in FLAGS:
             options[key] = _flag(value)
-        elif key == "dice" and value.strip().isascii() and value.strip().isdigit():
-            options[key] = int(value)
+        elif key == "dice":
+            # A number the rules know, else the text, which they refuse with a message.
+            count = read_whole(value.strip(), max(CHOICES["dice"]))
+            options[key] = value if count is None else count
         elif key == "columns":
             options[key] = [column.strip() for column in value.split(",")]
         else:

@@ -35,6 +35,11 @@ class GameVersion:
     status: str
     updated_at: datetime
 
+    @property
+    def token(self) -> str:
+        """The version as text, for a page to say which state of the game it shows."""
+        return f"{self.entry_count}:{self.updated_at.isoformat()}"
+
 
 @dataclass(frozen=True)
 class GameRecord:

@@ -29,6 +29,10 @@ NAMING_CONVENTION = {
 
 metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
+# The largest id of an INTEGER column on PostgreSQL (SQLite's go further): no row has a
+# larger id, and a larger one reaching the database driver is an error.
+MAX_DATABASE_ID = 2**31 - 1
+
 
 class UTCDateTime(TypeDecorator):
     """Timezone-aware UTC datetimes, also on SQLite, which stores no offset."""
@@ -60,6 +64,8 @@ games = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),
+    # Never reuse a deleted game's number (a PostgreSQL sequence never does anyway).
+    sqlite_autoincrement=True,
 )
 
 players = Table(

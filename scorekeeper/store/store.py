@@ -225,13 +225,27 @@ class Store:
         advisory lock, the others wait for its commit and find nothing left to do.
         """
         cfg = alembic_config()
-        with self.engine.begin() as connection:
-            if connection.dialect.name == "postgresql":
-                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                   {"key": MIGRATION_LOCK})
-            cfg.attributes["connection"] = connection
-            command.upgrade(cfg, "head")
-            backfill_results(connection)
+        with self.engine.connect() as connection:
+            sqlite = connection.dialect.name == "sqlite"
+            if sqlite:
+                # SQLite changes a table by rebuilding it: with foreign keys on, dropping the
+                # old games table would delete every entry (ON DELETE CASCADE). The pragma
+                # only works outside a transaction, hence on the driver's connection.
+                connection.connection.driver_connection.execute("PRAGMA foreign_keys = OFF")
+            try:
+                with connection.begin():
+                    if connection.dialect.name == "postgresql":
+                        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                           {"key": MIGRATION_LOCK})
+                    cfg.attributes["connection"] = connection
+                    command.upgrade(cfg, "head")
+                    if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
+                        raise RuntimeError("a migration left rows pointing nowhere; "
+                                           "nothing was changed")
+                    backfill_results(connection)
+            finally:
+                if sqlite:
+                    connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")
 
     def write(self, work: Callable[[Connection], T]) -> T:
         """Run `work` in one transaction and return what it returns.
@@ -363,20 +377,26 @@ class Store:
             raise StaleSheet(game_id, expected_seq) from error
         return now
 
-    def undo_entry(self, game_id: int, expected_seq: int) -> EntryRecord:
+    def undo_entry(self, game_id: int, expected_seq: int,
+                   seen_at: datetime | None = None) -> EntryRecord:
         """Delete the last entry if the log holds exactly `expected_seq` entries; return it.
 
         The game goes back in progress. Raises StaleSheet, changing nothing, when the log
         moved on meanwhile (an undo from a sheet that showed entries, on an emptied log,
         included), and NothingToUndo when the client saw an empty log and it still is.
+        `seen_at`, the ``updated_at`` of the game whose last entry the player confirmed,
+        also requires that nothing changed since: an undo then another entry leave the
+        count as it was, but the entry to remove is another one.
         """
 
         def take_back(connection: Connection) -> EntryRecord:
-            self._lock_game(
+            if not self._lock_game(
                 connection,
                 game_id,
                 {"updated_at": _now(), "status": IN_PROGRESS, "finished_at": None},
-            )
+                seen_at,
+            ):
+                raise StaleSheet(game_id, expected_seq)
             count = self._entry_count(connection, game_id)
             if count != expected_seq:
                 raise StaleSheet(game_id, expected_seq, count)

@@ -30,6 +30,7 @@ from scorekeeper.rules import (
     check_players,
     read_document,
 )
+from scorekeeper.rules.document import read_json
 from scorekeeper.rules.labels import N_
 from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
@@ -90,6 +91,12 @@ class GameImport:
     finished_at: datetime | None
 
 
+# The dates a game may carry: no family played Yams before 1900, and a later year than
+# 9998 leaves no room for a time zone's offset within datetime's range.
+FIRST_DATE = datetime(1900, 1, 1, tzinfo=UTC)
+LAST_DATE = datetime(9998, 12, 31, tzinfo=UTC)
+
+
 def _date(data: dict, name: str) -> datetime | None:
     value = data.get(name)
     if value is None:
@@ -103,14 +110,21 @@ def _date(data: dict, name: str) -> datetime | None:
                            "2024-07-14T20:30:00+02:00), pas « {value} »."),
                         name=name, value=value) from None
     # A date typed without its offset, or a bare day, is taken as UTC.
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if not FIRST_DATE <= moment <= LAST_DATE:
+        # Outside them, the shift to UTC overflows datetime (0001-01-01T00:00:00+01:00).
+        raise RuleError(N_("« {name} » : la date {value} n'est pas entre l'an {first} et "
+                           "l'an {last}."), name=name, value=value,
+                        first=FIRST_DATE.year, last=LAST_DATE.year)
+    return moment.astimezone(UTC)
 
 
 def _status(data: dict, state: GameState) -> str:
     status = data.get("status")
     if status is None:
         return FINISHED if state.is_over else IN_PROGRESS
-    if status not in GAME_STATUSES:
+    if not isinstance(status, str) or status not in GAME_STATUSES:
         raise RuleError(N_("« status » vaut in_progress, finished ou abandoned, "
                            "pas « {value} »."), value=status)
     if status == FINISHED and not state.is_over:
@@ -157,11 +171,7 @@ def _documents(content: bytes | str) -> list[object] | dict:
     except UnicodeDecodeError:
         raise RuleError(N_("Ce fichier n'est pas du texte UTF-8 : est-ce bien un export "
                            "du Yams ?")) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RuleError(N_("Ce fichier n'est pas du JSON valide (ligne {line}, "
-                           "colonne {column})."), line=error.lineno, column=error.colno) from None
+    return read_json(text)
 
 
 def check_files(files: Iterable[tuple[str, bytes | str]]) -> list[GameImport]:

@@ -3,7 +3,7 @@
 from flask import Flask, render_template
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadHost, HTTPException
 
 
 def register(app: Flask) -> None:
@@ -12,6 +12,12 @@ def register(app: Flask) -> None:
         message = _("La page a expiré ou ne vient pas de cette application : "
                     "rechargez-la et recommencez.")
         return render_template("errors/error.html", code=400, message=message), 400
+
+    @app.errorhandler(BadHost)
+    def bad_host(error: BadHost):
+        # No page: without a valid host there is no URL adapter, so no url_for for the links.
+        message = _("L'adresse du serveur demandée (en-tête Host) n'est pas valide.")
+        return message, 400, {"Content-Type": "text/plain; charset=utf-8"}
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

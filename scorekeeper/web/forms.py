@@ -21,6 +21,8 @@ from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.rules.game import MAX_NAME_LENGTH, MAX_PLAYERS
+from scorekeeper.rules.numbers import read_whole
+from scorekeeper.store.schema import MAX_DATABASE_ID
 
 PRESET_CHOICES = [
     SelectChoice("classique", _l("Classique : une colonne libre, 13 tours")),
@@ -32,6 +34,35 @@ PRESET_CHOICES = [
 @functools.cache
 def _wtforms_catalogue(locale: str) -> Translations:
     return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+def database_id(value: str | int) -> int:
+    """The id of a row, as a select's `coerce` wants it: the choices' ids as they are, the
+    posted text read by `read_whole`; ValueError for anything else."""
+    number = value if isinstance(value, int) else read_whole(value, MAX_DATABASE_ID)
+    if number is None:
+        raise ValueError(value)
+    return number
+
+
+# Longer than any GameVersion.token ("39:2026-11-30T13:51:39.123456+00:00").
+VERSION_LENGTH = 64
+
+# WTForms' own message for IntegerField, translated by WTForms' catalogue; held in a name
+# so that pybabel does not extract it into ours.
+NOT_AN_INTEGER = "Not a valid integer value."
+
+
+class WholeNumberField(IntegerField):
+    """A number field read like every number of the app (`read_whole`): ASCII digits only,
+    and never so long that int() fails on it."""
+
+    def process_formdata(self, valuelist: list) -> None:
+        if not valuelist:
+            return
+        self.data = read_whole(valuelist[0], MAX_DATABASE_ID)
+        if self.data is None:
+            raise ValueError(self.gettext(NOT_AN_INTEGER))
 
 
 class Form(FlaskForm):
@@ -81,7 +112,8 @@ class NewGameForm(Form):
 
 
 class EntryForm(Form):
-    """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen.
+    """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen, and
+    ``version`` that sheet's game version (GameVersion.token), which the write compares.
 
     ``add``, ``drop`` and ``clear`` are the keypad's buttons when scripts are off: a face to
     add, the position of a die to take back, or start the dice again.
@@ -89,16 +121,21 @@ class EntryForm(Form):
 
     dice = StringField(_l("Dés"), validators=[Length(max=40)])
     target = StringField(validators=[Length(max=40)])
-    seq = IntegerField(validators=[InputRequired(), NumberRange(min=0, max=10_000)])
+    seq = WholeNumberField(validators=[InputRequired(), NumberRange(min=0, max=10_000)])
+    version = HiddenField(validators=[InputRequired(), Length(max=VERSION_LENGTH)])
     confirm = HiddenField()
     preview = SubmitField(_l("Voir les scores"))
-    add = IntegerField(validators=[Optional(), NumberRange(min=1, max=6)])
-    drop = IntegerField(validators=[Optional(), NumberRange(min=0, max=40)])
+    add = WholeNumberField(validators=[Optional(), NumberRange(min=1, max=6)])
+    drop = WholeNumberField(validators=[Optional(), NumberRange(min=0, max=40)])
     clear = SubmitField(_l("Effacer"))
     # Asked for by the player only: the ranked boxes for these dice (web/advice.py).
     advice = SubmitField(_l("Conseil"))
 
 
 class UndoForm(Form):
-    seq = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
+    """The undo of one entry: the one confirmed, at the game's ``version`` shown, and no
+    other (a page seen again with Back, after another undo or entry, is refused)."""
+
+    seq = WholeNumberField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
+    version = HiddenField(validators=[InputRequired(), Length(max=VERSION_LENGTH)])
     submit = SubmitField(_l("Oui, annuler la dernière entrée"))

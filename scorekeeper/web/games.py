@@ -9,9 +9,10 @@ from flask_babel import gettext as _
 from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.options import TRIPLE_COLUMNS
-from scorekeeper.store import NothingToUndo, StaleSheet
+from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
 from scorekeeper.web.forms import EntryForm, NewGameForm, UndoForm
+from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import load_or_404, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -119,12 +120,14 @@ def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bo
     return view
 
 
-def _render_sheet(game_id: int, state: GameState, form: EntryForm | None = None,
+def _render_sheet(record: GameRecord, state: GameState, form: EntryForm | None = None,
                   error: str | None = None, status: int = 200,
                   quiet_while_typing: bool = False):
     """The sheet, with what each open box would score when dice were typed."""
+    game_id = record.id
     form = form or EntryForm(formdata=None)
     form.seq.data = len(state.entries)
+    form.version.data = record.version.token
     view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
     if view.error:
         error = error or view.error
@@ -137,9 +140,9 @@ def _render_sheet(game_id: int, state: GameState, form: EntryForm | None = None,
 
 @bp.get("/<int:game_id>")
 def sheet(game_id: int):
-    _record, state = load_or_404(game_id)
+    record, state = load_or_404(game_id)
     form = EntryForm(formdata=None, dice=request.args.get("dice", "")[:40])
-    return _render_sheet(game_id, state, form, quiet_while_typing=True)
+    return _render_sheet(record, state, form, quiet_while_typing=True)
 
 
 @bp.get("/<int:game_id>/turn")
@@ -174,15 +177,32 @@ def _stale_message() -> str:
              "voici la feuille à jour, rien n'a été enregistré.")
 
 
+def _abandoned(game_id: int):
+    """The 409 of a write on an abandoned game, with the way to take it up again."""
+    message = _("Cette partie a été abandonnée : rien n'a été enregistré. Pour la "
+                "reprendre, ouvrez-la et touchez « Reprendre la partie ».")
+    return render_template("errors/error.html", code=409, message=message,
+                           action=(url_for("review.show", game_id=game_id),
+                                   _("Ouvrir la partie"))), 409
+
+
+def _is_seen(form: EntryForm | UndoForm, record: GameRecord) -> bool:
+    """Whether the form was filled on the game as it is now: its number of entries and its
+    version (an undo then another entry leave the number as it was, not the version)."""
+    return form.seq.data == len(record.entries) and form.version.data == record.version.token
+
+
 @bp.post("/<int:game_id>/entries")
 def play(game_id: int):
     record, state = load_or_404(game_id)
     form = EntryForm()
+    if record.status == ABANDONED:
+        return _abandoned(game_id)
     if not form.validate():
-        return _render_sheet(game_id, state, form, _("Rechargez la feuille et recommencez."),
+        return _render_sheet(record, state, form, _("Rechargez la feuille et recommencez."),
                              400)
-    if form.seq.data != len(state.entries):
-        return _render_sheet(game_id, state, form, _stale_message(), 409)
+    if not _is_seen(form, record):
+        return _render_sheet(record, state, form, _stale_message(), 409)
     if form.add.data is not None or form.drop.data is not None or form.clear.data:
         # A keypad tap without scripts: on to the new dice, on a page safe to reload.
         dice = edit_dice(form.dice.data, state.rules.dice, form.add.data, form.drop.data,
@@ -191,13 +211,13 @@ def play(game_id: int):
     if form.advice.data:
         return redirect(url_for("advice.show", game_id=game_id, dice=form.dice.data), code=303)
     if form.preview.data or not form.target.data:
-        return _render_sheet(game_id, state, form)
+        return _render_sheet(record, state, form)
     column, _sep, box = form.target.data.partition(":")
     player = state.active_player
     try:
         cell = state.score(Entry(player, column, box, form.dice.data))
     except RuleError as rule_error:
-        return _render_sheet(game_id, state, form, rule_error.render(_), 422)
+        return _render_sheet(record, state, form, rule_error.render(_), 422)
     if cell.barred and form.confirm.data != "1":
         return render_template("games/confirm_barred.html", game_id=game_id, state=state,
                                form=form, cell=cell, player=player,
@@ -207,8 +227,8 @@ def play(game_id: int):
         cell, after = write_turn(store(), record, state, form.seq.data, column, box,
                                  form.dice.data)
     except StaleSheet:
-        _record, state = load_or_404(game_id)
-        return _render_sheet(game_id, state, form, _stale_message(), 409)
+        record, state = load_or_404(game_id)
+        return _render_sheet(record, state, form, _stale_message(), 409)
     flash(_describe(after, cell, player), "info")
     if after.is_over:
         return redirect(url_for("games.ranking", game_id=game_id), code=303)
@@ -217,14 +237,30 @@ def play(game_id: int):
 
 @bp.route("/<int:game_id>/undo", methods=["GET", "POST"])
 def undo(game_id: int):
-    _record, state = load_or_404(game_id)
-    form = UndoForm()
+    record, state = load_or_404(game_id)
+    if record.status == ABANDONED:
+        return _abandoned(game_id)
     if not state.entries:
         flash(_("Il n'y a rien à annuler : la partie n'a pas commencé."), "error")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
+    if request.method == "POST" and state.is_over:
+        # Undoing the last box reopens a finished game and takes it out of the hall of
+        # fame; entry by entry, it could wipe the whole game: the household PIN guards it.
+        return require_pin(_undo)(record, state)
+    return _undo(record, state)
+
+
+def _undo(record: GameRecord, state: GameState):
+    """Ask to confirm the undo of the last entry, or undo it once confirmed."""
+    game_id = record.id
+    form = UndoForm()
     if form.validate_on_submit():
+        if not _is_seen(form, record):
+            flash(_("L'entrée à annuler n'est plus la dernière (la feuille a changé "
+                    "entre-temps) : rien n'a été annulé."), "error")
+            return redirect(url_for("games.sheet", game_id=game_id), code=303)
         try:
-            store().undo_entry(game_id, form.seq.data)
+            store().undo_entry(game_id, form.seq.data, seen_at=record.updated_at)
         except (StaleSheet, NothingToUndo):
             flash(_stale_message(), "error")
         else:
@@ -233,6 +269,7 @@ def undo(game_id: int):
                     name=state.players[last.player], box=_(BOX_LABELS[last.box])), "info")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     form.seq.data = len(state.entries)
+    form.version.data = record.version.token
     last = state.entries[-1]
     cell = state.sheets[last.player].columns[last.column].cells[last.box]
     return render_template("games/undo.html", game_id=game_id, state=state, form=form,

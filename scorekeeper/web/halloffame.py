@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
 
@@ -61,8 +63,11 @@ def page_url(arg: str, number: int) -> str:
     args = request.args.to_dict()
     args.pop(arg, None)
     if number > 1:
-        args[arg] = number
-    return url_for(request.endpoint, **{**args, **(request.view_args or {})})
+        args[arg] = str(number)
+    # The query is encoded here rather than given to url_for, which would read some names
+    # (`_method`, `_external`, `endpoint`) as its own parameters.
+    query = urlencode(args)
+    return url_for(request.endpoint, **(request.view_args or {})) + (f"?{query}" if query else "")
 
 
 @bp.get("/hall-of-fame")

@@ -18,7 +18,7 @@ def version(game_id: int):
     if found is None:
         return jsonify(error="not found"), 404
     response = jsonify(seq=found.entry_count, status=found.status,
-                       version=f"{found.entry_count}:{found.updated_at.isoformat()}")
+                       version=found.token)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from flask import abort, make_response, render_template, request
 from flask_babel import gettext as _
 
+from scorekeeper.rules.numbers import read_whole
+
 
 def not_found(message: str) -> None:
     """Stop the request with a 404 page that says what was not found."""
@@ -44,10 +46,11 @@ def page_from_request(count: int, size: int, arg: str = "page") -> Page:
     """The page the request asks for; a 404 that says which pages exist for any other."""
     raw = request.args.get(arg, "1")
     pages = Page(1, size, count, arg).pages
-    if not (raw.isascii() and raw.isdecimal() and 1 <= int(raw) <= pages):
+    number = read_whole(raw, pages)
+    if not number:
         not_found(_("La page « %(page)s » n'existe pas : choisissez entre 1 et %(pages)d.",
                     page=raw[:20], pages=pages))
-    return Page(int(raw), size, count, arg)
+    return Page(number, size, count, arg)
 
 
 def no_game(game_id: int) -> None:

@@ -13,6 +13,7 @@ from wtforms.validators import InputRequired, Length
 
 from scorekeeper.rules import RuleError
 from scorekeeper.rules.game import MAX_NAME_LENGTH
+from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store.halloffame import (
     ResultLine,
     list_rule_sets,
@@ -34,10 +35,11 @@ from scorekeeper.store.players import (
     other_players,
     rename_player,
 )
-from scorekeeper.web.forms import Form
+from scorekeeper.store.schema import MAX_DATABASE_ID
+from scorekeeper.web.forms import Form, database_id
 from scorekeeper.web.halloffame import rule_set_label
 from scorekeeper.web.paging import not_found, page_from_request
-from scorekeeper.web.security import MAX_DATABASE_ID, require_pin
+from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import store
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -56,7 +58,8 @@ class RenameForm(Form):
 
 
 class MergeForm(Form):
-    other = SelectField(_l("Joueur à rattacher"), coerce=int, validate_choice=False)
+    other = SelectField(_l("Joueur à rattacher"), coerce=database_id, validate_choice=False,
+                        validators=[InputRequired()])
     submit = SubmitField(_l("Oui, rattacher ce joueur"))
 
 
@@ -209,9 +212,7 @@ def _merge_page(player: PlayerRecord, form: MergeForm, error: str | None = None,
 def merge_form(player_id: int):
     player = _player_or_404(player_id)
     form = MergeForm(formdata=None)
-    other = request.args.get("other", "")
-    if other.isascii() and other.isdecimal():
-        form.other.data = int(other)
+    form.other.data = read_whole(request.args.get("other"), MAX_DATABASE_ID)
     return _merge_page(player, form)
 
 
@@ -224,8 +225,7 @@ def merge(player_id: int):
     if not form.validate_on_submit():
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)
-    chosen = form.other.data
-    other = get_player(store(), chosen) if 0 < chosen <= MAX_DATABASE_ID else None
+    other = get_player(store(), form.other.data)
     if other is None or other.id == player_id:
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)

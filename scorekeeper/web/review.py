@@ -10,6 +10,7 @@ from wtforms import SubmitField
 
 from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Entry, GameState, Score, replay
+from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
 from scorekeeper.store.players import players_of_game
@@ -63,11 +64,11 @@ def show(game_id: int):
     record, final = load_or_404(game_id)
     count = len(final.entries)
     raw = request.args.get("step", str(count))
-    if not (raw.isascii() and raw.isdecimal() and int(raw) <= count):
+    step = read_whole(raw, count)
+    if step is None:
         not_found(ngettext("Cette partie a %(num)d entrée : l'étape « %(step)s » n'existe pas.",
                            "Cette partie a %(num)d entrées : l'étape « %(step)s » n'existe "
                            "pas.", count, step=raw[:20]))
-    step = int(raw)
     state = replay(final.rules, final.players, final.entries[:step])
     # Every entry with what it wrote: a filled box never changes, so the final sheet has it.
     log = [

@@ -27,12 +27,14 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import BaseConverter, ValidationError
 from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
 
+from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store import Store
 from scorekeeper.store.pins import add_pin_failure, forget_pin_failures, recent_pin_failures
+from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.forms import Form
 from scorekeeper.web.store import STORE_EXTENSION
 
@@ -48,9 +50,6 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
 }
-
-# The largest integer SQLite (and PostgreSQL's bigint) can store: no row has a larger id.
-MAX_DATABASE_ID = 2**63 - 1
 
 PIN_SETTING = "HOUSEHOLD_PIN"
 UNLOCK_SECONDS = 300
@@ -70,13 +69,24 @@ PIN_FORM_FIELDS = {"csrf_token", PIN_FIELD, REPLAY_FIELD, NEXT_FIELD, "household
 bp = Blueprint("security", __name__)
 
 
-class DatabaseIdConverter(IntegerConverter):
-    """`<int:...>` in URLs, up to MAX_DATABASE_ID: a larger id is a 404 at routing, where
-    the database driver would raise OverflowError on it (a 500)."""
+class DatabaseIdConverter(BaseConverter):
+    """`<int:...>` in URLs: ASCII digits up to MAX_DATABASE_ID, read by `read_whole` like
+    every number of the app. Anything else is a 404 at routing: `/games/١` is no game (the
+    regex `\\d` would take Arabic-Indic digits), and a larger id would reach the database
+    driver."""
 
-    def __init__(self, map, fixed_digits: int = 0, min: int | None = None,
-                 max: int | None = MAX_DATABASE_ID, signed: bool = False) -> None:
-        super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
+    regex = r"[0-9]+"
+    part_isolating = True
+    weight = 50
+
+    def to_python(self, value: str) -> int:
+        number = read_whole(value, MAX_DATABASE_ID)
+        if number is None:
+            raise ValidationError()
+        return number
+
+    def to_url(self, value: int) -> str:
+        return str(int(value))
 
 
 class PinForm(Form):

@@ -121,6 +121,7 @@ class Sheet:
 
     csrf_token: str | None
     seq: int | None
+    version: str | None
     targets: list[str] = field(default_factory=list)
 
     @classmethod
@@ -129,7 +130,7 @@ class Sheet:
         reader.feed(html)
         seq = reader.inputs.get("seq")
         return cls(reader.inputs.get("csrf_token"), int(seq) if seq is not None else None,
-                   reader.targets)
+                   reader.inputs.get("version"), reader.targets)
 
     @property
     def playable(self) -> bool:
@@ -184,8 +185,8 @@ class Client:
     @staticmethod
     def entry_form(sheet: Sheet, dice: str, target: str) -> dict[str, str | int]:
         # confirm=1: a box these dice do not fill is barred at once instead of asking first.
-        return {"csrf_token": sheet.csrf_token or "", "seq": sheet.seq, "dice": dice,
-                "target": target, "confirm": "1"}
+        return {"csrf_token": sheet.csrf_token or "", "seq": sheet.seq,
+                "version": sheet.version or "", "dice": dice, "target": target, "confirm": "1"}
 
     def submit(self, game_id: int, sheet: Sheet, dice: str, target: str) -> Page:
         return self.post(f"/games/{game_id}/entries", self.entry_form(sheet, dice, target))

@@ -165,7 +165,7 @@ class HostileTable(RuleBasedStateMachine):
         if not self.games:
             return
         game_id = data.draw(st.sampled_from(self.games))
-        _record, state = load(self.store, game_id)
+        record, state = load(self.store, game_id)
         if state.is_over:
             return
         player = state.active_player
@@ -174,7 +174,8 @@ class HostileTable(RuleBasedStateMachine):
         target = data.draw(st.sampled_from(targets))
         dice = data.draw(st.lists(st.integers(1, 6), min_size=state.rules.dice,
                                   max_size=state.rules.dice))
-        fields = {"seq": len(state.entries), "dice": "".join(map(str, dice)), "target": target}
+        fields = {"seq": len(state.entries), "version": record.version.token,
+                  "dice": "".join(map(str, dice)), "target": target}
         if confirm:
             fields["confirm"] = "1"
         before = len(state.entries)

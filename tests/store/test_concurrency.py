@@ -49,8 +49,10 @@ def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(b
     # Some games are finished before the races start, so that undos race finishes at once.
     games = [_one_turn_from_the_end(store, rng, index) for index in range(THREADS)]
     for game_id, last_turn in games[::2]:
+        version = store.game_version(game_id).token
         assert busy_app.test_client().post(f"/games/{game_id}/entries",
-                                           data=last_turn).status_code == 303
+                                           data={**last_turn, "version": version}
+                                           ).status_code == 303
     barrier = threading.Barrier(THREADS)
     statuses: list[int] = []
     failures: list[BaseException] = []
@@ -62,11 +64,15 @@ def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(b
         try:
             for _ in range(2 * ROUNDS):
                 barrier.wait(timeout=60)
+                # Each game is played by its thread alone: the version read here is the one
+                # its sheet would show.
+                version = store.game_version(game_id).token
                 if finished:
                     response = client.post(f"/games/{game_id}/undo",
-                                           data={"seq": last_turn["seq"] + 1})
+                                           data={"seq": last_turn["seq"] + 1, "version": version})
                 else:
-                    response = client.post(f"/games/{game_id}/entries", data=last_turn)
+                    response = client.post(f"/games/{game_id}/entries",
+                                           data={**last_turn, "version": version})
                 statuses.append(response.status_code)
                 finished = not finished
         except BaseException as error:  # re-raised below, in the test's thread

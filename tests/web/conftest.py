@@ -5,7 +5,7 @@ import re
 import pytest
 from sqlalchemy import text
 
-from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.app import STORE_EXTENSION, create_app
 
 DEFAULT_OPTIONS = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
                    "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
@@ -40,11 +40,26 @@ class Table:
         assert response.status_code == 303, response.get_data(as_text=True)
         return int(response.headers["Location"].rsplit("/", 1)[1])
 
-    def play(self, game_id, seq, dice, target, confirm=False):
-        data = {"seq": seq, "dice": dice, "target": target}
+    def version(self, game_id):
+        """The version a sheet of the game shows now (the form's hidden `version`)."""
+        found = self.client.application.extensions[STORE_EXTENSION].game_version(game_id)
+        return found.token if found else "none"
+
+    def play(self, game_id, seq, dice, target, confirm=False, version=None):
+        data = {"seq": seq, "dice": dice, "target": target,
+                "version": version or self.version(game_id)}
         if confirm:
             data["confirm"] = "1"
         return self.post(f"/games/{game_id}/entries", data)
+
+    def entry_form(self, game_id, seq, **fields):
+        """Any post to the entries of a game, made on its sheet as it is now."""
+        return self.post(f"/games/{game_id}/entries",
+                         {"seq": seq, "version": self.version(game_id), **fields})
+
+    def undo(self, game_id, seq, version=None):
+        return self.post(f"/games/{game_id}/undo",
+                         {"seq": seq, "version": version or self.version(game_id)})
 
 
 @pytest.fixture
@@ -65,3 +80,22 @@ def snapshot(app):
             }
 
     return take
+
+
+# The household PIN of `pin_app`.
+PIN = "2580"
+
+
+@pytest.fixture
+def pin_app(instance_path):
+    """The app of a household whose instance config.py sets a PIN."""
+    instance_path.mkdir(parents=True)
+    (instance_path / "config.py").write_text(f'HOUSEHOLD_PIN = "{PIN}"\n', encoding="utf-8")
+    app = create_app({"TESTING": True}, instance_path=instance_path)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+@pytest.fixture
+def pin_table(pin_app):
+    return Table(pin_app.test_client())

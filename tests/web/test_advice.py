@@ -101,8 +101,7 @@ def test_review_counts_points_given_away(table, app, with_table):
 def test_the_sheet_asks_for_advice_only_when_the_rules_are_covered(table):
     game_id = table.new_game(["Mag"])
     assert 'name="advice"' in table.client.get(f"/games/{game_id}").get_data(as_text=True)
-    response = table.post(f"/games/{game_id}/entries", {"seq": 0, "dice": "66653",
-                                                        "advice": "Conseil"})
+    response = table.entry_form(game_id, 0, dice="66653", advice="Conseil")
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"/games/{game_id}/advice?dice=66653")
     triple = table.new_game(["Mag"], preset="triple")

@@ -60,9 +60,8 @@ def test_filled_box(table, game, snapshot):
 
 def test_a_client_cannot_choose_the_player(table, game, app):
     """The seat comes from the replay: a forged player field is ignored."""
-    response = table.post(f"/games/{game}/entries",
-                          {"seq": 1, "dice": "11123", "target": "free:ones", "player": "0",
-                           "seat": "0", "score": "50"})
+    response = table.entry_form(game, 1, dice="11123", target="free:ones", player="0",
+                                seat="0", score="50")
     assert response.status_code == 303
     from scorekeeper.store.play import load
     record, state = load(app.extensions["scorekeeper.store"], game)
@@ -93,8 +92,7 @@ def test_missing_csrf_token(table, game, snapshot):
 @pytest.mark.parametrize("seq", ["", "abc", "-1", "99999999999999999999"])
 def test_bad_sequence_number(table, game, snapshot, seq):
     before = snapshot()
-    response = table.post(f"/games/{game}/entries",
-                          {"seq": seq, "dice": "11123", "target": "free:ones"})
+    response = table.entry_form(game, seq, dice="11123", target="free:ones")
     assert 400 <= response.status_code < 500
     assert snapshot() == before
 
@@ -132,7 +130,7 @@ def test_unknown_game_and_wrong_method(client, table, snapshot):
         assert response.status_code == 404
         assert "Aucune partie n&#39;a le numéro 999." in response.get_data(as_text=True)
     before = snapshot()
-    assert table.post("/games/999/undo", {"seq": 0}).status_code == 404
+    assert table.undo(999, 0).status_code == 404
     assert snapshot() == before
     assert client.get("/games/1/entries").status_code == 405
     assert client.get("/games/abc").status_code == 404
@@ -140,11 +138,11 @@ def test_unknown_game_and_wrong_method(client, table, snapshot):
 
 def test_undo_with_a_stale_sheet_changes_nothing(table, game, snapshot):
     before = snapshot()
-    response = table.post(f"/games/{game}/undo", {"seq": 5})
+    response = table.undo(game, 5)
     assert response.status_code == 303
     assert snapshot() == before
     page = table.client.get(f"/games/{game}").get_data(as_text=True)
-    assert "La feuille a changé entre-temps" in page
+    assert "n&#39;est plus la dernière" in page
 
 
 def test_playing_a_finished_game_is_refused(table, snapshot):

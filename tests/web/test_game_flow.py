@@ -55,8 +55,7 @@ def test_preview_shows_what_each_box_would_score(table):
     page = table.client.get(f"/games/{game_id}?dice=66653").get_data(as_text=True)
     assert 'value="free:sixes"' in page
     assert 'aria-label="Six : 18"' in page and 'aria-label="Brelan : 26"' in page
-    response = table.post(f"/games/{game_id}/entries",
-                          {"seq": 0, "dice": "66653", "preview": "Voir"})
+    response = table.entry_form(game_id, 0, dice="66653", preview="Voir")
     assert response.status_code == 200 and 'aria-label="Chance : 26"' in response.get_data(
         as_text=True)
 
@@ -102,11 +101,11 @@ def test_undo_back_to_the_start(table, app):
     page = table.client.get(f"/games/{game_id}/undo").get_data(as_text=True)
     assert "Alix a marqué 3 en As" in page
     for seq in (2, 1):
-        response = table.post(f"/games/{game_id}/undo", {"seq": seq})
+        response = table.undo(game_id, seq)
         assert response.status_code == 303
     record, state = load(app.extensions["scorekeeper.store"], game_id)
     assert record.entries == () and state.active_player == 0
-    response = table.post(f"/games/{game_id}/undo", {"seq": 1})
+    response = table.undo(game_id, 1)
     assert response.status_code == 303
 
 
@@ -116,7 +115,7 @@ def test_undo_after_the_end_reopens_the_game(table, app):
         table.play(game_id, seq, dice, f"free:{box}")
     store = app.extensions["scorekeeper.store"]
     assert load(store, game_id)[0].status == "finished"
-    table.post(f"/games/{game_id}/undo", {"seq": 13})
+    table.undo(game_id, 13)
     record, state = load(store, game_id)
     assert record.status == "in_progress" and not state.is_over
 

@@ -129,8 +129,7 @@ def test_rules_cannot_change_after_the_first_entry(table, app):
     """There is no way to post new rules to a game: its stored rules stay as they were."""
     game_id = table.new_game(["Mag"], vache="y")
     table.play(game_id, 0, "12345", "free:chance")
-    response = table.post(f"/games/{game_id}/entries",
-                          {"seq": 1, "dice": "12345", "target": "free:ones", "vache": "",
-                           "rules": '{"preset": "yatzy"}'})
+    response = table.entry_form(game_id, 1, dice="12345", target="free:ones", vache="",
+                                rules='{"preset": "yatzy"}')
     assert response.status_code == 303
     assert state_of(app, game_id).rules.vache

@@ -8,7 +8,7 @@ def test_version_changes_with_every_entry_and_undo(table):
     table.play(game_id, 0, "66662", "free:sixes")
     second = table.client.get(f"/games/{game_id}/version").get_json()
     assert second["seq"] == 1 and second["version"] != first["version"]
-    table.post(f"/games/{game_id}/undo", {"seq": 1})
+    table.undo(game_id, 1)
     table.play(game_id, 0, "11123", "free:ones")
     # The same count as before the undo, but another sheet: the version tells them apart.
     third = table.client.get(f"/games/{game_id}/version").get_json()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.app import SECRET_KEY_FILE, STORE_EXTENSION, create_app
+from scorekeeper.app import SECRET_KEY_FILE, STORE_EXTENSION
 from scorekeeper.web import security
 from scorekeeper.web.security import require_pin
-from tests.web.conftest import Table, csrf_token
+from tests.web.conftest import PIN, csrf_token
 
 
 def _paths(app, value: str):
@@ -164,22 +164,6 @@ def test_requests_too_large_are_refused_in_french_and_change_nothing(client, tab
 
 # -- the household PIN -------------------------------------------------------------------------
 
-PIN = "2580"
-
-
-@pytest.fixture
-def pin_app(instance_path):
-    """The app of a household whose instance config.py sets a PIN."""
-    instance_path.mkdir(parents=True)
-    (instance_path / "config.py").write_text(f'HOUSEHOLD_PIN = "{PIN}"\n', encoding="utf-8")
-    app = create_app({"TESTING": True}, instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
-
-
-@pytest.fixture
-def pin_table(pin_app):
-    return Table(pin_app.test_client())
 
 
 def _delete(table, game_id, **fields):

@@ -15,7 +15,7 @@ def game(table):
 
 
 def keypad(table, game_id, dice, **button):
-    return table.post(f"/games/{game_id}/entries", {"seq": 1, "dice": dice, **button})
+    return table.entry_form(game_id, 1, dice=dice, **button)
 
 
 @pytest.mark.parametrize(

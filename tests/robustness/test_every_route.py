@@ -1,0 +1,241 @@
+"""Every route and every form, from the URL map: a route or a form added later is covered
+without anyone remembering to.
+
+- Every GET route, its ids filled with real ones, gets each query argument the app reads,
+  and names url_for would take for its own, set to huge, negative, non-ASCII-digit and other
+  hostile values: never a 5xx, and the database stays as it was.
+- Every form found on those pages is posted with a valid CSRF token, each of its fields in
+  turn missing, empty, repeated and hostile: never a 5xx, and a refused post (4xx) changes
+  nothing. Every POST route of the URL map must be the action of a form found so.
+
+The counts are printed (`-s`) for the README.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+from flask import url_for
+from sqlalchemy import text
+
+from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.rules import Rules
+from scorekeeper.store.lifecycle import abandon_game
+from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.web import advice
+
+HOSTILE_NUMBERS = ["9" * 5000, "-1", "²", "①", "١", "0"]
+HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "\x00", "é" * 2000,
+                 "free:ones:extra", "{{ 7 * 7 }}"]
+# The query arguments the app reads (paging, review, merge, prints, the sheet's keypad and
+# live turn, the hall of fame), then names that url_for reads as its own parameters, then
+# one nobody reads.
+QUERY_NAMES = ["page", "recent", "step", "other", "rules", "seq", "dice", "target", "paper",
+               "pages", "sec", "preset", "columns", "vache", "next",
+               "_method", "endpoint", "_external", "_anchor", "_scheme", "unknown"]
+# POST routes whose form no page shows without a setting: the PIN's (tests/web/test_security).
+NOT_ON_A_PAGE = {"security.unlock"}
+# The advice page's answer while its table is being built, "try again in a moment": the
+# table takes 20 s of CPU, not built here.
+PREPARING = (503, "/advice")
+
+
+def _no_advisor_table(rules, instance_path):
+    raise RuntimeError("no advisor table in these tests")
+
+
+def _server_error(status: int, url: str) -> bool:
+    preparing = status == PREPARING[0] and urlsplit(url).path.endswith(PREPARING[1])
+    return status >= 500 and not preparing
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """A household with a game in progress, a finished one and an abandoned one."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(advice, "load_or_build", _no_advisor_table)
+        yield from _household(tmp_path_factory)
+
+
+def _household(tmp_path_factory):
+    app = create_app({"TESTING": True}, instance_path=tmp_path_factory.mktemp("instance"))
+    store = app.extensions[STORE_EXTENSION]
+    playing = start_game(store, Rules(), ["Mag", "Alix"])
+    play_turn(store, playing, 0, "free", "sixes", "66662")
+    play_turn(store, playing, 1, "free", "ones", "11123")
+    finished = start_game(store, Rules(), ["Mag"])
+    for seq, box in enumerate(Rules().boxes):
+        play_turn(store, finished, seq, "free", box, "12346")
+    abandoned = start_game(store, Rules(), ["Léa"])
+    abandon_game(store, abandoned)
+    app.config["GAME_IDS"] = (playing, finished, abandoned)
+    yield app
+    store.dispose()
+
+
+def _snapshot(app) -> dict:
+    with app.extensions[STORE_EXTENSION].engine.connect() as connection:
+        tables = connection.execute(text(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).scalars().all()
+        return {name: connection.execute(text(f'SELECT * FROM "{name}" ORDER BY 1')).all()
+                for name in tables}
+
+
+def _get_pages(app) -> list[str]:
+    """Every GET route of the URL map, once per game kind for the routes of a game."""
+    pages = []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods:
+            continue
+        if rule.endpoint == "static":
+            pages.append("/static/css/app.css")
+            continue
+        games = app.config["GAME_IDS"] if "game_id" in rule.arguments else (None,)
+        for game_id in games:
+            values = {"game_id": game_id, "player_id": 1}
+            with app.test_request_context():
+                pages.append(url_for(rule.endpoint, **{name: values[name]
+                                                       for name in rule.arguments}))
+    return sorted(set(pages))
+
+
+def test_every_get_route_with_hostile_query_arguments(app, capsys):
+    client = app.test_client()
+    before = _snapshot(app)
+    pages = _get_pages(app)
+    count = 0
+    for page in pages:
+        # Each name alone with the values that used to crash a parser (a route may stop at
+        # the first argument it refuses), then every name at once with each value, then
+        # names given twice.
+        queries = [urlencode({name: value}) for name, value
+                   in itertools.product(QUERY_NAMES, HOSTILE_NUMBERS[:3] + ["١"])]
+        queries += [urlencode(dict.fromkeys(QUERY_NAMES, value)) for value in HOSTILE_NUMBERS]
+        queries.append("page=1&page=2&step=1&step=x&rules=a&rules=b")
+        for query in queries:
+            status = client.get(f"{page}?{query}").status_code
+            assert not _server_error(status, page), (page, query[:120], status)
+        count += len(queries)
+    assert _snapshot(app) == before
+    with capsys.disabled():
+        print(f"\nroutes: {len(pages)} GET pages, {count} hostile queries")
+
+
+# -- forms ---------------------------------------------------------------------------------
+
+
+@dataclass
+class FoundForm:
+    page: str
+    action: str
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    # The named submit buttons: the first one is pressed.
+    buttons: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _Forms(HTMLParser):
+    """The POST forms of a page, with the values a player would send untouched."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.page = page
+        self.forms: list[FoundForm] = []
+        self._form: FoundForm | None = None
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs) -> None:
+        attrs = dict(attrs)
+        if tag == "option" and self._select and self._form is not None:
+            # A select sends its first option untouched.
+            self._form.fields.append((self._select, attrs.get("value") or ""))
+            self._select = None
+            return
+        if tag == "form" and (attrs.get("method") or "").lower() == "post":
+            self._form = FoundForm(self.page, attrs.get("action") or self.page)
+            self.forms.append(self._form)
+        if self._form is None or not attrs.get("name"):
+            return
+        name, value = attrs["name"], attrs.get("value") or ""
+        kind = (attrs.get("type") or "").lower()
+        if tag == "button" or kind == "submit":
+            self._form.buttons.append((name, value))
+        elif tag == "input" and kind in ("checkbox", "radio"):
+            if "checked" in attrs:
+                self._form.fields.append((name, value))
+        elif tag == "input" and kind != "file":
+            self._form.fields.append((name, value))
+        elif tag == "select":
+            self._select = name
+        elif tag == "textarea":
+            self._form.fields.append((name, ""))
+
+    def handle_startendtag(self, tag, attrs) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag) -> None:
+        if tag == "form":
+            self._form = None
+
+
+def _forms(app, client) -> list[FoundForm]:
+    """Every form of every page, once: the language form of every page is one form."""
+    found: dict[tuple, FoundForm] = {}
+    for page in _get_pages(app):
+        response = client.get(page)
+        if response.mimetype != "text/html":
+            continue
+        parser = _Forms(page)
+        parser.feed(response.get_data(as_text=True))
+        for form in parser.forms:
+            names = tuple(name for name, _value in [*form.fields, *form.buttons])
+            found.setdefault((form.action, names), form)
+    return list(found.values())
+
+
+def _variants(form: FoundForm):
+    """(what, fields) for each field of the form missing, empty, repeated and hostile."""
+    fields = [*form.fields, *form.buttons[:1]]
+    named = [(i, name) for i, (name, _value) in enumerate(fields) if name != "csrf_token"]
+    for i, name in named:
+        others = fields[:i] + fields[i + 1:]
+        yield f"{name} missing", others
+        yield f"{name} empty", [*others, (name, "")]
+        yield f"{name} repeated", [*fields, (name, fields[i][1] or "1")]
+        for value in HOSTILE_TEXTS:
+            yield f"{name}={value[:12]!r}", [*others, (name, value)]
+    yield "an unknown field", [*fields, ("unknown", "1"), ("_method", "DELETE")]
+
+
+def _endpoint(app, action: str) -> str:
+    adapter = app.url_map.bind("localhost")
+    return adapter.match(urlsplit(action).path, method="POST")[0]
+
+
+def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(app, capsys):
+    client = app.test_client()
+    forms = _forms(app, client)
+    post_routes = {rule.endpoint for rule in app.url_map.iter_rules() if "POST" in rule.methods}
+    found = {_endpoint(app, form.action) for form in forms}
+    assert post_routes - NOT_ON_A_PAGE <= found, "a POST route that no page's form reaches"
+    # Destructive forms last, so that the others still find their game.
+    forms.sort(key=lambda form: _endpoint(app, form.action) in ("review.delete",
+                                                                "players.merge"))
+    cases = 0
+    for form in forms:
+        for what, fields in _variants(form):
+            before = _snapshot(app)
+            response = client.post(form.action, data=urlencode(fields),
+                                   content_type="application/x-www-form-urlencoded")
+            status = response.status_code
+            assert status < 500, (form.action, what, status)
+            if status >= 400:
+                assert _snapshot(app) == before, (form.action, what, status)
+            cases += 1
+    with capsys.disabled():
+        print(f"\nforms: {len(forms)} forms on {len({form.page for form in forms})} pages, "
+              f"{len(found)} POST routes, {cases} posts")
+

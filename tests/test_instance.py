@@ -1,0 +1,87 @@
+"""The instance folder: where it is, and that only its owner can read it."""
+
+import stat
+
+import pytest
+
+from scorekeeper import app as app_module
+from scorekeeper.app import (
+    CONFIG_FILE,
+    DATABASE_FILE,
+    SECRET_KEY_FILE,
+    STORE_EXTENSION,
+    create_app,
+    default_instance_path,
+)
+from scorekeeper.rules import Rules
+from scorekeeper.store.play import start_game
+
+
+def _mode(path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def test_a_new_instance_is_its_owners_only(tmp_path):
+    instance = tmp_path / "instance"
+    app = create_app({"TESTING": True}, instance_path=instance)
+    store = app.extensions[STORE_EXTENSION]
+    try:
+        start_game(store, Rules(), ["Mag"])
+        with store.engine.connect():
+            # An open connection keeps SQLite's -wal and -shm files on disk.
+            assert _mode(instance) == 0o700
+            for name in (DATABASE_FILE, f"{DATABASE_FILE}-wal", f"{DATABASE_FILE}-shm",
+                         SECRET_KEY_FILE):
+                assert _mode(instance / name) == 0o600, name
+    finally:
+        store.dispose()
+
+
+def test_an_older_instance_is_closed_on_start(tmp_path):
+    """Instances made before: a 0755 folder, and a 0644 database and config.py with the PIN."""
+    instance = tmp_path / "instance"
+    create_app({"TESTING": True}, instance_path=instance).extensions[STORE_EXTENSION].dispose()
+    (instance / CONFIG_FILE).write_text('HOUSEHOLD_PIN = "2580"\n', encoding="utf-8")
+    instance.chmod(0o755)
+    for name in (DATABASE_FILE, CONFIG_FILE, SECRET_KEY_FILE):
+        (instance / name).chmod(0o644)
+    create_app({"TESTING": True}, instance_path=instance).extensions[STORE_EXTENSION].dispose()
+    assert _mode(instance) == 0o700
+    for name in (DATABASE_FILE, CONFIG_FILE, SECRET_KEY_FILE):
+        assert _mode(instance / name) == 0o600, name
+
+
+def test_a_checkout_keeps_its_instance_folder():
+    assert default_instance_path() == app_module.PACKAGE_DIR.parent / "instance"
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """This code as if installed by `pip install .`: a package in site-packages of a venv,
+    and a user data folder of its own."""
+    venv = tmp_path / "venv"
+    package = venv / "lib" / "site-packages" / "scorekeeper"
+    package.mkdir(parents=True)
+    user_data = tmp_path / "home" / ".local" / "share" / "scorekeeper"
+    monkeypatch.setattr(app_module, "PACKAGE_DIR", package)
+    monkeypatch.setattr(app_module.sys, "prefix", str(venv))
+    monkeypatch.setattr(app_module.platformdirs, "user_data_dir",
+                        lambda name, appauthor: str(user_data))
+    return venv, user_data
+
+
+def test_an_installed_copy_keeps_its_games_out_of_the_venv(installed):
+    venv, user_data = installed
+    assert default_instance_path() == user_data
+    assert venv not in default_instance_path().parents
+
+
+def test_games_already_in_the_venv_are_not_left_behind(installed):
+    """An install of an earlier version kept them in Flask's $PREFIX/var folder."""
+    venv, user_data = installed
+    old = venv / "var" / "scorekeeper-instance"
+    old.mkdir(parents=True)
+    (old / DATABASE_FILE).touch()
+    assert default_instance_path() == old
+    user_data.mkdir(parents=True)
+    assert default_instance_path() == user_data
