@@ -8,9 +8,11 @@ from flask_babel import gettext as _
 
 from scorekeeper.advisor import is_covered
 from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Score, parse_dice
+from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
+from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.forms import EntryForm, NewGameForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import load_or_404, store
@@ -153,7 +155,8 @@ def turn(game_id: int):
     device): the script then reloads the page rather than preview on the wrong sheet.
     """
     _record, state = load_or_404(game_id)
-    if state.is_over or request.args.get("seq", type=int) != len(state.entries):
+    seen = read_whole(request.args.get("seq"), MAX_DATABASE_ID)
+    if state.is_over or seen != len(state.entries):
         abort(409)
     view = turn_view(state, request.args.get("dice", "")[:40], quiet_while_typing=True,
                      target=request.args.get("target", "")[:40])

@@ -97,3 +97,12 @@ def test_a_merge_without_a_valid_other_player_is_refused(table, snapshot, other)
     assert response.status_code == 422
     assert "Choisissez dans la liste" in response.get_data(as_text=True)
     assert snapshot() == before
+
+
+def test_the_live_turn_reads_its_sequence_number_like_every_number(client, table):
+    """`?seq=١` used to pass for 1 (int() reads Arabic-Indic digits)."""
+    game_id = table.new_game(["Mag"])
+    table.play(game_id, 0, "66662", "free:sixes")
+    assert client.get(f"/games/{game_id}/turn?seq=1&dice=1").status_code == 200
+    for seq in ("١", "¹", HUGE, "-1", ""):
+        assert client.get(f"/games/{game_id}/turn?seq={seq}&dice=1").status_code == 409
