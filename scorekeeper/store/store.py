@@ -289,23 +289,31 @@ class Store:
             row = connection.execute(_VERSION, {"game_id": game_id}).one_or_none()
         return None if row is None else GameVersion(*row)
 
-    def games_in_progress(self) -> list[GameSummary]:
-        """Games still being played, the most recently played first."""
+    def games_in_progress(self, offset: int = 0, limit: int | None = None) -> list[GameSummary]:
+        """Games still being played, the most recently played first: ``limit`` of them from
+        ``offset``, or all."""
         with self.engine.begin() as connection:
-            rows = connection.execute(
-                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT)
+            # The page's ids first: entries are counted and seats read for them only, however
+            # many games are in progress.
+            ids = list(connection.scalars(
+                select(games.c.id)
                 .where(games.c.status == IN_PROGRESS)
                 .order_by(games.c.updated_at.desc(), games.c.id.desc())
+                .offset(offset).limit(limit)
+            ))
+            rows = connection.execute(
+                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT)
+                .where(games.c.id.in_(ids))
             ).all()
             seats = connection.execute(
                 select(game_players.c.game_id, game_players.c.name)
-                .join(games, games.c.id == game_players.c.game_id)
-                .where(games.c.status == IN_PROGRESS)
+                .where(game_players.c.game_id.in_(ids))
                 .order_by(game_players.c.game_id, game_players.c.seat)
             ).all()
         names: dict[int, list[str]] = {}
         for seat in seats:
             names.setdefault(seat.game_id, []).append(seat.name)
+        by_id = {row.id: row for row in rows}
         return [
             GameSummary(
                 id=row.id,
@@ -314,8 +322,13 @@ class Store:
                 created_at=row.created_at,
                 updated_at=row.updated_at,
             )
-            for row in rows
+            for row in (by_id[game_id] for game_id in ids if game_id in by_id)
         ]
+
+    def count_games_in_progress(self) -> int:
+        with self.engine.begin() as connection:
+            return connection.scalar(
+                select(func.count()).select_from(games).where(games.c.status == IN_PROGRESS))
 
     @staticmethod
     def _lock_game(connection: Connection, game_id: int, values: dict[str, Any],
