@@ -6,10 +6,12 @@ import pytest
 from pypdf import PdfReader
 
 from scorekeeper.rules import Rules
-from scorekeeper.sheets import PAPERS, BlankGrid, blank_pdf, game_pdf, render_pdf
+from scorekeeper.sheets import PAPERS, BlankGrid
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.sheets.pdf import blank_pdf, game_pdf
+from scorekeeper.sheets.render import render_pdf
+from scorekeeper.store.play import load, play_turn, start_game
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 
@@ -101,7 +103,25 @@ def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, monkeypatch):
         return original(self, url, headers)
 
     monkeypatch.setattr(StaticFilesFetcher, "fetch", spy)
-    blank_pdf(BlankGrid(RULES["yatzy"], PAPERS["letter"]))
+    # Drawn here rather than by a worker, where the spy could not see.
+    render_pdf(sheets_pdf.blank_html(BlankGrid(RULES["yatzy"], PAPERS["letter"])),
+               ctx.static_folder)
+    assert asked == [STATIC_BASE_URL + "css/print.css"]
+
+
+def test_a_hostile_name_loads_nothing(ctx, store, monkeypatch):
+    asked = []
+    original = StaticFilesFetcher.fetch
+
+    def spy(self, url, headers=None):
+        asked.append(url)
+        return original(self, url, headers)
+
+    monkeypatch.setattr(StaticFilesFetcher, "fetch", spy)
+    game_id = start_game(store, Rules(), ["<img src=/etc/passwd>",
+                                          "<link rel=stylesheet href=/x.css>"])
+    record, state = load(store, game_id)
+    render_pdf(sheets_pdf.game_html(record, state, PAPERS["a4"]), ctx.static_folder)
     assert asked == [STATIC_BASE_URL + "css/print.css"]
 
 
@@ -109,7 +129,7 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
     game_id = start_game(store, Rules(), ["Mag", "<img src=/etc/passwd>"])
     play_turn(store, game_id, 0, "free", "sixes", "66662")
     play_turn(store, game_id, 1, "free", "yams", "12345")
-    reader = read(game_pdf(store, game_id, PAPERS["letter"]))
+    reader = read(game_pdf(store, game_id, PAPERS["letter"])[1])
     assert [page_size(page) for page in reader.pages] == [SIZES["letter"]]
     text = words(reader.pages[0])
     assert "<img src=/etc/passwd>" in text and "Mag" in text

@@ -1,0 +1,54 @@
+"""The PDF workers: real processes, recycled, bounded, and never loading WeasyPrint here."""
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy, WorkerSettings
+
+STATIC = "static"
+PAGE = "<!doctype html><p>Yams</p>"
+# A few seconds of layout: many pages of text.
+SLOW_PAGE = "<!doctype html>" + "<p>" + "Yams à la table de cuisine. " * 40 + "</p>" * 1 * 1500
+
+
+@pytest.fixture
+def workers():
+    pool = PdfWorkers(WorkerSettings(workers=1, queue=0, renders_per_worker=2))
+    yield pool
+    pool.shutdown()
+
+
+def test_workers_draw_pdfs_and_are_replaced_after_their_quota(workers):
+    # Five renders by workers that each draw two: three workers in turn, every PDF whole.
+    for _ in range(5):
+        pdf = workers.render(PAGE, STATIC)
+        assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
+    assert workers.in_flight == 0
+
+
+def test_a_full_pool_refuses_at_once_and_serves_again_after(workers):
+    drawn = []
+    first = threading.Thread(target=lambda: drawn.append(workers.render(SLOW_PAGE, STATIC)))
+    first.start()
+    deadline = time.monotonic() + 30
+    while workers.in_flight == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    started = time.monotonic()
+    with pytest.raises(PrintersBusy):
+        workers.render(PAGE, STATIC)
+    assert time.monotonic() - started < 0.5, "a full pool must answer at once"
+    first.join()
+    assert drawn and drawn[0].startswith(b"%PDF-")
+    assert workers.render(PAGE, STATIC).startswith(b"%PDF-")
+
+
+def test_the_server_imports_no_weasyprint():
+    code = ("import sys; from scorekeeper.app import create_app; import scorekeeper.cli; "
+            "print(sorted(name for name in sys.modules if name.startswith('weasyprint')))")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "[]"
