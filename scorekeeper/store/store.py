@@ -13,7 +13,6 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from alembic import command
 from sqlalchemy import (
     Connection,
     Engine,
@@ -23,6 +22,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     select,
 )
 from sqlalchemy import update as sql_update
@@ -34,7 +34,7 @@ from scorekeeper.store.errors import (
     NothingToUndo,
     StaleSheet,
 )
-from scorekeeper.store.migrations import alembic_config
+from scorekeeper.store.migrations import alembic_config, head_revision
 from scorekeeper.store.records import (
     FINISHED,
     IN_PROGRESS,
@@ -68,6 +68,13 @@ def _on_sqlite_connect(dbapi_connection, connection_record) -> None:
 
 def _on_sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN")
+
+
+def _schema_revision(connection: Connection) -> str | None:
+    """The migration the database is at, None for a new database."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
 
 
 def player_key(name: str) -> str:
@@ -142,10 +149,13 @@ class Store:
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration; a no-op when it is already there."""
-        cfg = alembic_config()
         with self.engine.begin() as connection:
-            cfg.attributes["connection"] = connection
-            command.upgrade(cfg, "head")
+            if _schema_revision(connection) != head_revision():
+                from alembic import command
+
+                cfg = alembic_config()
+                cfg.attributes["connection"] = connection
+                command.upgrade(cfg, "head")
             backfill_results(connection)
 
     def dispose(self) -> None:
