@@ -94,7 +94,10 @@ def test_hints_and_rules_reflect_the_options(ctx):
     assert "15 points" in yatzy and "20 points" in yatzy
 
 
-def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, monkeypatch):
+@pytest.fixture
+def fetched(monkeypatch):
+    """Every URL the locked fetcher is asked for, in this process: the tests below draw
+    here rather than by a worker, where a spy could not see."""
     asked = []
     original = StaticFilesFetcher.fetch
 
@@ -103,26 +106,21 @@ def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, monkeypatch):
         return original(self, url, headers)
 
     monkeypatch.setattr(StaticFilesFetcher, "fetch", spy)
-    # Drawn here rather than by a worker, where the spy could not see.
+    return asked
+
+
+def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, fetched):
     render_pdf(sheets_pdf.blank_html(BlankGrid(RULES["yatzy"], PAPERS["letter"])),
                ctx.static_folder)
-    assert asked == [STATIC_BASE_URL + "css/print.css"]
+    assert fetched == [STATIC_BASE_URL + "css/print.css"]
 
 
-def test_a_hostile_name_loads_nothing(ctx, store, monkeypatch):
-    asked = []
-    original = StaticFilesFetcher.fetch
-
-    def spy(self, url, headers=None):
-        asked.append(url)
-        return original(self, url, headers)
-
-    monkeypatch.setattr(StaticFilesFetcher, "fetch", spy)
+def test_a_hostile_name_loads_nothing(ctx, store, fetched):
     game_id = start_game(store, Rules(), ["<img src=/etc/passwd>",
                                           "<link rel=stylesheet href=/x.css>"])
     record, state = load(store, game_id)
     render_pdf(sheets_pdf.game_html(record, state, PAPERS["a4"]), ctx.static_folder)
-    assert asked == [STATIC_BASE_URL + "css/print.css"]
+    assert fetched == [STATIC_BASE_URL + "css/print.css"]
 
 
 def test_a_game_sheet_prints_the_replayed_state(ctx, store):
