@@ -3,12 +3,11 @@
     python -m bench.import_lock [--games 12000]
 
 Makes random finished games (1 to 4 players of a household of 8, Classique; 500 distinct
-ones, repeated), checks them
-as `scorekeeper import` does (no lock), then writes them with ``import_games`` in one
-transaction, timed: on SQLite the write lock is held from the transaction's first write to
-its commit, so that time bounds it. Meanwhile another thread plays turns on a game of the
-same database, each a transaction of its own, and counts the ones refused as locked.
-Goal: the write phase within 2 s, and no turn refused.
+ones, repeated), checks them as `scorekeeper import` does (no lock), then writes them with
+``import_games``, timed: on SQLite the write lock is held from the transaction's first
+write to its commit, timed too. Meanwhile another thread plays turns on a game of the same
+database, each a transaction of its own, and counts the ones refused as locked.
+Goal: the lock held within 2 s, and no turn refused.
 """
 
 from __future__ import annotations
@@ -21,6 +20,7 @@ import threading
 import time
 from pathlib import Path
 
+from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.rules import Rules
@@ -85,12 +85,23 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-import-") as folder:
         store = Store(f"sqlite:///{Path(folder, 'scorekeeper.sqlite3')}")
         store.migrate()
+        first_write: list[float] = []
+        importer = threading.get_ident()
+
+        @event.listens_for(store.engine, "before_cursor_execute")
+        def _writes(_connection, _cursor, statement, *_args) -> None:
+            if threading.get_ident() == importer and not first_write and (
+                    statement.startswith("INSERT")):
+                first_write.append(time.perf_counter())
+
         turns = Turns(store)
         turns.start()
         time.sleep(0.5)
         started = time.perf_counter()
         ids = import_games(store, checked)
-        write_time = time.perf_counter() - started
+        ended = time.perf_counter()
+        write_time = ended - started
+        lock_time = ended - first_write[0]
         time.sleep(0.5)
         turns.stop.set()
         turns.join()
@@ -100,8 +111,9 @@ def main() -> None:
     print(f"import: {args.games} games, {len(text) / 1e6:.1f} MB of JSON "
           f"(made in {made:.1f} s)")
     print(f"  check (replays, no lock): {check_time:.1f} s")
-    print(f"  write (one transaction, holds the write lock): {write_time:.2f} s "
-          f"(goal <= {GOAL_SECONDS:.0f} s): {write_time / GOAL_SECONDS:.2f}x the goal")
+    print(f"  import_games (rows made, then one transaction): {write_time:.2f} s")
+    print(f"  write lock held (first insert to commit): {lock_time:.2f} s "
+          f"(goal <= {GOAL_SECONDS:.0f} s): {lock_time / GOAL_SECONDS:.2f}x the goal")
     print(f"  turns played meanwhile: {len(turns.times)}, refused as locked: {turns.locked}, "
           f"slowest {slowest * 1000:.0f} ms")
 
