@@ -1,5 +1,7 @@
 """The PDF workers: real processes, recycled, bounded, and never loading WeasyPrint here."""
 
+import os
+import signal
 import threading
 import time
 
@@ -43,3 +45,27 @@ def test_a_full_pool_refuses_at_once_and_serves_again_after(workers):
     assert drawn and drawn[0].startswith(b"%PDF-")
     assert workers.render(PAGE, STATIC).startswith(b"%PDF-")
 
+
+
+def test_a_worker_that_dies_costs_one_render_not_the_pool(workers):
+    failures = []
+
+    def render() -> None:
+        try:
+            workers.render(SLOW_PAGE, STATIC)
+        except PrintersBusy as error:
+            failures.append(error)
+
+    first = threading.Thread(target=render)
+    first.start()
+    deadline = time.monotonic() + 30
+    while not workers._executor._processes and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    # As the kernel's out-of-memory killer would.
+    for pid in list(workers._executor._processes):
+        os.kill(pid, signal.SIGKILL)
+    first.join()
+    assert len(failures) == 1
+    assert workers.render(PAGE, STATIC).startswith(b"%PDF-")
+    assert workers.in_flight == 0
