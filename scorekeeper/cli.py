@@ -1,23 +1,21 @@
-"""The `scorekeeper` command. Add a subcommand with @main.command() and @instance_option."""
+"""The `scorekeeper` command. Add a subcommand with @main.command() and @instance_option, or
+to LAZY_COMMANDS when it lives in a module of its own.
+
+Each command imports what it needs when it runs: `scorekeeper --help` loads none of the app,
+the advisor (numpy) or WeasyPrint, and `serve` loads the app only.
+"""
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import click
-import waitress
 
-from scorekeeper.advisor.commands import advise, strategy
-from scorekeeper.app import create_app
 from scorekeeper.net import lan_address
-from scorekeeper.rules import IllegalEntry, RuleError, read_document
-from scorekeeper.rules.document import read_json
-from scorekeeper.store.backup import backup_command
-from scorekeeper.store.store import DatabaseSetupError
-from scorekeeper.transfer_cli import export_command, import_command
 
 
 def instance_option(command: Callable) -> Callable:
@@ -32,27 +30,64 @@ def instance_option(command: Callable) -> Callable:
     )(command)
 
 
-class ScorekeeperGroup(click.Group):
-    """Says a database URL that cannot be used in one line, whatever the subcommand."""
+# Commands defined elsewhere, imported only when run: name -> (module:attribute, whether
+# this module gives it --instance, its summary for --help). tests/test_cli.py checks that
+# each summary is the command's own.
+LAZY_COMMANDS = {
+    "advise": ("scorekeeper.advisor.commands:advise", False,
+               "Print, as JSON and best first, every box the active player of GAME may fill "
+               "with these dice and the final total to expect after it under optimal play."),
+    "backup": ("scorekeeper.store.backup:backup_command", True,
+               "Copy the games database into FILE (replaced if it exists), even while the "
+               "server runs."),
+    "export": ("scorekeeper.transfer_cli:export_command", True,
+               "Print every game (or one) as a JSON array of game documents."),
+    "import": ("scorekeeper.transfer_cli:import_command", True,
+               "Import game documents (one per file, or an array as `export` prints)."),
+    "strategy": ("scorekeeper.advisor.commands:strategy", False,
+                 "Build (or load) the optimal strategy; the last line is the expected score "
+                 "of a fresh sheet."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose LAZY_COMMANDS are imported when called, not when listed, and which says
+    a database URL that cannot be used in one line, whatever the subcommand."""
 
     def invoke(self, ctx: click.Context):
+        from scorekeeper.store.store import DatabaseSetupError
+
         try:
             return super().invoke(ctx)
         except DatabaseSetupError as error:
             raise click.ClickException(str(error)) from None
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
 
-@click.group(cls=ScorekeeperGroup)
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in self.commands and name in LAZY_COMMANDS:
+            target, with_instance, _summary = LAZY_COMMANDS[name]
+            module, attribute = target.split(":")
+            command = getattr(importlib.import_module(module), attribute)
+            self.add_command(instance_option(command) if with_instance else command, name)
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            command = self.commands.get(name) or click.Command(name, help=LAZY_COMMANDS[name][2])
+            rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup)
 @click.version_option(package_name="scorekeeper")
 def main() -> None:
     """Yams score keeper: a score sheet on a tablet, for games played with real dice."""
-
-
-main.add_command(instance_option(backup_command))
-main.add_command(instance_option(export_command))
-main.add_command(instance_option(import_command))
-main.add_command(strategy)
-main.add_command(advise)
 
 
 # Waitress's threads. Python runs one of them at a time, and each SQLite call lets another
@@ -68,12 +103,19 @@ SERVER_THREADS = 4
 @instance_option
 def serve(host: str, port: int, instance: Path | None) -> None:
     """Serve the score keeper on the home network."""
+    import waitress
+
+    from scorekeeper.app import create_app
+    from scorekeeper.web.transfer import largest_body
+
     app = create_app(instance_path=instance)
     click.echo(f"Instance folder: {app.instance_path}")
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
-    waitress.serve(app, host=host, port=port, threads=SERVER_THREADS)
+    # Waitress refuses a larger body itself, before writing any of it to a temporary file.
+    waitress.serve(app, host=host, port=port, threads=SERVER_THREADS,
+                   max_request_body_size=largest_body(app))
 
 
 @main.command()
@@ -81,6 +123,8 @@ def serve(host: str, port: int, instance: Path | None) -> None:
 def migrate(instance: Path | None) -> None:
     """Create or upgrade the database's tables, then exit (a deploy step before the servers
     start; they would migrate on start anyway, one at a time)."""
+    from scorekeeper.app import create_app
+
     app = create_app(instance_path=instance)
     click.echo(f"Database up to date: {app.config['DATABASE_URL'].partition('://')[0]}")
 
@@ -113,6 +157,9 @@ def replay(files: tuple[Path, ...], instance: Path | None) -> None:
 
 def replay_file(path: Path) -> dict:
     """The totals of a game document, or the first thing that makes it illegal."""
+    from scorekeeper.rules import IllegalEntry, RuleError, read_document
+    from scorekeeper.rules.document import read_json
+
     try:
         data = read_json(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, RuleError) as error:

@@ -3,12 +3,18 @@
 import ipaddress
 import socket
 import stat
+import subprocess
+import sys
 
+import click
+import pytest
+import waitress
 from click.testing import CliRunner
 
 from scorekeeper import cli
 from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, create_app
 from scorekeeper.net import lan_address
+from scorekeeper.web.transfer import IMPORT_MAX_BYTES, largest_body
 from tests.databases import ON_POSTGRESQL
 
 
@@ -21,7 +27,7 @@ def test_serve_help_lists_its_options():
 
 def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monkeypatch):
     served = {}
-    monkeypatch.setattr(cli.waitress, "serve", lambda app, **options: served.update(options))
+    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(options))
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
     instance = tmp_path / "home"
 
@@ -31,9 +37,53 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
     assert str(instance.resolve()) in result.output
     assert "http://localhost:8123" in result.output
     assert "http://192.168.1.20:8123" in result.output
-    assert served == {"host": "0.0.0.0", "port": 8123, "threads": cli.SERVER_THREADS}
+    # Waitress refuses a body larger than the largest the app takes (an import's).
+    assert served == {"host": "0.0.0.0", "port": 8123, "threads": cli.SERVER_THREADS,
+                      "max_request_body_size": IMPORT_MAX_BYTES}
     if not ON_POSTGRESQL:  # there the database is the test's, named by the environment
         assert (instance / DATABASE_FILE).is_file()
+
+
+def test_waitress_limit_follows_the_larger_of_the_app_and_import_limits(tmp_path):
+    small = create_app({"IMPORT_MAX_BYTES": 1000}, instance_path=tmp_path / "a")
+    assert largest_body(small) == small.config["MAX_CONTENT_LENGTH"] == 1024 * 1024
+    large = create_app({"IMPORT_MAX_BYTES": 50_000_000}, instance_path=tmp_path / "b")
+    assert largest_body(large) == 50_000_000
+
+
+@pytest.mark.parametrize("name", sorted(cli.LAZY_COMMANDS))
+def test_each_lazy_command_is_listed_with_its_own_summary(name):
+    command = cli.main.get_command(click.Context(cli.main), name)
+    assert command.name == name
+    assert command.get_short_help_str(limit=1000) == cli.LAZY_COMMANDS[name][2]
+    if cli.LAZY_COMMANDS[name][1]:
+        assert "--instance" in CliRunner().invoke(cli.main, [name, "--help"]).output
+
+
+def test_help_lists_every_command_without_importing_them():
+    code = ("import sys; from scorekeeper.cli import main; main(['--help'], standalone_mode=False);"
+            "print(sorted(name for name in sys.modules if name.split('.')[0] in "
+            "('flask', 'sqlalchemy', 'weasyprint', 'numpy', 'alembic', 'waitress')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    for name in [*cli.LAZY_COMMANDS, "replay", "serve"]:
+        assert f"\n  {name} " in result.stdout
+    assert result.stdout.strip().endswith("[]")
+
+
+def test_a_start_imports_neither_weasyprint_nor_alembic(tmp_path):
+    # WeasyPrint belongs to the PDF workers; Alembic to a start that has a migration to run.
+    code = ("import sys; from scorekeeper.app import create_app; "
+            "create_app(instance_path=sys.argv[1]); "
+            "print(sorted({name.split('.')[0] for name in sys.modules} "
+            "& {'weasyprint', 'alembic'}))")
+    first = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                           text=True, check=True)
+    # A test's PostgreSQL database comes migrated already (tests/databases.py).
+    assert first.stdout.strip() == ("[]" if ON_POSTGRESQL else "['alembic']")
+    again = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                           text=True, check=True)
+    assert again.stdout.strip() == "[]"
 
 
 def test_addresses_follow_the_listening_host(monkeypatch):

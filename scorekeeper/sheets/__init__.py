@@ -1,11 +1,12 @@
 """PDF sheets: blank grids to print and the sheet of any game, from Jinja templates by WeasyPrint.
 
-May import the rules and the store, never the web layer. Resources load through a fetcher
-locked to the app's static files; blank grids are cached in memory and in the instance folder.
+May import the rules and the store, never the web layer. The server makes the HTML (pdf.py);
+worker processes draw it (workers.py, render.py: the only module that imports WeasyPrint),
+loading resources through a fetcher locked to the app's static files. PDFs are cached in
+memory, and blank grids in the instance folder too.
 """
 
-from scorekeeper.sheets.cache import BlankCache
-from scorekeeper.sheets.fetcher import STATIC_BASE_URL, RefusedURL, StaticFilesFetcher
+from scorekeeper.sheets.cache import PdfCache
 from scorekeeper.sheets.layout import (
     MAX_PAGES,
     PAPERS,
@@ -15,10 +16,8 @@ from scorekeeper.sheets.layout import (
     blank_grid_from_query,
     paper_from_query,
 )
-from scorekeeper.sheets.pdf import blank_pdf, game_html, game_pdf, render_pdf, sheets_cache
 
 __all__ = [
-    "MAX_PAGES", "PAPERS", "STATIC_BASE_URL", "BlankCache", "BlankGrid", "Paper",
-    "PrintOptionError", "RefusedURL", "StaticFilesFetcher", "blank_grid_from_query", "blank_pdf",
-    "game_html", "game_pdf", "paper_from_query", "render_pdf", "sheets_cache",
+    "MAX_PAGES", "PAPERS", "BlankGrid", "Paper", "PdfCache", "PrintOptionError",
+    "blank_grid_from_query", "paper_from_query",
 ]

@@ -1,9 +1,10 @@
-"""Blank grids, rendered once: a bounded memory cache in front of a folder of the instance.
+"""PDFs rendered once: a bounded memory cache, in front of a folder of the instance for blank grids.
 
-A blank grid depends only on its rules, paper, page count and locale, and on the code and
-templates that draw it. The key is a hash of all of these (``fingerprint`` covers the code and
-templates), so a repeated request is a dictionary look-up, a restarted server reads the file
-it wrote before, and an upgrade that changes a template never serves a stale grid.
+A blank grid depends only on its rules, paper, page count and locale, and a filled sheet on
+its game's version, paper and locale; both on the code and templates that draw them. The key
+is a hash of all of these (``fingerprint`` covers the code and templates), so a repeated
+request is a dictionary look-up, a restarted server reads the blank grid it wrote before, and
+an upgrade that changes a template never serves a stale PDF.
 """
 
 import contextlib
@@ -39,11 +40,12 @@ def cache_key(identity: dict, fingerprint: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-class BlankCache:
-    """PDF bytes by key, in memory (least recently used first out) and in ``folder``."""
+class PdfCache:
+    """PDF bytes by key, in memory (least recently used first out) and in ``folder`` unless it
+    is None."""
 
-    def __init__(self, folder: Path, fingerprint: str, max_memory_bytes: int = MAX_MEMORY_BYTES,
-                 max_files: int = MAX_FILES) -> None:
+    def __init__(self, folder: Path | None, fingerprint: str,
+                 max_memory_bytes: int = MAX_MEMORY_BYTES, max_files: int = MAX_FILES) -> None:
         self.folder = folder
         self.fingerprint = fingerprint
         self.max_memory_bytes = max_memory_bytes
@@ -65,6 +67,10 @@ class BlankCache:
                 self._memory.move_to_end(key)
                 self.memory_hits += 1
                 return pdf
+        if self.folder is None:
+            with self._lock:
+                self.misses += 1
+            return None
         path = self._path(key)
         try:
             pdf = path.read_bytes()
@@ -82,7 +88,8 @@ class BlankCache:
 
     def put(self, key: str, pdf: bytes) -> None:
         self._remember(key, pdf)
-        self._write(key, pdf)
+        if self.folder is not None:
+            self._write(key, pdf)
 
     def clear_memory(self) -> None:
         with self._lock:

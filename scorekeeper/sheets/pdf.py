@@ -1,75 +1,78 @@
-"""PDF sheets: HTML from the Jinja templates, rendered by WeasyPrint with the locked fetcher.
+"""PDF sheets: HTML from the Jinja templates, drawn by the PDF workers with the locked fetcher.
 
 Call these inside a request (or a test request) context: the templates translate with
-Flask-Babel, whose locale comes from the request.
+Flask-Babel, whose locale comes from the request. The HTML is made here, in the request; the
+drawing happens in a worker process (workers.py), and PrintersBusy says when none is free.
 """
 
 import threading
+from importlib.metadata import version as package_version
 from pathlib import Path
 
-import pydyf
 from flask import current_app, render_template
 from flask_babel import get_locale
-from weasyprint import HTML
-from weasyprint import __version__ as weasyprint_version
 
 import scorekeeper.rules
 from scorekeeper.rules import GameState
 from scorekeeper.rules.options import UPPER_BONUS_THRESHOLD
-from scorekeeper.sheets.cache import BlankCache, fingerprint
-from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
+from scorekeeper.sheets.cache import PdfCache, fingerprint
 from scorekeeper.sheets.layout import BlankGrid, Paper, box_hint, game_layout, grid_rows
+from scorekeeper.sheets.workers import PdfWorkers, WorkerSettings, shared_workers
 from scorekeeper.store import Store
 from scorekeeper.store.play import load
 from scorekeeper.store.records import GameRecord
 
-# Where the app keeps its BlankCache among its extensions, and where the cache writes.
+# Where the app keeps its caches among its extensions, and where the blank grids' one writes.
 EXTENSION = "scorekeeper.sheets"
+GAMES_EXTENSION = "scorekeeper.sheets.games"
 CACHE_FOLDER = "sheets-cache"
-# The print stylesheet, relative to the static folder (and so to STATIC_BASE_URL).
+# Filled sheets stay in memory only (about 40 kB each): the few tablets of a game ask for the
+# same version, and a game's next turn makes another.
+GAMES_CACHE_BYTES = 4 * 1024 * 1024
+# The print stylesheet, relative to the static folder (and so to fetcher.STATIC_BASE_URL).
 STYLESHEET = "css/print.css"
 
 _cache_lock = threading.Lock()
 
 
-def render_pdf(html: str, static_folder: str | Path, copies: int = 1) -> bytes:
-    """The PDF of ``html``, its pages repeated ``copies`` times.
-
-    Repeated pages share the first ones' content streams: a twenty-page blank print costs the
-    layout and painting of one page, plus a few bytes per page.
-    """
-    document = HTML(string=html, base_url=STATIC_BASE_URL,
-                    url_fetcher=StaticFilesFetcher(static_folder)).render()
-    if copies == 1:
-        return document.write_pdf()
-    return document.write_pdf(finisher=_repeat_pages(copies))
-
-
-def _repeat_pages(copies: int):
-    def finisher(_document, pdf: pydyf.PDF) -> None:
-        # Kids holds "number 0 R" triples: every third item is a page object's number.
-        originals = [pdf.objects[number] for number in pdf.pages["Kids"][::3]]
-        for _ in range(copies - 1):
-            for page in originals:
-                pdf.add_page(pydyf.Dictionary(page))
-    return finisher
+def pdf_workers() -> PdfWorkers:
+    """The workers of the app's settings: PDF_WORKERS, PDF_QUEUE, PDF_RENDERS_PER_WORKER and
+    PDF_TIMEOUT_SECONDS, each defaulting to WorkerSettings'."""
+    config, defaults = current_app.config, WorkerSettings()
+    return shared_workers(WorkerSettings(
+        workers=config.get("PDF_WORKERS", defaults.workers),
+        queue=config.get("PDF_QUEUE", defaults.queue),
+        renders_per_worker=config.get("PDF_RENDERS_PER_WORKER", defaults.renders_per_worker),
+        timeout_seconds=config.get("PDF_TIMEOUT_SECONDS", defaults.timeout_seconds),
+    ))
 
 
-def sheets_cache() -> BlankCache:
+def sheets_cache() -> PdfCache:
     """The app's blank-grid cache, made on first use in its instance folder."""
     app = current_app._get_current_object()
-    cache = app.extensions.get(EXTENSION)
+    return _cache(EXTENSION, lambda: PdfCache(Path(app.instance_path) / CACHE_FOLDER,
+                                              _app_fingerprint()))
+
+
+def games_cache() -> PdfCache:
+    """The app's filled-sheet cache, in memory, keyed by each game's version."""
+    return _cache(GAMES_EXTENSION, lambda: PdfCache(None, _app_fingerprint(),
+                                                    max_memory_bytes=GAMES_CACHE_BYTES))
+
+
+def _cache(extension: str, make) -> PdfCache:
+    app = current_app._get_current_object()
+    cache = app.extensions.get(extension)
     if cache is None:
         with _cache_lock:
-            cache = app.extensions.get(EXTENSION)
+            cache = app.extensions.get(extension)
             if cache is None:
-                cache = BlankCache(Path(app.instance_path) / CACHE_FOLDER, _app_fingerprint())
-                app.extensions[EXTENSION] = cache
+                cache = app.extensions[extension] = make()
     return cache
 
 
 def _app_fingerprint() -> str:
-    """What a blank grid's drawing depends on, besides its options: templates, print CSS,
+    """What a sheet's drawing depends on, besides its options: templates, print CSS,
     this package and the rules (labels, hints), translations, and WeasyPrint itself."""
     app = current_app
     sources = [
@@ -80,7 +83,8 @@ def _app_fingerprint() -> str:
     ]
     translations = app.config.get("BABEL_TRANSLATION_DIRECTORIES", "")
     sources += [Path(folder) for folder in translations.split(";") if Path(folder).is_dir()]
-    return fingerprint(sources, extra=f"weasyprint {weasyprint_version}")
+    # The installed version, read without importing WeasyPrint into the server.
+    return fingerprint(sources, extra=f"weasyprint {package_version('weasyprint')}")
 
 
 def blank_html(grid: BlankGrid) -> str:
@@ -93,12 +97,16 @@ def blank_html(grid: BlankGrid) -> str:
 
 
 def blank_pdf(grid: BlankGrid) -> tuple[str, bytes]:
-    """The grid's PDF and its cache key, fit for an ETag: each key is rendered once."""
+    """The grid's PDF and its cache key, fit for an ETag: each key is rendered once.
+
+    Raises PrintersBusy when it must be drawn and no worker is free.
+    """
     cache = sheets_cache()
     key = cache.key({**grid.identity(), "locale": str(get_locale())})
     pdf = cache.get(key)
     if pdf is None:
-        pdf = render_pdf(blank_html(grid), current_app.static_folder, copies=grid.pages)
+        pdf = pdf_workers().render(blank_html(grid), current_app.static_folder,
+                                   copies=grid.pages)
         cache.put(key, pdf)
     return key, pdf
 
@@ -111,10 +119,20 @@ def game_html(record: GameRecord, state: GameState, paper: Paper) -> str:
     )
 
 
-def game_pdf(store: Store, game_id: int, paper: Paper) -> bytes:
-    """A game's sheet as the screen shows it, from the same replay of its log.
+def game_pdf(store: Store, game_id: int, paper: Paper) -> tuple[str, bytes]:
+    """A game's sheet as the screen shows it, from the same replay of its log, and its cache
+    key: drawn once per version of the game, paper and language.
 
-    Raises GameNotFound for an unknown game.
+    Raises GameNotFound for an unknown game, PrintersBusy when no worker is free.
     """
     record, state = load(store, game_id)
-    return render_pdf(game_html(record, state, paper), current_app.static_folder)
+    cache = games_cache()
+    version = record.version
+    key = cache.key({"game": game_id, "paper": paper.key, "locale": str(get_locale()),
+                     "version": [version.entry_count, version.status,
+                                 version.updated_at.isoformat()]})
+    pdf = cache.get(key)
+    if pdf is None:
+        pdf = pdf_workers().render(game_html(record, state, paper), current_app.static_folder)
+        cache.put(key, pdf)
+    return key, pdf

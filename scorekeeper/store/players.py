@@ -11,7 +11,6 @@ from datetime import datetime
 
 from sqlalchemy import Connection, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import aliased
 
 from scorekeeper.rules import check_players
 from scorekeeper.store.errors import StoreError
@@ -142,7 +141,8 @@ def rename_player(store: Store, player_id: int, name: str) -> PlayerRecord:
 
 
 def shared_games(connection: Connection, first: int, second: int) -> list[int]:
-    other_seat = aliased(game_players)
+    # A Core alias, not sqlalchemy.orm.aliased: the ORM costs the start 0.2 s of imports.
+    other_seat = game_players.alias()
     return list(connection.scalars(
         select(game_players.c.game_id)
         .join(other_seat, other_seat.c.game_id == game_players.c.game_id)

@@ -15,7 +15,6 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from weakref import WeakSet
 
-from alembic import command
 from sqlalchemy import (
     URL,
     Connection,
@@ -26,6 +25,7 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     make_url,
     select,
     text,
@@ -40,7 +40,7 @@ from scorekeeper.store.errors import (
     NothingToUndo,
     StaleSheet,
 )
-from scorekeeper.store.migrations import alembic_config
+from scorekeeper.store.migrations import alembic_config, head_revision
 from scorekeeper.store.records import (
     FINISHED,
     IN_PROGRESS,
@@ -140,6 +140,13 @@ def _on_sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN")
 
 
+def _schema_revision(connection: Connection) -> str | None:
+    """The migration the database is at, None for a new database."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+
+
 def player_key(name: str) -> str:
     """The identity of a player's name: the same name ignoring case is the same player."""
     return name.strip().casefold()
@@ -224,6 +231,13 @@ class Store:
         On PostgreSQL any number of processes may start at once: one migrates under an
         advisory lock, the others wait for its commit and find nothing left to do.
         """
+        with self.engine.begin() as connection:
+            if _schema_revision(connection) == head_revision():
+                # Every start but the first: Alembic is not even imported.
+                backfill_results(connection)
+                return
+        from alembic import command
+
         cfg = alembic_config()
         with self.engine.connect() as connection:
             sqlite = connection.dialect.name == "sqlite"
@@ -421,23 +435,31 @@ class Store:
             row = connection.execute(_VERSION, {"game_id": game_id}).one_or_none()
         return None if row is None else GameVersion(*row)
 
-    def games_in_progress(self) -> list[GameSummary]:
-        """Games still being played, the most recently played first."""
+    def games_in_progress(self, offset: int = 0, limit: int | None = None) -> list[GameSummary]:
+        """Games still being played, the most recently played first: ``limit`` of them from
+        ``offset``, or all."""
         with self.engine.begin() as connection:
-            rows = connection.execute(
-                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT)
+            # The page's ids first: entries are counted and seats read for them only, however
+            # many games are in progress.
+            ids = list(connection.scalars(
+                select(games.c.id)
                 .where(games.c.status == IN_PROGRESS)
                 .order_by(games.c.updated_at.desc(), games.c.id.desc())
+                .offset(offset).limit(limit)
+            ))
+            rows = connection.execute(
+                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT)
+                .where(games.c.id.in_(ids))
             ).all()
             seats = connection.execute(
                 select(game_players.c.game_id, game_players.c.name)
-                .join(games, games.c.id == game_players.c.game_id)
-                .where(games.c.status == IN_PROGRESS)
+                .where(game_players.c.game_id.in_(ids))
                 .order_by(game_players.c.game_id, game_players.c.seat)
             ).all()
         names: dict[int, list[str]] = {}
         for seat in seats:
             names.setdefault(seat.game_id, []).append(seat.name)
+        by_id = {row.id: row for row in rows}
         return [
             GameSummary(
                 id=row.id,
@@ -446,8 +468,13 @@ class Store:
                 created_at=row.created_at,
                 updated_at=row.updated_at,
             )
-            for row in rows
+            for row in (by_id[game_id] for game_id in ids if game_id in by_id)
         ]
+
+    def count_games_in_progress(self) -> int:
+        with self.engine.begin() as connection:
+            return connection.scalar(
+                select(func.count()).select_from(games).where(games.c.status == IN_PROGRESS))
 
     @staticmethod
     def _lock_game(connection: Connection, game_id: int, values: dict[str, Any],

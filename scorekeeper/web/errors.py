@@ -3,7 +3,12 @@
 from flask import Flask, render_template
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import BadHost, HTTPException
+
+# When SQLite's write lock stays taken beyond the store's busy timeout (a large import):
+# the tablet tries again a moment later.
+LOCKED_RETRY_AFTER_SECONDS = 2
 
 
 def register(app: Flask) -> None:
@@ -28,6 +33,18 @@ def register(app: Flask) -> None:
         }
         message = messages.get(error.code, _("La demande n'a pas pu être traitée."))
         return render_template("errors/error.html", code=error.code, message=message), error.code
+
+    @app.errorhandler(OperationalError)
+    def database_error(error: OperationalError):
+        if "database is locked" not in str(error.orig):
+            return unexpected_error(error)
+        # The transaction was rolled back whole: nothing of the request was written.
+        message = _("La base de données est occupée en ce moment (un import, sans doute) : "
+                    "rien n'a été enregistré, réessayez dans un instant.")
+        response = app.response_class(
+            render_template("errors/error.html", code=503, message=message), 503)
+        response.headers["Retry-After"] = str(LOCKED_RETRY_AFTER_SECONDS)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):

@@ -8,11 +8,16 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.net import lan_address
+from scorekeeper.web.paging import page_from_request
 from scorekeeper.web.store import store
 
 bp = Blueprint("main", __name__)
 
 LOOPBACK = "127.0.0.1"
+# The home page lists this many games in progress, the most recent first, and links to the
+# rest: however many games a household leaves open, the page stays small and quick.
+HOME_GAMES = 8
+IN_PROGRESS_PAGE_SIZE = 50
 
 
 def join_url() -> str:
@@ -36,6 +41,15 @@ def qr_code_svg(url: str) -> Markup:
 def home():
     url = join_url()
     return render_template(
-        "home.html", games=store().games_in_progress(), join_url=url, join_qr=qr_code_svg(url),
+        "home.html", games=store().games_in_progress(limit=HOME_GAMES),
+        games_count=store().count_games_in_progress(), join_url=url, join_qr=qr_code_svg(url),
         offline=url.startswith(f"http://{LOOPBACK}:"),
     )
+
+
+@bp.get("/games/in-progress")
+def in_progress():
+    """Every game in progress, a page at a time: the rest of the home page's list."""
+    page = page_from_request(store().count_games_in_progress(), IN_PROGRESS_PAGE_SIZE)
+    games = store().games_in_progress(offset=page.offset, limit=page.size)
+    return render_template("in_progress.html", games=games, page=page)

@@ -4,18 +4,30 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 
 from scorekeeper.rules import RuleError
-from scorekeeper.sheets import (
-    MAX_PAGES,
-    blank_grid_from_query,
-    blank_pdf,
-    game_pdf,
-    paper_from_query,
-)
+from scorekeeper.sheets import MAX_PAGES, blank_grid_from_query, paper_from_query
+from scorekeeper.sheets.pdf import blank_pdf, game_pdf
+from scorekeeper.sheets.workers import PrintersBusy
 from scorekeeper.store import GameNotFound
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.store import store
 
 bp = Blueprint("prints", __name__)
+
+# When every PDF worker is busy: about the time of one PDF, with room to spare.
+RETRY_AFTER_SECONDS = 3
+
+
+@bp.errorhandler(PrintersBusy)
+def _printers_busy(_error: PrintersBusy):
+    # Refused at once rather than queued: a print storm must not take the request threads
+    # that the tablets' turns and polls need.
+    message = _("Trop de PDF sont en préparation en ce moment : rien n'est perdu, "
+                "réessayez dans quelques secondes.")
+    response = current_app.response_class(
+        render_template("errors/error.html", code=503, message=message), 503)
+    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def _bad_query(error: RuleError):
@@ -56,7 +68,7 @@ def game_sheet(game_id: int):
     except RuleError as error:
         return _bad_query(error)
     try:
-        pdf = game_pdf(store(), game_id, paper)
+        _key, pdf = game_pdf(store(), game_id, paper)
     except GameNotFound:
         no_game(game_id)
     response = _pdf_response(pdf, _("yams-partie-%(id)d.pdf", id=game_id))

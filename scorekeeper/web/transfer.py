@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 
 from flask import (
     Blueprint,
+    Flask,
     Response,
     current_app,
     flash,
@@ -50,6 +51,12 @@ class ImportForm(Form):
 
 def _import_limit() -> int:
     return current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
+
+
+def largest_body(app: Flask) -> int:
+    """The largest request body any view accepts: the import's, or the app's own limit."""
+    return max(app.config["MAX_CONTENT_LENGTH"],
+               app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES))
 
 
 @bp.url_value_preprocessor

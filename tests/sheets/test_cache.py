@@ -1,16 +1,16 @@
 """The blank-grid cache: memory first, then the instance folder; keys follow the sources."""
 
-from scorekeeper.sheets.cache import BlankCache, cache_key, fingerprint
+from scorekeeper.sheets.cache import PdfCache, cache_key, fingerprint
 
 
 def test_memory_then_disk(tmp_path):
-    cache = BlankCache(tmp_path / "cache", "v1")
+    cache = PdfCache(tmp_path / "cache", "v1")
     key = cache.key({"paper": "a4"})
     assert cache.get(key) is None and cache.misses == 1
     cache.put(key, b"%PDF-grid")
     assert cache.get(key) == b"%PDF-grid" and cache.memory_hits == 1
     # A new process (a new cache on the same folder) reads the file written before.
-    again = BlankCache(tmp_path / "cache", "v1")
+    again = PdfCache(tmp_path / "cache", "v1")
     assert again.get(key) == b"%PDF-grid" and again.disk_hits == 1
     assert again.get(key) == b"%PDF-grid" and again.memory_hits == 1
 
@@ -36,7 +36,7 @@ def test_fingerprint_follows_file_contents_and_names(tmp_path):
 
 
 def test_memory_is_bounded_least_recently_used_first(tmp_path):
-    cache = BlankCache(tmp_path, "v1", max_memory_bytes=10)
+    cache = PdfCache(tmp_path, "v1", max_memory_bytes=10)
     cache.put("a" * 64, b"12345")
     cache.put("b" * 64, b"12345")
     cache.get("a" * 64)
@@ -48,7 +48,7 @@ def test_memory_is_bounded_least_recently_used_first(tmp_path):
 
 
 def test_the_folder_keeps_the_newest_files(tmp_path):
-    cache = BlankCache(tmp_path, "v1", max_files=3)
+    cache = PdfCache(tmp_path, "v1", max_files=3)
     for index in range(5):
         cache.put(f"{index:064x}", b"%PDF")
     assert len(list(tmp_path.glob("*.pdf"))) == 3

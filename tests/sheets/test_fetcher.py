@@ -3,7 +3,7 @@
 import pytest
 from weasyprint import HTML
 
-from scorekeeper.sheets import STATIC_BASE_URL, RefusedURL, StaticFilesFetcher
+from scorekeeper.sheets.fetcher import STATIC_BASE_URL, RefusedURL, StaticFilesFetcher
 
 
 @pytest.fixture

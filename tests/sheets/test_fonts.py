@@ -16,8 +16,9 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 
 from scorekeeper.rules import Rules
-from scorekeeper.sheets import PAPERS, game_pdf, render_pdf
-from scorekeeper.sheets.pdf import STYLESHEET
+from scorekeeper.sheets import PAPERS
+from scorekeeper.sheets.pdf import STYLESHEET, game_pdf
+from scorekeeper.sheets.render import render_pdf
 from scorekeeper.store.play import play_turn, start_game
 
 NAMES = ["Zoé 🎲🐄", "王小明", "さくら", "김민준"]
@@ -67,7 +68,7 @@ def ctx(app):
 def test_a_sheet_prints_emoji_and_cjk_names_as_written(ctx, store):
     game_id = start_game(store, Rules(), NAMES)
     play_turn(store, game_id, 0, "free", "sixes", "66621")
-    pdf = game_pdf(store, game_id, PAPERS["a4"])
+    _key, pdf = game_pdf(store, game_id, PAPERS["a4"])
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     for name in NAMES:
         assert name in text

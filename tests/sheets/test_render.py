@@ -10,11 +10,13 @@ from weasyprint import HTML
 from weasyprint.formatting_structure.boxes import BlockBox
 
 from scorekeeper.rules import Rules
-from scorekeeper.sheets import PAPERS, BlankGrid, blank_pdf, game_pdf, render_pdf
+from scorekeeper.sheets import PAPERS, BlankGrid
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
 from scorekeeper.sheets.layout import MARGIN_MM
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.sheets.pdf import blank_pdf, game_pdf
+from scorekeeper.sheets.render import render_pdf
+from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.transfer import check_files, import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
@@ -144,7 +146,10 @@ def test_footnotes_explain_the_options_in_force(ctx, name, notes, absent):
         assert note not in text
 
 
-def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, monkeypatch):
+@pytest.fixture
+def fetched(monkeypatch):
+    """Every URL the locked fetcher is asked for, in this process: the tests below draw
+    here rather than by a worker, where a spy could not see."""
     asked = []
     original = StaticFilesFetcher.fetch
 
@@ -153,15 +158,28 @@ def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, monkeypatch):
         return original(self, url, headers)
 
     monkeypatch.setattr(StaticFilesFetcher, "fetch", spy)
-    blank_pdf(BlankGrid(RULES["yatzy"], PAPERS["letter"]))
-    assert asked == [STATIC_BASE_URL + "css/print.css"]
+    return asked
+
+
+def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, fetched):
+    render_pdf(sheets_pdf.blank_html(BlankGrid(RULES["yatzy"], PAPERS["letter"])),
+               ctx.static_folder)
+    assert fetched == [STATIC_BASE_URL + "css/print.css"]
+
+
+def test_a_hostile_name_loads_nothing(ctx, store, fetched):
+    game_id = start_game(store, Rules(), ["<img src=/etc/passwd>",
+                                          "<link rel=stylesheet href=/x.css>"])
+    record, state = load(store, game_id)
+    render_pdf(sheets_pdf.game_html(record, state, PAPERS["a4"]), ctx.static_folder)
+    assert fetched == [STATIC_BASE_URL + "css/print.css"]
 
 
 def test_a_game_sheet_prints_the_replayed_state(ctx, store):
     game_id = start_game(store, Rules(), ["Mag", "<img src=/etc/passwd>"])
     play_turn(store, game_id, 0, "free", "sixes", "66662")
     play_turn(store, game_id, 1, "free", "yams", "12345")
-    reader = read(game_pdf(store, game_id, PAPERS["letter"]))
+    reader = read(game_pdf(store, game_id, PAPERS["letter"])[1])
     assert [page_size(page) for page in reader.pages] == [SIZES["letter"]]
     text = words(reader.pages[0])
     assert "<img src=/etc/passwd>" in text and "Mag" in text
@@ -172,7 +190,7 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
 def test_a_finished_sheet_prints_the_bonus_result_on_one_line(ctx, store):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
     [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]))
-    reader = read(game_pdf(store, game_id, PAPERS["a4"]))
+    reader = read(game_pdf(store, game_id, PAPERS["a4"])[1])
     lines = [" ".join(line.split()) for page in reader.pages
              for line in page.extract_text().splitlines()]
     text = " ".join(lines)

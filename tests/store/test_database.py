@@ -10,7 +10,7 @@ from sqlalchemy import delete, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store import EntryRecord, Store
-from scorekeeper.store.migrations import alembic_config
+from scorekeeper.store.migrations import alembic_config, head_revision
 from scorekeeper.store.schema import entries, games, metadata
 
 TABLES = {"games", "players", "game_players", "entries"}
@@ -60,6 +60,10 @@ def test_migration_creates_the_schema_in_an_empty_file(tmp_path):
         current = MigrationContext.configure(connection).get_current_revision()
     assert current == ScriptDirectory.from_config(alembic_config()).get_current_head()
     store.dispose()
+
+
+def test_the_head_read_from_the_scripts_is_alembics():
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def test_migrating_twice_keeps_the_data(database_url):

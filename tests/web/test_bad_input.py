@@ -1,6 +1,12 @@
 """Bad input gets a 4xx or the form again with a French message, and stores nothing."""
 
+import sqlite3
+from pathlib import Path
+
 import pytest
+
+from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION
+from scorekeeper.store import store as store_module
 
 
 @pytest.fixture
@@ -157,3 +163,25 @@ def test_playing_a_finished_game_is_refused(table, snapshot):
     assert response.status_code == 422 and "La partie est terminée" in response.get_data(
         as_text=True)
     assert snapshot() == before
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("fr", "réessayez dans un instant"), ("en", "try again in a moment")])
+def test_a_turn_that_meets_a_held_lock_is_told_to_try_again(table, game, app, snapshot,
+                                                            monkeypatch, lang, sentence):
+    # A short busy timeout, so that the test does not wait SQLite's five seconds.
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    app.extensions[STORE_EXTENSION].engine.dispose()
+    table.client.set_cookie("lang", lang)
+    before = snapshot()
+    import_in_progress = sqlite3.connect(Path(app.instance_path, DATABASE_FILE))
+    import_in_progress.execute("BEGIN IMMEDIATE")
+    try:
+        response = table.play(game, 1, "12345", "free:chance")
+    finally:
+        import_in_progress.rollback()
+        import_in_progress.close()
+    assert response.status_code == 503 and response.headers["Retry-After"] == "2"
+    assert sentence in response.get_data(as_text=True)
+    assert snapshot() == before
+    assert table.play(game, 1, "12345", "free:chance").status_code == 303

@@ -2,6 +2,7 @@
 
 from scorekeeper.rules import Rules
 from scorekeeper.store.play import load
+from scorekeeper.web import main
 
 from .conftest import DEFAULT_OPTIONS
 
@@ -48,6 +49,28 @@ def test_home_lists_games_in_progress(table):
     game_id = table.new_game(["Mag", "Alix"])
     page = table.client.get("/").get_data(as_text=True)
     assert f"/games/{game_id}" in page and "Mag, Alix" in page
+
+
+def test_home_lists_a_bounded_number_of_games_and_links_to_the_rest(table, monkeypatch):
+    monkeypatch.setattr(main, "HOME_GAMES", 2)
+    monkeypatch.setattr(main, "IN_PROGRESS_PAGE_SIZE", 2)
+    ids = [table.new_game([f"Joueur {number}"]) for number in range(5)]
+    home = table.client.get("/").get_data(as_text=True)
+    # The two most recent, and a link to all five.
+    assert [f"/games/{game_id}\"" in home for game_id in ids] == [False, False, False, True, True]
+    assert "/games/in-progress" in home and "Toutes les parties en cours (5)" in home
+    pages = [table.client.get(f"/games/in-progress?page={number}").get_data(as_text=True)
+             for number in (1, 2, 3)]
+    listed = [sorted((game_id for game_id in ids if f"/games/{game_id}\"" in page),
+                     key=lambda game_id, page=page: page.index(f"/games/{game_id}\""))
+              for page in pages]
+    assert listed == [[ids[4], ids[3]], [ids[2], ids[1]], [ids[0]]]
+    assert table.client.get("/games/in-progress?page=4").status_code == 404
+
+
+def test_home_links_to_no_other_list_when_every_game_is_shown(table):
+    table.new_game(["Mag"])
+    assert "/games/in-progress" not in table.client.get("/").get_data(as_text=True)
 
 
 def test_preview_shows_what_each_box_would_score(table):

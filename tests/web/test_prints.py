@@ -10,6 +10,8 @@ from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules.options import CHOICES, FLAGS
 from scorekeeper.sheets import blank_grid_from_query
 from scorekeeper.sheets import pdf as sheets_pdf
+from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy
+from scorekeeper.web import prints
 
 from .test_game_flow import GAME
 
@@ -44,15 +46,15 @@ def text(reader: PdfReader) -> str:
 
 @pytest.fixture
 def count_renders(monkeypatch):
-    """How many times WeasyPrint was asked to render, from now on."""
+    """How many times the PDF workers were asked to render, from now on."""
     calls = []
-    original = sheets_pdf.render_pdf
+    original = PdfWorkers.render
 
-    def counting(*args, **kwargs):
+    def counting(self, *args, **kwargs):
         calls.append(args)
-        return original(*args, **kwargs)
+        return original(self, *args, **kwargs)
 
-    monkeypatch.setattr(sheets_pdf, "render_pdf", counting)
+    monkeypatch.setattr(PdfWorkers, "render", counting)
     return calls
 
 
@@ -248,21 +250,49 @@ def test_a_game_in_progress_with_barred_boxes(table):
     assert "Descendante" in words and "Montante" in words and "Sec" in words
 
 
-def test_a_hostile_name_prints_as_text(table, monkeypatch):
-    asked = []
-    original = sheets_pdf.StaticFilesFetcher.fetch
-
-    def spy(self, url, headers=None):
-        asked.append(url)
-        return original(self, url, headers)
-
-    monkeypatch.setattr(sheets_pdf.StaticFilesFetcher, "fetch", spy)
+def test_a_hostile_name_prints_as_text(table):
+    # That it loads nothing is tested where the PDF is drawn (tests/sheets/test_render.py).
     game_id = table.new_game([HOSTILE, "Mag"])
     assert table.play(game_id, 0, "11111", "free:yams").status_code == 303
     words = text(pdf_of(table.client.get(f"/games/{game_id}/sheet.pdf")))
     # In the ranking, and in the table's header where the name may wrap: never an image.
     assert "".join(words.split()).count("".join(HOSTILE.split())) == 2
-    assert asked == [sheets_pdf.STATIC_BASE_URL + "css/print.css"]
+
+
+def test_a_filled_sheet_is_drawn_once_per_version_paper_and_language(table, count_renders):
+    game_id = table.new_game(["Mag", "Alix"])
+    first = table.client.get(f"/games/{game_id}/sheet.pdf")
+    again = table.client.get(f"/games/{game_id}/sheet.pdf")
+    assert pdf_of(again) and again.data == first.data and len(count_renders) == 1
+    table.client.get(f"/games/{game_id}/sheet.pdf?paper=letter")
+    table.client.set_cookie("lang", "en")
+    table.client.get(f"/games/{game_id}/sheet.pdf")
+    table.client.delete_cookie("lang")
+    assert len(count_renders) == 3
+    # The next turn is a new version: its sheet is drawn again, and shows it.
+    assert table.play(game_id, 0, "66662", "free:sixes").status_code == 303
+    after = table.client.get(f"/games/{game_id}/sheet.pdf")
+    assert len(count_renders) == 4 and "24" in text(pdf_of(after))
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [
+    ("fr", "réessayez dans quelques secondes"), ("en", "try again in a few seconds")])
+def test_busy_printers_answer_503_with_retry_after(table, monkeypatch, snapshot, lang,
+                                                   sentence):
+    game_id = table.new_game(["Mag"])
+    before = snapshot()
+
+    def busy(self, *args, **kwargs):
+        raise PrintersBusy
+
+    monkeypatch.setattr(PdfWorkers, "render", busy)
+    table.client.set_cookie("lang", lang)
+    for url in (f"/games/{game_id}/sheet.pdf", "/sheets/blank.pdf?preset=yatzy&pages=7"):
+        response = table.client.get(url)
+        assert response.status_code == 503 and response.mimetype == "text/html"
+        assert response.headers["Retry-After"] == str(prints.RETRY_AFTER_SECONDS)
+        assert sentence in response.get_data(as_text=True)
+    assert snapshot() == before
 
 
 def test_ten_players_in_four_columns_spread_over_landscape_pages(table):

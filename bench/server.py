@@ -1,0 +1,145 @@
+"""What the server benchmarks share: a real `scorekeeper serve` in a session of its own,
+games to print, and the memory of the server with every process it started.
+
+The server runs in its own session (process group) so that the benchmark can measure and
+then end it with all its children, PDF workers included.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from scorekeeper.rules import Rules
+from scorekeeper.store import Store
+from scorekeeper.store.samples import random_document
+from scorekeeper.store.transfer import check_files, import_games
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SERVE_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
+PLAYERS = ("Mag", "Alix", "Sam", "Lou")
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def seed_games(instance: Path, count: int, seed: int = 15) -> list[int]:
+    """``count`` finished four-player Classique games in a new instance; their ids."""
+    instance.mkdir(parents=True, exist_ok=True)
+    store = Store(f"sqlite:///{instance / 'scorekeeper.sqlite3'}")
+    store.migrate()
+    rng = random.Random(seed)
+    documents = [random_document(Rules(), PLAYERS, rng) for _ in range(count)]
+    ids = import_games(store, check_files([("bench.json", json.dumps(documents))]))
+    store.dispose()
+    return ids
+
+
+class Server:
+    """A process started by ``command`` ("{port}" stands for a free port), in its own
+    session; ready once ``ready_path`` answers 200. A context manager that ends the session."""
+
+    def __init__(self, command: list[str], log: Path, ready_path: str = "/") -> None:
+        self.port = free_port()
+        self.command = [part.replace("{port}", str(self.port)) for part in command]
+        self.log = log
+        self.ready_path = ready_path
+        self.process: subprocess.Popen | None = None
+        self.started_in = 0.0
+
+    @classmethod
+    def scorekeeper(cls, instance: Path, log: Path) -> Server:
+        return cls([sys.executable, "-c", SERVE_CODE, "serve", "--host", "127.0.0.1",
+                    "--port", "{port}", "--instance", str(instance)], log)
+
+    def __enter__(self) -> Server:
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        env.pop("SCOREKEEPER_DATABASE_URL", None)
+        started = time.perf_counter()
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(self.command, cwd=REPO_ROOT, env=env, stdout=log,
+                                            stderr=subprocess.STDOUT, start_new_session=True)
+        while True:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
+            try:
+                if self.get(self.ready_path)[0] == 200:
+                    break
+            except OSError:
+                time.sleep(0.005)
+        self.started_in = time.perf_counter() - started
+        return self
+
+    def __exit__(self, *_exc) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def connection(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
+
+    def get(self, path: str, connection: http.client.HTTPConnection | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, bytes, http.client.HTTPResponse]:
+        own = connection is None
+        connection = connection or self.connection()
+        try:
+            connection.request("GET", path, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, response.read(), response
+        finally:
+            if own:
+                connection.close()
+
+    def processes(self) -> list[int]:
+        """The server's process and every process of its session (its PDF workers)."""
+        session = os.getsid(self.process.pid)
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    if os.getsid(int(entry.name)) == session:
+                        found.append(int(entry.name))
+                except (ProcessLookupError, PermissionError):
+                    continue
+        return found
+
+    def memory_mib(self) -> tuple[float, float]:
+        """(RSS of the server process, PSS of the whole session) in MiB: PSS shares pages
+        between processes, so forked workers are not counted twice."""
+        return rss_mib(self.process.pid), sum(pss_mib(pid) for pid in self.processes())
+
+
+def _smaps_field(pid: int, field: str) -> float:
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except (FileNotFoundError, ProcessLookupError):
+        return 0.0
+    for line in text.splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def rss_mib(pid: int) -> float:
+    return _smaps_field(pid, "Rss")
+
+
+def pss_mib(pid: int) -> float:
+    return _smaps_field(pid, "Pss")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]

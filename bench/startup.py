@@ -1,0 +1,83 @@
+"""Start-up of the score keeper against a bare Flask app, as ratios measured in one run.
+
+    python -m bench.startup [--runs 5]
+
+- `scorekeeper --help` against the `--help` of a bare Flask app's command line.
+- From the start of `scorekeeper serve` (an instance started once before, as every day) to
+  the first 200 on `/`, against a bare Flask app served by waitress from its start to its
+  first 200.
+- The memory of each once idle (after that 200 and ten more pages): RSS of the server
+  process.
+
+Goals: `--help` and the first 200 within 3x the bare app's, idle RSS within 2x. Runs of the
+two alternate, so that other work on the machine slows both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.server import REPO_ROOT, Server
+
+CLI_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
+BARE_CLI_CODE = "from flask import Flask; Flask('bare').cli.main(['--help'])"
+BARE_SERVE_CODE = ("import sys, waitress; from flask import Flask; app = Flask('bare'); "
+                   "app.get('/')(lambda: '<!doctype html><p>bare'); "
+                   "waitress.serve(app, host='127.0.0.1', port=int(sys.argv[1]), threads=4)")
+
+
+def timed_run(command: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, cwd=REPO_ROOT, check=True, stdout=subprocess.DEVNULL,
+                   env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"})
+    return time.perf_counter() - started
+
+
+def serve_once(server: Server) -> tuple[float, float]:
+    """(seconds from start to the first 200, idle RSS in MiB)."""
+    with server:
+        for _ in range(10):
+            server.get("/")
+        time.sleep(0.5)
+        return server.started_in, server.memory_mib()[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    ours_help, bare_help = [], []
+    for _ in range(args.runs):
+        ours_help.append(timed_run([sys.executable, "-c", CLI_CODE, "--help"]))
+        bare_help.append(timed_run([sys.executable, "-c", BARE_CLI_CODE]))
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
+        instance, log = Path(folder, "instance"), Path(folder, "server.log")
+        serve_once(Server.scorekeeper(instance, log))  # the instance's first start
+        ours, bare = [], []
+        for _ in range(args.runs):
+            ours.append(serve_once(Server.scorekeeper(instance, log)))
+            bare.append(serve_once(Server([sys.executable, "-c", BARE_SERVE_CODE, "{port}"],
+                                          log)))
+    help_ours, help_bare = statistics.median(ours_help), statistics.median(bare_help)
+    start_ours = statistics.median(run[0] for run in ours)
+    start_bare = statistics.median(run[0] for run in bare)
+    rss_ours = statistics.median(run[1] for run in ours)
+    rss_bare = statistics.median(run[1] for run in bare)
+    print(f"startup: medians of {args.runs} runs, each alternating with the bare Flask app")
+    print(f"  --help: scorekeeper {help_ours * 1000:.0f} ms, bare Flask app "
+          f"{help_bare * 1000:.0f} ms: {help_ours / help_bare:.2f}x (goal <= 3x)")
+    print(f"  start to the first 200 on /: scorekeeper serve {start_ours * 1000:.0f} ms, "
+          f"bare Flask + waitress {start_bare * 1000:.0f} ms: {start_ours / start_bare:.2f}x "
+          f"(goal <= 3x)")
+    print(f"  idle RSS: scorekeeper {rss_ours:.0f} MiB, bare Flask + waitress "
+          f"{rss_bare:.0f} MiB: {rss_ours / rss_bare:.2f}x (goal <= 2x)")
+
+
+if __name__ == "__main__":
+    main()

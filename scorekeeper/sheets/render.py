@@ -1,0 +1,36 @@
+"""The drawing of a PDF by WeasyPrint: what the PDF workers run, away from the request threads.
+
+The only module of the package that imports WeasyPrint (with the fetcher): the server loads it
+in its worker processes, never in its own.
+"""
+
+from pathlib import Path
+
+import pydyf
+from weasyprint import HTML
+
+from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
+
+
+def render_pdf(html: str, static_folder: str | Path, copies: int = 1) -> bytes:
+    """The PDF of ``html``, its pages repeated ``copies`` times.
+
+    Repeated pages share the first ones' content streams: a twenty-page blank print costs the
+    layout and painting of one page, plus a few bytes per page.
+    """
+    document = HTML(string=html, base_url=STATIC_BASE_URL,
+                    url_fetcher=StaticFilesFetcher(static_folder)).render()
+    if copies == 1:
+        return document.write_pdf()
+    return document.write_pdf(finisher=_repeat_pages(copies))
+
+
+def _repeat_pages(copies: int):
+    def finisher(_document, pdf: pydyf.PDF) -> None:
+        # Kids holds "number 0 R" triples: every third item is a page object's number.
+        originals = [pdf.objects[number] for number in pdf.pages["Kids"][::3]]
+        for _ in range(copies - 1):
+            for page in originals:
+                pdf.add_page(pydyf.Dictionary(page))
+    return finisher
+
