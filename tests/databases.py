@@ -106,7 +106,7 @@ def take_database(folder: Path) -> str:
     """A database URL for one test: SQLite's file in `folder` (the instance folder, as the
     app would name it), or a clean PostgreSQL database. Give it back with give_database."""
     if not ON_POSTGRESQL:
-        Path(folder).mkdir(parents=True, exist_ok=True)
+        Path(folder).mkdir(parents=True, exist_ok=True)  # SQLite makes the file, not its folder
         return f"sqlite:///{Path(folder) / DATABASE_FILE}"
     return pool().take()
 
