@@ -71,7 +71,7 @@ def _joker_score(rules: Rules, box: str, face: int) -> int:
     return score(rules, box, (face,) * 5, joker=True)
 
 
-class _Sheet:
+class SheetIndex:
     """Indexing of the states of the classique sheet, and the points each roll gives."""
 
     def __init__(self, rules: Rules) -> None:
@@ -141,7 +141,7 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     ``progress(done, total)`` is called as states get solved. ``joker_rule`` replaces the
     joker of ``rules``, for the benchmark to reproduce a published variant.
     """
-    sheet = _Sheet(rules)
+    sheet = SheetIndex(rules)
     values = np.full((sheet.full + 1, 2, UPPER_CAP + 1), np.nan)
     values[sheet.full] = 0.0
     flat = values.reshape(-1)  # a view: solved states are written through it
@@ -166,11 +166,19 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     return values
 
 
+def roll_values(sheet: SheetIndex, values: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
+    """What each roll is worth as the last of the turn in one state of a solved table: the
+    best free box's points, bonuses included, plus the expected rest of the game after it."""
+    mask, yams50, upper = (np.array([part], dtype=np.int64) for part in state)
+    joker = sheet.joker_points([state[0]], joker_choices)
+    return _last_roll_values(sheet, joker, values.reshape(-1), mask, yams50, upper)[:, 0]
+
+
 def _flat_index(masks: np.ndarray, yams50: np.ndarray | int, uppers: np.ndarray) -> np.ndarray:
     return (masks * 2 + yams50) * (UPPER_CAP + 1) + uppers
 
 
-def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks: np.ndarray,
+def _last_roll_values(sheet: SheetIndex, joker: np.ndarray, flat: np.ndarray, masks: np.ndarray,
                       yams50: np.ndarray, uppers: np.ndarray) -> np.ndarray:
     """What each roll (row) is worth as the last of the turn, in each state (column): the best
     free box's points, bonuses included, plus the expected rest of the game after it."""
@@ -227,7 +235,7 @@ def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks:
     return best
 
 
-def _upper_gain(sheet: _Sheet, flat: np.ndarray, after: np.ndarray, yams50: np.ndarray,
+def _upper_gain(sheet: SheetIndex, flat: np.ndarray, after: np.ndarray, yams50: np.ndarray,
                 uppers: np.ndarray, points: np.ndarray | int) -> np.ndarray:
     """Points written in an upper box, the 35 if they reach 63, and the rest of the game."""
     raised = np.minimum(UPPER_CAP, uppers + np.asarray(points, dtype=np.int64))

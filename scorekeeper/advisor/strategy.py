@@ -7,11 +7,14 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
 from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.advisor.solver import Progress, build_table, sheet_state
+from scorekeeper.advisor.solver import Progress, SheetIndex, build_table, roll_values, sheet_state
+from scorekeeper.advisor.turn import KEEP_INDEX, keep_values
 from scorekeeper.rules.dice import Dice, parse_dice
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import Column, GameState
@@ -54,6 +57,21 @@ def check_request(state: GameState, dice: object) -> Dice:
     return parse_dice(dice, state.rules.dice)
 
 
+THROWS = (1, 2, 3)
+LAST_THROW = 3
+
+
+def check_throw(throw: object) -> int:
+    """Which throw of the turn the dice come from (1, 2 or 3; 3 when not given)."""
+    if throw is None or throw == "":
+        return LAST_THROW
+    text = str(throw).strip()
+    if text not in {str(number) for number in THROWS}:
+        raise RuleError(N_("« {value} » n'est pas un lancer : choisissez 1, 2 ou 3."),
+                        value=text[:10])
+    return int(text)
+
+
 def cache_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
     """The table's file in the instance folder, named by a hash of the options it depends on."""
     options = json.dumps(_table_options(rules), sort_keys=True)
@@ -67,6 +85,15 @@ class Advice:
 
     box: str
     column: str
+    expected_total: float
+
+
+@dataclass(frozen=True)
+class KeepAdvice:
+    """Dice to set aside before the next throw (from none to all five: all five is scoring
+    them now), and the final total to expect after it."""
+
+    keep: tuple[int, ...]  # highest face first, as players line up their dice
     expected_total: float
 
 
@@ -94,10 +121,7 @@ class Strategy:
         ``expected_total`` is the player's total after this box (its points, the upper bonus
         and the +100 as the rules engine scores them) plus the expected rest of the game.
         """
-        dice = check_request(state, dice)
-        if _table_options(state.rules) != _table_options(self.rules):
-            raise RuleError(N_("Ce conseil a été calculé pour d'autres règles que celles "
-                               "de la partie."))
+        dice = self._check(state, dice)
         player = state.active_player
         sheet = state.sheets[player]
         advice = []
@@ -109,6 +133,49 @@ class Strategy:
         # A stable sort: equal values keep the sheet order.
         advice.sort(key=lambda item: -item.expected_total)
         return advice
+
+    def advise_keeps(self, state: GameState, dice: object, throw: int) -> list[KeepAdvice]:
+        """Every distinct keep among ``dice`` after the first or second throw, best first.
+
+        Exact, computed for this one state: what each final roll is worth (the best box and
+        the rest of the game, from the table), then the throws left averaged and maximised as
+        the solver does. Keeping all five means scoring the best box now; the solver's
+        all-five keep may still throw again next time, but that never beats throwing the same
+        dice now, so the best keep is worth exactly the solver's value of these dice.
+        """
+        dice = self._check(state, dice)
+        if throw not in THROWS[:-1]:
+            raise RuleError(N_("Le choix des dés à garder se fait après le 1er ou le "
+                               "2e lancer."))
+        sheet = state.sheets[state.active_player]
+        column = sheet.columns["free"]
+        points = {box: cell.points for box, cell in column.cells.items()}
+        last_roll = sheet.total + roll_values(self._index, self.values,
+                                              sheet_state(self.rules, points))
+        levels = keep_values(last_roll[:, None], LAST_THROW - throw)
+        roll = tuple(sorted(dice))
+        keeps = {tuple(sorted(kept)) for size in range(len(dice) + 1)
+                 for kept in combinations(roll, size)}
+        advice = [KeepAdvice(tuple(sorted(keep, reverse=True)),
+                             float(last_roll[KEEP_INDEX[-1][keep]] if keep == roll
+                                   else levels[len(keep)][KEEP_INDEX[len(keep)][keep], 0]))
+                  for keep in keeps]
+        # Equal values: more dice kept first (fewer to throw), then the higher faces.
+        advice.sort(key=lambda item: (-item.expected_total, -len(item.keep),
+                                      [-face for face in item.keep]))
+        return advice
+
+    def _check(self, state: GameState, dice: object) -> tuple[int, ...]:
+        dice = check_request(state, dice)
+        if _table_options(state.rules) != _table_options(self.rules):
+            raise RuleError(N_("Ce conseil a été calculé pour d'autres règles que celles "
+                               "de la partie."))
+        return dice
+
+    @cached_property
+    def _index(self) -> SheetIndex:
+        # The points of every box for every roll: computed once per table, at the first keep.
+        return SheetIndex(self.rules)
 
 
 def load(rules: Rules, instance_dir: str | os.PathLike) -> Strategy | None:

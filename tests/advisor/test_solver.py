@@ -4,7 +4,7 @@ against the rules engine's, and the properties every table must have."""
 import numpy as np
 import pytest
 
-from scorekeeper.advisor.solver import _Sheet, allowed_boxes, build_table, sheet_state
+from scorekeeper.advisor.solver import SheetIndex, allowed_boxes, build_table, sheet_state
 from scorekeeper.rules import Rules
 from tests.advisor.brute_force import BruteForce
 from tests.advisor.helpers import END_GAME_FILLED, solo_state
@@ -57,7 +57,7 @@ def test_placement_matches_the_rules_engine_on_every_sheet():
 
 
 def test_reachable_states_are_glenns_count():
-    masks, _, _ = _Sheet(Rules()).states(range(8192))
+    masks, _, _ = SheetIndex(Rules()).states(range(8192))
     assert len(masks) == 536_448  # Glenn 2006
 
 
