@@ -72,11 +72,14 @@ def check_throw(throw: object) -> int:
     return int(text)
 
 
+CACHE_GLOB = "advisor-*.npy"
+
+
 def cache_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
     """The table's file in the instance folder, named by a hash of the options it depends on."""
     options = json.dumps(_table_options(rules), sort_keys=True)
     digest = hashlib.sha256(options.encode()).hexdigest()
-    return Path(instance_dir) / f"advisor-{digest[:16]}.npy"
+    return Path(instance_dir) / CACHE_GLOB.replace("*", digest[:16])
 
 
 @dataclass(frozen=True)
