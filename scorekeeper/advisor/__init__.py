@@ -1,4 +1,5 @@
-"""The optimal solitaire strategy of the classique sheet, and the advice drawn from it.
+"""The optimal solitaire strategy of the classique and Yatzy sheets, and the advice drawn
+from it.
 
     strategy = load_or_build(rules, instance_dir)   # about 15 s the first time, then a file
     strategy.advise(state, "66653")                 # [Advice(box, column, expected_total), ...]

@@ -13,7 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.advisor.solver import Progress, SheetIndex, build_table, roll_values, sheet_state
+from scorekeeper.advisor.solver import (
+    UPPER_CAP,
+    Progress,
+    SheetIndex,
+    build_table,
+    roll_values,
+    sheet_state,
+)
 from scorekeeper.advisor.turn import KEEP_INDEX, keep_values
 from scorekeeper.rules.dice import Dice, parse_dice
 from scorekeeper.rules.errors import RuleError
@@ -23,17 +30,17 @@ from scorekeeper.rules.options import Rules
 
 # Bumped when the table's layout or meaning changes, so that old cache files are not read.
 TABLE_FORMAT = 1
-TABLE_SHAPE = (1 << 13, 2, 64)
 
 # The options that only change what a box scores: the table covers each of their values.
 _TABLE_OPTIONS = ("joker", "yams_bonus", "three_kind", "four_kind", "full_house")
 
 
 def is_covered(rules: Rules) -> bool:
-    """Whether the exact table exists for these rules: one free column of the classique sheet
-    with five dice, and no house rule that looks at more than the player's own column."""
-    return (rules.preset == "classique" and rules.columns == ("free",) and rules.dice == 5
-            and not rules.vache and not rules.plus_minus)
+    """Whether the exact table exists for these rules: one free column of the classique or
+    Yatzy sheet with five dice, and no house rule that looks at more than the player's own
+    column."""
+    return (rules.preset in ("classique", "yatzy") and rules.columns == ("free",)
+            and rules.dice == 5 and not rules.vache and not rules.plus_minus)
 
 
 def check_covered(rules: Rules) -> None:
@@ -41,12 +48,22 @@ def check_covered(rules: Rules) -> None:
         # What the table's state (filled boxes, upper total, Yams at 50) cannot hold: la
         # vache depends on the other players, Plus et Moins on the values written, ordered
         # or several columns on an order and more boxes, sec and six dice on other throws.
-        raise RuleError(N_("Le conseil n'existe que pour le Yams classique à cinq dés, "
-                           "sur une seule colonne libre, sans la vache ni Plus et Moins."))
+        raise RuleError(N_("Le conseil n'existe que pour le Yams classique ou le Yatzy à "
+                           "cinq dés, sur une seule colonne libre, sans la vache ni Plus et "
+                           "Moins."))
+
+
+def table_shape(rules: Rules) -> tuple[int, int, int]:
+    """Every set of filled boxes, Yams at 50 or not, every capped upper total."""
+    return (1 << len(rules.boxes), 2, UPPER_CAP + 1)
 
 
 def _table_options(rules: Rules) -> dict:
-    return {"format": TABLE_FORMAT, **{name: getattr(rules, name) for name in _TABLE_OPTIONS}}
+    options = {"format": TABLE_FORMAT, **{name: getattr(rules, name) for name in _TABLE_OPTIONS}}
+    if rules.preset != "classique":
+        # Named only for the other sheets: the classique tables keep the file names they had.
+        options["preset"] = rules.preset
+    return options
 
 
 def check_request(state: GameState, dice: object) -> Dice:
@@ -188,7 +205,8 @@ def load(rules: Rules, instance_dir: str | os.PathLike) -> Strategy | None:
         values = np.load(cache_path(rules, instance_dir), allow_pickle=False)
     except (OSError, ValueError, EOFError):
         return None
-    if values.shape != TABLE_SHAPE or values.dtype != np.float64 or np.isnan(values[0, 0, 0]):
+    if (values.shape != table_shape(rules) or values.dtype != np.float64
+            or np.isnan(values[0, 0, 0])):
         return None
     return Strategy(rules, values)
 

@@ -41,10 +41,10 @@ def show(game_id: int):
             "error": None}
     status = 200
     if not is_covered(state.rules):
-        page["error"], status = _("Le conseil ne couvre que le Yams classique à une colonne "
-                                  "libre et cinq dés, sans règle de la vache ni Plus et "
-                                  "Moins : pour ces règles-ci, il n'a pas de réponse "
-                                  "exacte."), 422
+        page["error"], status = _("Le conseil ne couvre que le Yams classique et le Yatzy "
+                                  "à une colonne libre et cinq dés, sans règle de la vache "
+                                  "ni Plus et Moins : pour ces règles-ci, il n'a pas de "
+                                  "réponse exacte."), 422
     else:
         try:
             page["throw"] = check_throw(request.args.get("throw", "")[:10])

@@ -22,6 +22,8 @@ SUB_GAMES = [
                  id="official-joker-and-100"),
     pytest.param({"joker": "free", "three_kind": "base"}, ["three_kind", "small_straight"],
                  {"yams": 50}, id="free-joker"),
+    pytest.param({"preset": "yatzy"}, ["sixes", "two_pairs", "yams"], {"fives": 15},
+                 id="yatzy"),
 ]
 DICE = ["55521", "66666", "12345", "44331", "61526"]
 

@@ -194,6 +194,8 @@ def test_the_sheet_asks_for_advice_only_when_the_rules_are_covered(table):
                                                         "throw": "2", "advice": "Conseil"})
     assert response.headers["Location"].endswith(f"/games/{game_id}/advice?dice=66653&throw=2")
     triple = table.new_game(["Mag"], preset="triple")
+    yatzy = table.new_game(["Mag"], preset="yatzy")
+    assert 'name="advice"' in table.client.get(f"/games/{yatzy}").get_data(as_text=True)
     triple_sheet = table.client.get(f"/games/{triple}").get_data(as_text=True)
     assert 'name="advice"' not in triple_sheet and 'name="throw"' not in triple_sheet
 
