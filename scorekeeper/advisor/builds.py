@@ -30,12 +30,32 @@ POLL_SECONDS = 0.2
 # Added to the worker's niceness: a turn played during a build keeps its speed.
 WORKER_NICENESS = 10
 LOCK_FILE = "advisor-build.lock"
+# glibc's mallopt parameters, and what the build's arrays need: tens of megabytes.
+M_TRIM_THRESHOLD = -1
+M_MMAP_THRESHOLD = -3
+REUSED_BYTES = 1 << 30
+
+
+def reuse_freed_memory() -> None:
+    """Keep freed arrays in the process's heap instead of handing them back to the system.
+
+    The build frees and allocates arrays of megabytes thousands of times; each one mapped
+    afresh costs page faults, a quarter of the build's CPU as system time. Only for a
+    process that ends with its build: its memory leaves with it. Without glibc, nothing.
+    """
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(M_MMAP_THRESHOLD, REUSED_BYTES)
+        libc.mallopt(M_TRIM_THRESHOLD, REUSED_BYTES)
+    except (OSError, AttributeError):
+        pass
 
 
 def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> None:
     """The body of the worker process: build the table (unless another process just did)
     and save it, publishing the share of states solved in ``done``."""
     os.nice(WORKER_NICENESS)
+    reuse_freed_memory()
     Path(instance_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(instance_dir) / LOCK_FILE, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)

@@ -11,6 +11,7 @@ from typing import NoReturn, TextIO
 import click
 from flask import Flask
 
+from scorekeeper.advisor.builds import reuse_freed_memory
 from scorekeeper.advisor.strategy import (
     LAST_THROW,
     cache_path,
@@ -53,6 +54,7 @@ def strategy(instance: Path | None, rules_json: str) -> None:
     with _french_errors():
         rules = _read_rules(rules_json)
         folder = instance or default_instance()
+        reuse_freed_memory()  # this process ends with the build
         with _progress_bar() as progress:
             solved = load_or_build(rules, folder, progress)
     click.echo(f"Table : {cache_path(rules, folder)}")
@@ -74,6 +76,7 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
         # Before a build that may take a while.
         check_request(state, dice)
         throw_number = check_throw(throw)
+        reuse_freed_memory()  # this process ends with the build, if one is needed
         with _progress_bar() as progress:
             solved = load_or_build(state.rules, instance or default_instance(), progress)
         if throw_number == LAST_THROW:
