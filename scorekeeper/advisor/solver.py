@@ -8,7 +8,7 @@ whether the Yams box holds 50 (the +100; without it, always 0). The table
 hold NaN.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 
 import numpy as np
@@ -123,15 +123,15 @@ class SheetIndex:
             return (np.zeros(0, dtype=np.int64),) * 3
         return tuple(np.array(column, dtype=np.int64) for column in zip(*rows, strict=True))
 
-    def joker_points(self, masks: Iterable[int], rule: JokerRule) -> np.ndarray:
-        """``points[mask, face - 1, box]`` of a Yams when the Yams box is filled; NaN where
-        the joker does not let it go."""
-        points = np.full((self.full + 1, len(FACES), len(self.boxes)), np.nan)
-        for mask in masks:
+    def joker_points(self, masks: Sequence[int], rule: JokerRule) -> np.ndarray:
+        """``points[row, face - 1, box]`` of a Yams when the Yams box of ``masks[row]`` is
+        filled; NaN where the joker does not let it go."""
+        points = np.full((len(masks), len(FACES), len(self.boxes)), np.nan)
+        for row, mask in enumerate(masks):
             if mask & self.yams_bit:
                 for face in FACES:
                     for box, value in rule(self.rules, self.filled(mask), face).items():
-                        points[mask, face - 1, self.boxes.index(box)] = value
+                        points[row, face - 1, self.boxes.index(box)] = value
         return points
 
 
@@ -151,7 +151,11 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     flat = values.reshape(-1)  # a view: solved states are written through it
     base = sheet.mask(filled)
     masks_in_play = [mask for mask in range(sheet.full) if mask & base == base]
-    joker = sheet.joker_points(masks_in_play, joker_rule) if rules.has_joker else None
+    joker = None
+    if rules.has_joker:
+        # Indexed by mask: each chunk of states takes its own rows.
+        joker = np.full((sheet.full + 1, len(FACES), len(sheet.boxes)), np.nan)
+        joker[masks_in_play] = sheet.joker_points(masks_in_play, joker_rule)
     # Each state's value needs the states with one more box filled: solve by number of
     # filled boxes, from the full sheet down.
     batches = [sheet.states(mask for mask in masks_in_play if mask.bit_count() == count)
@@ -161,8 +165,8 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     for masks, yams50, uppers in batches:
         for start in range(0, len(masks), CHUNK):
             part = slice(start, start + CHUNK)
-            last_roll = _last_roll_values(sheet, joker, flat, masks[part], yams50[part],
-                                          uppers[part])
+            last_roll = _last_roll_values(sheet, None if joker is None else joker[masks[part]],
+                                          flat, masks[part], yams50[part], uppers[part])
             flat[_flat_index(masks[part], yams50[part], uppers[part])] = turn_value(last_roll)
             done += len(masks[part])
             if progress is not None:
@@ -185,7 +189,10 @@ def _flat_index(masks: np.ndarray, yams50: np.ndarray | int, uppers: np.ndarray)
 def _last_roll_values(sheet: SheetIndex, joker: np.ndarray | None, flat: np.ndarray,
                       masks: np.ndarray, yams50: np.ndarray, uppers: np.ndarray) -> np.ndarray:
     """What each roll (row) is worth as the last of the turn, in each state (column): the best
-    free box's points, bonuses included, plus the expected rest of the game after it."""
+    free box's points, bonuses included, plus the expected rest of the game after it.
+
+    ``joker`` holds each state's ``joker_points`` row, or is None for a sheet without joker.
+    """
     best = np.full((len(ROLLS), len(masks)), -np.inf)
     candidate = np.empty_like(best)
     for box in sheet.boxes:
@@ -225,7 +232,7 @@ def _last_roll_values(sheet: SheetIndex, joker: np.ndarray | None, flat: np.ndar
     for face in FACES:
         best_joker = np.full(len(masks), -np.inf)
         for index, box in enumerate(sheet.boxes):
-            points = joker[masks, face - 1, index]
+            points = joker[:, face - 1, index]
             may = ~np.isnan(points)
             if not may.any():
                 continue
