@@ -35,8 +35,10 @@ def instance_option(command: Callable) -> Callable:
 # each summary is the command's own.
 LAZY_COMMANDS = {
     "advise": ("scorekeeper.advisor.commands:advise", False,
-               "Print, as JSON and best first, every box the active player of GAME may fill "
-               "with these dice and the final total to expect after it under optimal play."),
+               "Print, as JSON and best first, what the active player of GAME should do with "
+               "these dice and the final total to expect under optimal play: after the 3rd "
+               "throw every box they may fill, after the 1st or 2nd every distinct keep "
+               "(keeping all five: scoring now)."),
     "backup": ("scorekeeper.store.backup:backup_command", True,
                "Copy the games database into FILE (replaced if it exists), even while the "
                "server runs."),

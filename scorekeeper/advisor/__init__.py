@@ -1,11 +1,14 @@
-"""The optimal solitaire strategy of the classique sheet, and the advice drawn from it.
+"""The optimal solitaire strategy of the classique and Yatzy sheets, and the advice drawn
+from it.
 
-    strategy = load_or_build(rules, instance_dir)   # about 15 s the first time, then a file
+    strategy = load_or_build(rules, instance_dir)   # about 20 s the first time, then a file
     strategy.advise(state, "66653")                 # [Advice(box, column, expected_total), ...]
+    strategy.advise_keeps(state, "52551", 1)        # [KeepAdvice(keep, expected_total), ...]
 """
 
 from scorekeeper.advisor.strategy import (
     Advice,
+    KeepAdvice,
     Strategy,
     cache_path,
     check_covered,
@@ -16,6 +19,6 @@ from scorekeeper.advisor.strategy import (
 )
 
 __all__ = [
-    "Advice", "Strategy", "cache_path", "check_covered", "check_request", "is_covered", "load",
-    "load_or_build",
+    "Advice", "KeepAdvice", "Strategy", "cache_path", "check_covered", "check_request",
+    "is_covered", "load", "load_or_build",
 ]

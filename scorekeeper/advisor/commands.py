@@ -6,14 +6,17 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 import click
 
+from scorekeeper.advisor.builds import reuse_freed_memory
 from scorekeeper.advisor.strategy import (
+    LAST_THROW,
     cache_path,
     check_covered,
     check_request,
+    check_throw,
     load_or_build,
 )
 from scorekeeper.app import default_instance_path
@@ -50,6 +53,7 @@ def strategy(instance: Path | None, rules_json: str) -> None:
     with _french_errors():
         rules = _read_rules(rules_json)
         folder = instance or default_instance()
+        reuse_freed_memory()  # this process ends with the build
         with _progress_bar() as progress:
             solved = load_or_build(rules, folder, progress)
     click.echo(f"Table : {cache_path(rules, folder)}")
@@ -60,20 +64,28 @@ def strategy(instance: Path | None, rules_json: str) -> None:
 @_instance_option
 @click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--dice", required=True, help="The dice on the table, e.g. 6,6,6,5,3.")
-def advise(instance: Path | None, game: Path, dice: str) -> None:
-    """Print, as JSON and best first, every box the active player of GAME may fill with
-    these dice and the final total to expect after it under optimal play."""
+@click.option("--throw", default=str(LAST_THROW), show_default=True, metavar="1|2|3",
+              help="The throw of the turn the dice come from.")
+def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
+    """Print, as JSON and best first, what the active player of GAME should do with these
+    dice and the final total to expect under optimal play: after the 3rd throw every box
+    they may fill, after the 1st or 2nd every distinct keep (keeping all five: scoring now)."""
     with _french_errors():
         state = _read_game(game)
-        check_request(state, dice)  # before a build that may take a while
+        # Before a build that may take a while.
+        check_request(state, dice)
+        throw_number = check_throw(throw)
+        reuse_freed_memory()  # this process ends with the build, if one is needed
         with _progress_bar() as progress:
             solved = load_or_build(state.rules, instance or default_instance(), progress)
-        advice = solved.advise(state, dice)
-    click.echo(json.dumps(
-        [{"box": item.box, "column": item.column,
-          "expected_total": round(item.expected_total, 4)} for item in advice],
-        indent=2,
-    ))
+        if throw_number == LAST_THROW:
+            result = [{"box": item.box, "column": item.column,
+                       "expected_total": round(item.expected_total, 4)}
+                      for item in solved.advise(state, dice)]
+        else:
+            result = [{"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
+                      for item in solved.advise_keeps(state, dice, throw_number)]
+    click.echo(json.dumps(result, indent=2))
 
 
 def _read_rules(text: str) -> Rules:
@@ -112,8 +124,13 @@ def _french_errors() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _progress_bar() -> Iterator[Callable[[int, int], None]]:
-    """A progress callback for the build, drawn on stderr; a cached table shows none."""
+def _progress_bar(stream: TextIO | None = None) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress callback for the build, drawn on stderr when it is a terminal (a log or a
+    pipe gets nothing); a cached table shows none."""
+    stream = stream or sys.stderr
+    if not stream.isatty():
+        yield None
+        return
     with contextlib.ExitStack() as stack:
         bar = None
 
@@ -122,7 +139,7 @@ def _progress_bar() -> Iterator[Callable[[int, int], None]]:
             if bar is None:
                 bar = stack.enter_context(click.progressbar(
                     length=total, label="Calcul de la stratégie optimale",
-                    file=sys.stderr))
+                    file=stream))
             bar.update(done - bar.pos)
 
         yield progress

@@ -1,13 +1,14 @@
-"""The optimal solitaire strategy of the classique sheet: the expected rest of the game from
-every state, solved backwards from the full sheet (Verhoeff 1999, Glenn 2006).
+"""The optimal solitaire strategy of the classique and Yatzy sheets: the expected rest of the
+game from every state, solved backwards from the full sheet (Verhoeff 1999, Glenn 2006).
 
 A state is what the rest of a column's game depends on: which boxes are filled (a bitmask in
 sheet order), the upper total capped at 63 (the bonus only asks whether 63 is reached), and
-whether the Yams box holds 50 (the +100). The table ``values[mask, yams50, upper]`` holds
-the expected points still to come; unreachable states hold NaN.
+whether the Yams box holds 50 (the +100; without it, always 0). The table
+``values[mask, yams50, upper]`` holds the expected points still to come; unreachable states
+hold NaN.
 """
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 
 import numpy as np
@@ -44,7 +45,7 @@ def allowed_boxes(rules: Rules, filled: Iterable[str], dice: Dice) -> tuple[str,
     filled = set(filled)
     free = tuple(box for box in rules.boxes if box not in filled)
     face = yams_face(dice)
-    if face is None or "yams" not in filled or rules.joker == "free":
+    if face is None or "yams" not in filled or rules.joker == "free" or not rules.has_joker:
         return free
     if BOX_OF_FACE[face] in free:
         return (BOX_OF_FACE[face],)
@@ -57,7 +58,8 @@ def sheet_state(rules: Rules, points: Mapping[str, int]) -> tuple[int, int, int]
     ``points``: boxes are bits in sheet order, the upper total is capped at 63."""
     mask = sum(1 << index for index, box in enumerate(rules.boxes) if box in points)
     upper = sum(points[box] for box in UPPER_BOXES if box in points)
-    return mask, int(points.get("yams", 0) > 0), min(UPPER_CAP, upper)
+    yams50 = rules.has_yams_bonus and points.get("yams", 0) > 0
+    return mask, int(yams50), min(UPPER_CAP, upper)
 
 
 def joker_choices(rules: Rules, filled: frozenset[str], face: int) -> dict[str, int]:
@@ -71,8 +73,8 @@ def _joker_score(rules: Rules, box: str, face: int) -> int:
     return score(rules, box, (face,) * 5, joker=True)
 
 
-class _Sheet:
-    """Indexing of the states of the classique sheet, and the points each roll gives."""
+class SheetIndex:
+    """Indexing of the states of one sheet, and the points each roll gives."""
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -105,7 +107,8 @@ class _Sheet:
     def states(self, masks: Iterable[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every reachable (mask, yams50, upper) of these masks, as three flat arrays.
 
-        Yams50 can only be true once the Yams box is filled.
+        Yams50 can only be true once the Yams box is filled, and only matters (so is only
+        solved) when a later Yams earns the +100.
         """
         upper_bits = sum(self.bit[box] for box in UPPER_BOXES)
         uppers_of = {}  # only 64 different sets of upper boxes
@@ -113,41 +116,46 @@ class _Sheet:
         for mask in masks:
             if mask & upper_bits not in uppers_of:
                 uppers_of[mask & upper_bits] = self.reachable_uppers(mask)
-            yams50 = (0, 1) if mask & self.yams_bit else (0,)
+            yams50 = (0, 1) if mask & self.yams_bit and self.rules.has_yams_bonus else (0,)
             rows.extend((mask, flag, upper)
                         for upper in uppers_of[mask & upper_bits] for flag in yams50)
         if not rows:
             return (np.zeros(0, dtype=np.int64),) * 3
         return tuple(np.array(column, dtype=np.int64) for column in zip(*rows, strict=True))
 
-    def joker_points(self, masks: Iterable[int], rule: JokerRule) -> np.ndarray:
-        """``points[mask, face - 1, box]`` of a Yams when the Yams box is filled; NaN where
-        the joker does not let it go."""
-        points = np.full((self.full + 1, len(FACES), len(self.boxes)), np.nan)
-        for mask in masks:
+    def joker_points(self, masks: Sequence[int], rule: JokerRule) -> np.ndarray:
+        """``points[row, face - 1, box]`` of a Yams when the Yams box of ``masks[row]`` is
+        filled; NaN where the joker does not let it go."""
+        points = np.full((len(masks), len(FACES), len(self.boxes)), np.nan)
+        for row, mask in enumerate(masks):
             if mask & self.yams_bit:
                 for face in FACES:
                     for box, value in rule(self.rules, self.filled(mask), face).items():
-                        points[mask, face - 1, self.boxes.index(box)] = value
+                        points[row, face - 1, self.boxes.index(box)] = value
         return points
 
 
 def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | None = None,
                 joker_rule: JokerRule = joker_choices) -> np.ndarray:
-    """The expected rest of the game of every reachable state, shape (8192, 2, 64).
+    """The expected rest of the game of every reachable state, shape (2 ** boxes, 2, 64):
+    (8192, 2, 64) for the classique sheet, (32768, 2, 64) for Yatzy.
 
     With ``filled``, only the states where those boxes are already filled are solved (the end
     of a game, small enough to check by brute force); the others stay NaN.
     ``progress(done, total)`` is called as states get solved. ``joker_rule`` replaces the
     joker of ``rules``, for the benchmark to reproduce a published variant.
     """
-    sheet = _Sheet(rules)
+    sheet = SheetIndex(rules)
     values = np.full((sheet.full + 1, 2, UPPER_CAP + 1), np.nan)
     values[sheet.full] = 0.0
     flat = values.reshape(-1)  # a view: solved states are written through it
     base = sheet.mask(filled)
     masks_in_play = [mask for mask in range(sheet.full) if mask & base == base]
-    joker = sheet.joker_points(masks_in_play, joker_rule)
+    joker = None
+    if rules.has_joker:
+        # Indexed by mask: each chunk of states takes its own rows.
+        joker = np.full((sheet.full + 1, len(FACES), len(sheet.boxes)), np.nan)
+        joker[masks_in_play] = sheet.joker_points(masks_in_play, joker_rule)
     # Each state's value needs the states with one more box filled: solve by number of
     # filled boxes, from the full sheet down.
     batches = [sheet.states(mask for mask in masks_in_play if mask.bit_count() == count)
@@ -157,8 +165,8 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     for masks, yams50, uppers in batches:
         for start in range(0, len(masks), CHUNK):
             part = slice(start, start + CHUNK)
-            last_roll = _last_roll_values(sheet, joker, flat, masks[part], yams50[part],
-                                          uppers[part])
+            last_roll = _last_roll_values(sheet, None if joker is None else joker[masks[part]],
+                                          flat, masks[part], yams50[part], uppers[part])
             flat[_flat_index(masks[part], yams50[part], uppers[part])] = turn_value(last_roll)
             done += len(masks[part])
             if progress is not None:
@@ -166,14 +174,25 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     return values
 
 
+def roll_values(sheet: SheetIndex, values: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
+    """What each roll is worth as the last of the turn in one state of a solved table: the
+    best free box's points, bonuses included, plus the expected rest of the game after it."""
+    mask, yams50, upper = (np.array([part], dtype=np.int64) for part in state)
+    joker = sheet.joker_points([state[0]], joker_choices) if sheet.rules.has_joker else None
+    return _last_roll_values(sheet, joker, values.reshape(-1), mask, yams50, upper)[:, 0]
+
+
 def _flat_index(masks: np.ndarray, yams50: np.ndarray | int, uppers: np.ndarray) -> np.ndarray:
     return (masks * 2 + yams50) * (UPPER_CAP + 1) + uppers
 
 
-def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks: np.ndarray,
-                      yams50: np.ndarray, uppers: np.ndarray) -> np.ndarray:
+def _last_roll_values(sheet: SheetIndex, joker: np.ndarray | None, flat: np.ndarray,
+                      masks: np.ndarray, yams50: np.ndarray, uppers: np.ndarray) -> np.ndarray:
     """What each roll (row) is worth as the last of the turn, in each state (column): the best
-    free box's points, bonuses included, plus the expected rest of the game after it."""
+    free box's points, bonuses included, plus the expected rest of the game after it.
+
+    ``joker`` holds each state's ``joker_points`` row, or is None for a sheet without joker.
+    """
     best = np.full((len(ROLLS), len(masks)), -np.inf)
     candidate = np.empty_like(best)
     for box in sheet.boxes:
@@ -192,7 +211,7 @@ def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks:
             ])
             np.take(np.where(free, by_count, -np.inf), sheet.face_count[face], axis=0,
                     out=candidate)
-        elif box == "yams":
+        elif box == "yams" and sheet.rules.has_yams_bonus:
             # Only a Yams roll fills it with 50, and then a later Yams earns the +100.
             candidate[:] = np.where(free, flat[_flat_index(after, yams50, uppers)], -np.inf)
             candidate[sheet.yams_rolls] = np.where(
@@ -204,6 +223,8 @@ def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks:
 
     # A Yams when the Yams box is already filled: the joker decides the boxes and the points,
     # and a Yams box holding 50 adds the +100.
+    if joker is None:  # Yatzy: a Yatzy with its box filled is scored like any other roll
+        return best
     has_joker = masks & sheet.yams_bit != 0
     if not has_joker.any():
         return best
@@ -211,7 +232,7 @@ def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks:
     for face in FACES:
         best_joker = np.full(len(masks), -np.inf)
         for index, box in enumerate(sheet.boxes):
-            points = joker[masks, face - 1, index]
+            points = joker[:, face - 1, index]
             may = ~np.isnan(points)
             if not may.any():
                 continue
@@ -227,7 +248,7 @@ def _last_roll_values(sheet: _Sheet, joker: np.ndarray, flat: np.ndarray, masks:
     return best
 
 
-def _upper_gain(sheet: _Sheet, flat: np.ndarray, after: np.ndarray, yams50: np.ndarray,
+def _upper_gain(sheet: SheetIndex, flat: np.ndarray, after: np.ndarray, yams50: np.ndarray,
                 uppers: np.ndarray, points: np.ndarray | int) -> np.ndarray:
     """Points written in an upper box, the 35 if they reach 63, and the rest of the game."""
     raised = np.minimum(UPPER_CAP, uppers + np.asarray(points, dtype=np.int64))

@@ -21,12 +21,12 @@ def _keeps(size: int) -> list[tuple[int, ...]]:
 KEEPS = [_keeps(size) for size in range(DICE + 1)]
 ROLLS = KEEPS[DICE]
 ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
-_INDEX = [{keep: index for index, keep in enumerate(level)} for level in KEEPS]
+KEEP_INDEX = [{keep: index for index, keep in enumerate(level)} for level in KEEPS]
 
 
 def _adding_one_die(size: int) -> np.ndarray:
     """For each keep of ``size`` dice, the keeps one more die gives, one column per face."""
-    return np.array([[_INDEX[size + 1][tuple(sorted(keep + (face,)))] for face in FACES]
+    return np.array([[KEEP_INDEX[size + 1][tuple(sorted(keep + (face,)))] for face in FACES]
                      for keep in KEEPS[size]])
 
 
@@ -38,7 +38,7 @@ def _removing_one_die(size: int) -> np.ndarray:
     """
     rows = []
     for keep in KEEPS[size]:
-        smaller = [_INDEX[size - 1][keep[:i] + keep[i + 1:]] for i in range(size)
+        smaller = [KEEP_INDEX[size - 1][keep[:i] + keep[i + 1:]] for i in range(size)
                    if i == 0 or keep[i] != keep[i - 1]]
         rows.append(smaller + smaller[:1] * (size - len(smaller)))
     return np.array(rows)
@@ -84,14 +84,21 @@ def _best_keeps(levels: list[np.ndarray]) -> np.ndarray:
     return best
 
 
-def turn_value(last_roll: np.ndarray) -> np.ndarray:
-    """Expected value of a turn before its first throw, for each state (column).
+def keep_values(last_roll: np.ndarray, throws_left: int) -> list[np.ndarray]:
+    """The expected value of each keep, one array per keep size (rows in ``KEEPS`` order),
+    when the dice not kept are thrown ``throws_left`` more times, the best keep picked
+    between throws, and the last roll is final.
 
     ``last_roll`` holds, for each roll of five (row) and state (column), what the roll is worth
-    when it is the final one: the best box for it plus the value of the sheet after. Two times
-    the player picks the best keep and throws the rest; then the roll is final.
+    when it is the final one: the best box for it plus the value of the sheet after.
     """
     value = last_roll.copy()  # _best_keeps works in place
-    for _ in range(2):
+    for _ in range(throws_left - 1):
         value = _best_keeps(_averages(value))
-    return _averages(value)[0][0]
+    return _averages(value)
+
+
+def turn_value(last_roll: np.ndarray) -> np.ndarray:
+    """Expected value of a turn before its first throw, for each state (column): all five
+    dice thrown three times."""
+    return keep_values(last_roll, 3)[0][0]

@@ -1,70 +1,27 @@
-"""The "Conseil" page: the boxes ranked by the final total to expect under optimal play.
+"""The "Conseil" page: after the 3rd throw the boxes ranked by the final total to expect under
+optimal play, after the 1st or 2nd the dice to keep; while the table is being built, its
+progress.
 
 Shown only when a player asks: players play their own game.
 """
 
-import logging
-import threading
-
-from flask import Blueprint, Flask, current_app, render_template, request
+from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 
-from scorekeeper.advisor import Strategy, is_covered, load, load_or_build
+from scorekeeper.advisor import is_covered
+from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
-from scorekeeper.rules import GameState, RuleError, Rules
+from scorekeeper.advisor.strategy import LAST_THROW, THROWS, check_request, check_throw
+from scorekeeper.rules import GameState, RuleError
 from scorekeeper.web.store import load_or_404
 
 bp = Blueprint("advice", __name__, url_prefix="/games")
 
 ADVISOR_EXTENSION = "scorekeeper.advisor"
-
-logger = logging.getLogger(__name__)
-
-
-class Strategies:
-    """The strategy tables of one app, loaded once; a missing table is built in the background.
-
-    The first build takes tens of seconds: a request never waits for it.
-    """
-
-    def __init__(self, instance_path: str) -> None:
-        self.instance_path = instance_path
-        self.loaded: dict[Rules, Strategy] = {}
-        self.building: set[Rules] = set()
-        self.lock = threading.Lock()
-
-    def get(self, rules: Rules, build: bool = True) -> Strategy | None:
-        """The strategy for these rules, or None while it is missing.
-
-        A missing table starts building in the background when ``build`` is true.
-        """
-        with self.lock:
-            if rules in self.loaded:
-                return self.loaded[rules]
-            if rules in self.building:
-                return None
-        strategy = load(rules, self.instance_path)
-        with self.lock:
-            if strategy is not None:
-                self.loaded[rules] = strategy
-                return strategy
-            if not build:
-                return None
-            self.building.add(rules)
-        threading.Thread(target=self._build, args=(rules,), daemon=True).start()
-        return None
-
-    def _build(self, rules: Rules) -> None:
-        try:
-            strategy = load_or_build(rules, self.instance_path)
-            with self.lock:
-                self.loaded[rules] = strategy
-        except Exception:
-            # A failed build (a full disk, say) is retried by the next request that asks.
-            logger.exception("the advisor's table could not be built")
-        finally:
-            with self.lock:
-                self.building.discard(rules)
+# The keeps listed: the best and the two next, enough to weigh a choice at the table.
+KEEPS_SHOWN = 3
+# Seconds between two looks at a build's progress (the script's, and the page's refresh).
+PROGRESS_EVERY = 2
 
 
 def register(app: Flask) -> None:
@@ -80,21 +37,63 @@ def strategies() -> Strategies:
 def show(game_id: int):
     _record, state = load_or_404(game_id)
     dice = request.args.get("dice", "")[:40]
-    advice, error, status = [], None, 200
+    page = {"throw": LAST_THROW, "advice": [], "keeps": [], "kept": [], "building": None,
+            "error": None}
+    status = 200
     if not is_covered(state.rules):
-        error, status = _("Le conseil ne couvre que le Yams classique à une colonne libre et "
-                          "cinq dés, sans règle de la vache ni Plus et Moins : pour ces "
-                          "règles-ci, il n'a pas de réponse exacte."), 422
-    elif (strategy := strategies().get(state.rules)) is None:
-        error, status = _("Le conseil se prépare (une trentaine de secondes la première "
-                          "fois) : réessayez dans un instant."), 503
+        page["error"], status = _("Le conseil ne couvre que le Yams classique et le Yatzy "
+                                  "à une colonne libre et cinq dés, sans règle de la vache "
+                                  "ni Plus et Moins : pour ces règles-ci, il n'a pas de "
+                                  "réponse exacte."), 422
     else:
         try:
-            advice = strategy.advise(state, dice)
+            page["throw"] = check_throw(request.args.get("throw", "")[:10])
+            page |= _advice(state, dice, page["throw"])
         except RuleError as rule_error:
-            error, status = rule_error.render(_), 422
-    return render_template("advice/show.html", game_id=game_id, state=state, dice=dice,
-                           advice=advice, error=error), status
+            page["error"], status = rule_error.render(_), 422
+        if page["building"] is not None:
+            status = 503
+    response = current_app.make_response((render_template(
+        "advice/show.html", game_id=game_id, state=state, dice=dice, throws=THROWS,
+        progress_every=PROGRESS_EVERY, **page), status))
+    if page["building"] is not None:
+        response.headers["Retry-After"] = str(PROGRESS_EVERY)
+    return response
+
+
+def _advice(state: GameState, dice: str, throw: int) -> dict:
+    """The boxes (3rd throw) or the best keeps and the dice they set aside (1st or 2nd), or
+    how far the table's build went while it is missing."""
+    typed = check_request(state, dice)  # bad dice are told before a build is started
+    strategy = strategies().get(state.rules)
+    if strategy is None:
+        return {"building": strategies().progress(state.rules) or 0.0}
+    if throw == LAST_THROW:
+        return {"advice": strategy.advise(state, typed)}
+    keeps = strategy.advise_keeps(state, typed, throw)[:KEEPS_SHOWN]
+    return {"keeps": keeps, "kept": kept_positions(typed, keeps[0].keep)}
+
+
+@bp.get("/<int:game_id>/advice/progress")
+def progress(game_id: int):
+    """How far the build of this game's table went, for the page's script to fill its bar."""
+    _record, state = load_or_404(game_id)
+    if not is_covered(state.rules):
+        return jsonify(ready=False, progress=None), 422
+    ready = strategies().get(state.rules, build=False) is not None
+    return jsonify(ready=ready, progress=1.0 if ready else strategies().progress(state.rules))
+
+
+def kept_positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> list[tuple[int, bool]]:
+    """Each typed die, in the order typed, and whether ``keep`` sets it aside (the first
+    ones of each face)."""
+    wanted = list(keep)
+    marks = []
+    for face in dice:
+        marks.append((face, face in wanted))
+        if face in wanted:
+            wanted.remove(face)
+    return marks
 
 
 def game_review(state: GameState) -> tuple[list[TurnReview], list[PlayerReview]] | None:

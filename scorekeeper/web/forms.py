@@ -128,8 +128,10 @@ class EntryForm(Form):
     add = WholeNumberField(validators=[Optional(), NumberRange(min=1, max=6)])
     drop = WholeNumberField(validators=[Optional(), NumberRange(min=0, max=40)])
     clear = SubmitField(_l("Effacer"))
-    # Asked for by the player only: the ranked boxes for these dice (web/advice.py).
+    # Asked for by the player only: the ranked boxes for these dice, or after the 1st or
+    # 2nd throw the dice to keep (web/advice.py, which reads and checks ``throw``).
     advice = SubmitField(_l("Conseil"))
+    throw = StringField(validators=[Length(max=10)])
 
 
 class UndoForm(Form):

@@ -212,7 +212,8 @@ def play(game_id: int):
                          form.clear.data)
         return redirect(url_for("games.sheet", game_id=game_id, dice=dice or None), code=303)
     if form.advice.data:
-        return redirect(url_for("advice.show", game_id=game_id, dice=form.dice.data), code=303)
+        return redirect(url_for("advice.show", game_id=game_id, dice=form.dice.data,
+                                throw=form.throw.data or None), code=303)
     if form.preview.data or not form.target.data:
         return _render_sheet(record, state, form)
     column, _sep, box = form.target.data.partition(":")

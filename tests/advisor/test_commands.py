@@ -1,5 +1,6 @@
 """``scorekeeper strategy`` and ``scorekeeper advise``, on the sub-game table (fake_build)."""
 
+import io
 import json
 
 import pytest
@@ -38,11 +39,11 @@ def game_file(tmp_path):
     return write
 
 
-def test_strategy_builds_once_with_a_progress_bar_then_loads(tmp_path, fake_build):
+def test_strategy_builds_once_quietly_off_a_terminal_then_loads(tmp_path, fake_build):
     first = _run(commands.strategy, "--instance", tmp_path)
     assert first.exit_code == 0, first.output
     assert first.stdout.splitlines()[-1] == "254.5000"
-    assert "Calcul de la stratégie optimale" in first.stderr
+    assert first.stderr == ""  # CliRunner's stderr is not a terminal
     assert cache_path(Rules(), tmp_path).exists()
 
     second = _run(commands.strategy, "--instance", tmp_path, "--rules", '{"preset": "classique"}')
@@ -130,3 +131,53 @@ def test_advise_refuses_unreadable_files_in_french(tmp_path, fake_build):
     bad = _run(commands.advise, "--instance", tmp_path, tmp_path / "bad.json", "--dice", "66653")
     assert bad.exit_code == 2
     assert "n'est pas un document de partie en JSON valide" in bad.stderr
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_bar_fills_on_a_terminal_only():
+    terminal = _Terminal()
+    with commands._progress_bar(terminal) as progress:
+        progress(1, 4)
+        progress(4, 4)
+    assert "Calcul de la stratégie optimale" in terminal.getvalue()
+    assert "100%" in terminal.getvalue()
+    with commands._progress_bar(io.StringIO()) as progress:
+        assert progress is None
+
+
+@pytest.mark.parametrize("throw", ["1", "2"])
+def test_advise_after_the_first_throws_ranks_every_keep(tmp_path, game_file, fake_build,
+                                                        end_game_table, throw):
+    document = _document()
+    path = game_file(document)
+    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", "5,5,5,2,1",
+                  "--throw", throw)
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.stdout)
+    state = read_document(document).replay()
+    expected = Strategy(Rules(), end_game_table).advise_keeps(state, (5, 5, 5, 2, 1), int(throw))
+    assert advice == [{"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
+                      for item in expected]
+    assert len(advice) == 16 and [] in [item["keep"] for item in advice]
+    assert [5, 5, 5, 2, 1] in [item["keep"] for item in advice]
+
+
+def test_advise_third_throw_is_the_default(tmp_path, game_file, fake_build):
+    path = game_file(_document())
+    default = _run(commands.advise, "--instance", tmp_path, path, "--dice", "55521")
+    third = _run(commands.advise, "--instance", tmp_path, path, "--dice", "55521", "--throw", 3)
+    assert default.exit_code == 0 and default.stdout == third.stdout
+    assert "box" in json.loads(default.stdout)[0]
+
+
+def test_advise_refuses_a_bad_throw_in_french(tmp_path, game_file, fake_build):
+    path = game_file(_document())
+    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", "55521",
+                  "--throw", "4")
+    assert result.exit_code == 2
+    assert "« 4 » n'est pas un lancer : choisissez 1, 2 ou 3." in result.stderr
+    assert fake_build == []

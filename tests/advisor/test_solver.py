@@ -4,7 +4,7 @@ against the rules engine's, and the properties every table must have."""
 import numpy as np
 import pytest
 
-from scorekeeper.advisor.solver import _Sheet, allowed_boxes, build_table, sheet_state
+from scorekeeper.advisor.solver import SheetIndex, allowed_boxes, build_table, sheet_state
 from scorekeeper.rules import Rules
 from tests.advisor.brute_force import BruteForce
 from tests.advisor.helpers import END_GAME_FILLED, solo_state
@@ -27,6 +27,10 @@ SUB_GAMES = [
                  ["three_kind", "four_kind", "chance"], {}, id="matching-dice-only"),
     pytest.param({"four_kind": "base"}, ["four_kind", "chance"], {"sixes": 30},
                  id="joker-yams-box-at-zero"),
+    pytest.param({"preset": "yatzy"}, ["fives", "sixes", "yams"], {"ones": 3, "fours": 16},
+                 id="yatzy-bonus-within-reach"),
+    pytest.param({"preset": "yatzy"}, ["pair", "two_pairs", "full_house"], {"yams": 50},
+                 id="yatzy-no-joker-after-yatzy"),
 ]
 
 
@@ -47,6 +51,12 @@ def test_sub_game_matches_brute_force(options, free, points):
 def test_placement_matches_the_rules_engine_on_every_sheet():
     every_joker = [Rules(joker="official"), Rules(joker="free")]
     boxes = Rules().boxes
+    yatzy = Rules.from_dict({"preset": "yatzy"})
+    for filled in ([], ["yams"], ["yams", "sixes", "pair"]):
+        state = solo_state(yatzy, dict.fromkeys(filled, 0))
+        for dice in [(6,) * 5, (1, 2, 3, 4, 6)]:
+            engine = state.placement(0, "free", dice).boxes
+            assert allowed_boxes(yatzy, filled, dice) == engine, (filled, dice)
     for mask in range((1 << len(boxes)) - 1):
         filled = [box for index, box in enumerate(boxes) if mask >> index & 1]
         # Only a Yams once the Yams box is filled depends on its face.
@@ -59,7 +69,7 @@ def test_placement_matches_the_rules_engine_on_every_sheet():
 
 
 def test_reachable_states_are_glenns_count():
-    masks, _, _ = _Sheet(Rules()).states(range(8192))
+    masks, _, _ = SheetIndex(Rules()).states(range(8192))
     assert len(masks) == 536_448  # Glenn 2006
 
 

@@ -22,8 +22,9 @@ from tests.advisor.helpers import END_GAME_FILLED, game, solo_state
 COVERED = [{}, {"joker": "free"}, {"yams_bonus": False}, {"four_kind": "fixed40"},
            {"four_kind": "base", "three_kind": "base", "full_house": "base"},
            {"four_kind": "matching", "three_kind": "matching"},
-           {"columns": ["free"], "dice": 5}]
-NOT_COVERED = [{"preset": "yatzy"}, {"preset": "triple"}, {"columns": ["down"]},
+           {"columns": ["free"], "dice": 5}, {"preset": "yatzy"}]
+NOT_COVERED = [{"preset": "yatzy", "vache": True}, {"preset": "yatzy", "columns": ["down"]},
+               {"preset": "triple"}, {"columns": ["down"]},
                {"columns": ["up"]}, {"columns": ["sec"]}, {"columns": ["free", "sec"]},
                {"dice": 6}, {"vache": True}, {"plus_minus": True}]
 
@@ -48,7 +49,7 @@ def test_covered_rules(options):
 def test_other_rules_are_refused_in_french(options):
     rules = Rules.from_dict(options)
     assert not is_covered(rules)
-    with pytest.raises(RuleError, match="Le conseil n'existe que pour le Yams classique"):
+    with pytest.raises(RuleError, match="Le conseil n'existe que pour le Yams classique ou"):
         check_covered(rules)
     with pytest.raises(RuleError):
         Strategy(rules, np.zeros((8192, 2, 64)))
@@ -159,8 +160,10 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, fake_build):
 
 
 def test_each_table_has_its_own_file(tmp_path):
-    paths = {cache_path(Rules.from_dict(options), tmp_path) for options in COVERED[:5]}
-    assert len(paths) == 5
+    # The classique without the +100 and Yatzy (no +100 either) differ only by their sheet.
+    paths = {cache_path(Rules.from_dict(options), tmp_path)
+             for options in COVERED[:5] + COVERED[-1:]}
+    assert len(paths) == 6
     assert all(path.parent == tmp_path and path.suffix == ".npy" for path in paths)
     # Options the table does not depend on do not change its file.
     assert cache_path(Rules(), tmp_path) == cache_path(Rules.from_dict({"columns": ["free"]}),

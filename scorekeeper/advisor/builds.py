@@ -1,0 +1,168 @@
+"""The strategy tables of one server: loaded on demand, a bounded number kept, and a missing
+one built in a worker process, one build at a time, while requests go on.
+
+A build takes tens of seconds of numpy work and peaks near 200 MB: in its own process, its
+memory leaves with it and it runs at a lower priority than the request threads. A lock file
+in the instance folder makes the builds one at a time across processes too (gunicorn).
+"""
+
+import contextlib
+import ctypes
+import fcntl
+import logging
+import multiprocessing
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+from scorekeeper.advisor.strategy import CACHE_GLOB, Strategy, cache_path, load, load_or_build
+from scorekeeper.rules.options import Rules
+
+logger = logging.getLogger(__name__)
+
+# A table is 8 MB in memory and on disk; 48 rule sets are covered, few are played.
+KEPT_IN_MEMORY = 4
+KEPT_ON_DISK = 8
+# How often the watching thread reads the worker's progress.
+POLL_SECONDS = 0.2
+# Added to the worker's niceness: a turn played during a build keeps its speed.
+WORKER_NICENESS = 10
+LOCK_FILE = "advisor-build.lock"
+# glibc's mallopt parameters, and what the build's arrays need: tens of megabytes.
+M_TRIM_THRESHOLD = -1
+M_MMAP_THRESHOLD = -3
+REUSED_BYTES = 1 << 30
+
+
+def reuse_freed_memory() -> None:
+    """Keep freed arrays in the process's heap instead of handing them back to the system.
+
+    The build frees and allocates arrays of megabytes thousands of times; each one mapped
+    afresh costs page faults, a quarter of the build's CPU as system time. Only for a
+    process that ends with its build: its memory leaves with it. Without glibc, nothing.
+    """
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(M_MMAP_THRESHOLD, REUSED_BYTES)
+        libc.mallopt(M_TRIM_THRESHOLD, REUSED_BYTES)
+    except (OSError, AttributeError):
+        pass
+
+
+def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> None:
+    """The body of the worker process: build the table (unless another process just did)
+    and save it, publishing the share of states solved in ``done``."""
+    os.nice(WORKER_NICENESS)
+    reuse_freed_memory()
+    Path(instance_dir).mkdir(parents=True, exist_ok=True)
+    with open(Path(instance_dir) / LOCK_FILE, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+
+        def progress(solved: int, total: int) -> None:
+            done.value = solved / total
+
+        load_or_build(rules, instance_dir, progress)
+
+
+class Strategies:
+    """The tables of one app. ``get`` never waits for a build: it queues one and answers None;
+    ``progress`` then tells how far it went."""
+
+    def __init__(self, instance_path: str, worker: Callable = build_in_worker,
+                 kept_in_memory: int = KEPT_IN_MEMORY, kept_on_disk: int = KEPT_ON_DISK) -> None:
+        self.instance_path = instance_path
+        self.worker = worker
+        self.kept_in_memory = kept_in_memory
+        self.kept_on_disk = kept_on_disk
+        self.loaded: OrderedDict[Rules, Strategy] = OrderedDict()  # least recently used first
+        # Rule sets waiting or being built, in order, with the share of states solved.
+        self.building: dict[Rules, float] = {}
+        self.lock = threading.Lock()
+        self.builder: threading.Thread | None = None
+
+    def get(self, rules: Rules, build: bool = True) -> Strategy | None:
+        """The strategy for these rules, or None while it is missing.
+
+        A missing table is queued for a build when ``build`` is true.
+        """
+        with self.lock:
+            if rules in self.loaded:
+                self.loaded.move_to_end(rules)
+                return self.loaded[rules]
+            if rules in self.building:
+                return None
+        strategy = self._load(rules)
+        with self.lock:
+            if strategy is not None:
+                return strategy
+            if build and rules not in self.building:
+                self.building[rules] = 0.0
+                if self.builder is None:
+                    self.builder = threading.Thread(target=self._build_all, daemon=True)
+                    self.builder.start()
+        return None
+
+    def progress(self, rules: Rules) -> float | None:
+        """The share of the build done (0 while it waits for another one), or None when no
+        build of these rules is queued."""
+        with self.lock:
+            return self.building.get(rules)
+
+    def _load(self, rules: Rules) -> Strategy | None:
+        strategy = load(rules, self.instance_path)
+        if strategy is None:
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(cache_path(rules, self.instance_path))  # the disk's recently used order
+        with self.lock:
+            self.loaded[rules] = strategy
+            self.loaded.move_to_end(rules)
+            while len(self.loaded) > self.kept_in_memory:
+                self.loaded.popitem(last=False)
+        return strategy
+
+    def _build_all(self) -> None:
+        """The builder thread: one worker process at a time, until the queue is empty."""
+        while True:
+            with self.lock:
+                if not self.building:
+                    self.builder = None
+                    return
+                rules = next(iter(self.building))
+            try:
+                self._build(rules)
+            except Exception:
+                # A failed build (a full disk, say) is retried by the next request that asks.
+                logger.exception("the advisor's table could not be built")
+            finally:
+                with self.lock:
+                    del self.building[rules]
+
+    def _build(self, rules: Rules) -> None:
+        context = multiprocessing.get_context("spawn")  # no copy of the server's threads
+        done = context.Value("d", 0.0, lock=False)
+        process = context.Process(target=self.worker, args=(rules, self.instance_path, done),
+                                  daemon=True)
+        process.start()
+        while process.is_alive():
+            process.join(POLL_SECONDS)
+            with self.lock:
+                self.building[rules] = done.value
+        if process.exitcode != 0:
+            raise RuntimeError(f"the build process ended with code {process.exitcode}")
+        self._load(rules)
+        self._forget_old_files()
+
+    def _forget_old_files(self) -> None:
+        """The least recently used tables beyond ``kept_on_disk`` are deleted (rebuilt if
+        asked for again)."""
+        used = []
+        for path in Path(self.instance_path).glob(CACHE_GLOB):
+            with contextlib.suppress(FileNotFoundError):  # another process deleted it
+                used.append((path.stat().st_mtime, path))
+        used.sort(reverse=True)
+        for _mtime, path in used[self.kept_on_disk:]:
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
