@@ -97,6 +97,12 @@ class EntryForm(Form):
     advice = SubmitField(_l("Conseil"))
 
 
+class RematchForm(Form):
+    """The end of a game's « Revanche »: nothing to fill, the CSRF token is the form."""
+
+    submit = SubmitField(_l("Revanche"))
+
+
 class UndoForm(Form):
     seq = IntegerField(validators=[InputRequired(), NumberRange(min=1, max=10_000)])
     submit = SubmitField(_l("Oui, annuler la dernière entrée"))

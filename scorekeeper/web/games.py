@@ -11,7 +11,8 @@ from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Sc
 from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store import NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
-from scorekeeper.web.forms import EntryForm, NewGameForm, UndoForm
+from scorekeeper.store.results import rules_key
+from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.store import load_or_404, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -244,4 +245,18 @@ def ranking(game_id: int):
     record, state = load_or_404(game_id)
     if not state.is_over:
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
-    return render_template("games/ranking.html", game_id=game_id, state=state, record=record)
+    return render_template("games/ranking.html", game_id=game_id, state=state, record=record,
+                           rematch=RematchForm(formdata=None),
+                           rules_key=rules_key(state.rules.to_dict()))
+
+
+@bp.post("/<int:game_id>/rematch")
+def rematch(game_id: int):
+    """A new game with the same players and rules; the next seat throws first this time."""
+    _record, state = load_or_404(game_id)  # the app's CSRF check has passed already
+    if not state.is_over:
+        flash(_("La revanche se joue une fois la partie terminée."), "error")
+        return redirect(url_for("games.sheet", game_id=game_id), code=303)
+    names = [*state.players[1:], state.players[0]]
+    return redirect(url_for("games.sheet", game_id=start_game(store(), state.rules, names)),
+                    code=303)

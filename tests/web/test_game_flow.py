@@ -137,3 +137,40 @@ def test_default_options_are_the_classique_rules(table, app):
     record, _ = load(app.extensions["scorekeeper.store"], game_id)
     assert Rules.from_dict(record.rules) == Rules()
     assert DEFAULT_OPTIONS["preset"] == "classique"
+
+
+def finish(table, game_id):
+    seq = 0
+    for pair in GAME:
+        for dice, box in pair:
+            table.play(game_id, seq, dice, f"free:{box}")
+            seq += 1
+
+
+def test_rematch_same_players_next_seat_first_same_rules(table, app):
+    game_id = table.new_game(["Mag", "Alix"], four_kind="fixed40", joker="free")
+    finish(table, game_id)
+    page = table.client.get(f"/games/{game_id}/ranking").get_data(as_text=True)
+    assert f'action="/games/{game_id}/rematch"' in page and "Revanche" in page
+    assert "/hall-of-fame?rules=" in page and f"/games/{game_id}/review" in page
+    response = table.post(f"/games/{game_id}/rematch", {})
+    assert response.status_code == 303
+    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    store = app.extensions["scorekeeper.store"]
+    _old, before = load(store, game_id)
+    _new, after = load(store, new_id)
+    assert new_id != game_id and not after.entries
+    assert list(after.players) == ["Alix", "Mag"]
+    assert after.rules == before.rules and after.rules.four_kind == "fixed40"
+
+
+def test_rematch_refused_before_the_end_and_without_token(table, snapshot):
+    game_id = table.new_game(["Mag", "Alix"])
+    before = snapshot()
+    response = table.post(f"/games/{game_id}/rematch", {})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/{game_id}")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "La revanche se joue une fois la partie terminée." in page
+    response = table.post(f"/games/{game_id}/rematch", {}, token=False)
+    assert response.status_code == 400
+    assert snapshot() == before
