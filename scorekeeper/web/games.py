@@ -83,6 +83,7 @@ class TurnView:
     error: str | None = None
     selected: Score | None = None
     selected_floor: int | None = None
+    refused: str | None = None
 
     @property
     def full(self) -> bool:
@@ -95,13 +96,18 @@ def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bo
 
     While the player is still typing (fewer dice than needed and nothing else wrong) no
     error is shown: the keypad simply waits for the rest. ``target`` is a box tapped with
-    scripts on, shown for confirmation.
+    scripts on, shown for confirmation, or refused in the rules' few words.
     """
     text = dice_text or ""
     view = TurnView(typed_faces(text), state.rules.dice)
     player = state.active_player
     if player is None or not (text or target):
         return view
+    column, _sep, box = target.partition(":")
+    if target and (refusal := state.refusal(player, column, box)) is not None:
+        # Filled, or out of order: said whatever the dice; the preview goes on.
+        view.refused = refusal.render(_)
+        target = ""
     if quiet_while_typing and not target and not view.full and _TYPED_SO_FAR.fullmatch(text):
         return view
     try:
@@ -111,8 +117,9 @@ def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bo
             reason = state.placement(player, kind, dice).forced
             if reason is not None:
                 view.forced.append(reason.render(_))
-        if target:
-            column, _sep, box = target.partition(":")
+        if target and (refusal := state.refusal(player, column, box, dice)) is not None:
+            view.refused = refusal.render(_)
+        elif target:
             view.selected = state.score(Entry(player, column, box, dice))
             view.selected_floor = state.vache_floor(player, column, box)
     except RuleError as rule_error:

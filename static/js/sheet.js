@@ -75,6 +75,13 @@ if (form) {
   }
 
   form.addEventListener("click", (event) => {
+    // A filled box, or one the rules forbid now: the server says why in one line.
+    const refused = event.target.closest("td[data-box]");
+    if (refused) {
+      target = refused.dataset.box;
+      refresh();
+      return;
+    }
     const button = event.target.closest("button");
     if (!button || button.hasAttribute("data-confirm")) return; // a confirmation posts the form
     const { name, value } = button;

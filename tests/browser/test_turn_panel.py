@@ -42,3 +42,21 @@ def test_the_keypad_stays_put_after_a_turn(open_page, seed, size, players):
     expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
     expect(page.locator(".flash-info")).to_be_visible()
     assert page.evaluate(KEYPAD_BOX) == before
+
+
+def test_a_tap_on_a_refused_box_says_why(open_page, seed):
+    """Filled, out of order, forced by the joker: one line from the rules, then back."""
+    game_id = seed(["Mag"], [("66666", "free:yams")], preset="triple")
+    page = open_page(f"/games/{game_id}")
+    bar = page.locator("#confirm-bar")
+    sheet = page.locator("#sheet-live")
+    sheet.locator('td[data-box="free:yams"]').click()
+    expect(bar.get_by_role("alert")).to_have_text("Yams : déjà remplie")
+    page.get_by_role("button", name="Autre case").click()
+    expect(bar).to_be_hidden()
+    sheet.locator('td[data-box="down:fours"]').click()
+    expect(bar.get_by_role("alert")).to_have_text("Colonne Descendante : d'abord As")
+    tap_dice(page, "44444")
+    expect(bar).to_be_hidden()
+    sheet.locator('td[data-box="free:chance"]').click()
+    expect(bar.get_by_role("alert")).to_have_text("Le joker impose la case Quatre")

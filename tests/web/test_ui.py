@@ -96,6 +96,28 @@ def test_turn_fragment_asks_to_confirm_the_tapped_box(table, game, snapshot):
     assert snapshot() == before
 
 
+def test_turn_fragment_says_why_a_box_is_refused(table, snapshot):
+    """A tap on a filled box, or on one the column order or the joker forbids: one line."""
+    game_id = table.new_game(["Mag"], preset="triple")
+    table.play(game_id, 0, "66666", "free:yams")
+    before = snapshot()
+
+    def refusal(**query):
+        fragment = turn(table, game_id, **query).get_data(as_text=True)
+        found = re.search(r'<p class="refusal" role="alert">([^<]*)</p>', fragment)
+        return found and found.group(1)
+
+    assert refusal(target="free:yams") == "Yams : déjà remplie"
+    assert refusal(target="down:threes") == "Colonne Descendante : d&#39;abord As"
+    assert refusal(dice="44444", target="free:chance") == "Le joker impose la case Quatre"
+    assert refusal(dice="44444", target="free:fours") is None
+    # The dice typed still show what each allowed box would score beside the refusal.
+    fragment = turn(table, game_id, dice="44444", target="free:yams").get_data(as_text=True)
+    assert "Yams : déjà remplie" in fragment
+    assert re.search(r'value="free:fours"\s+class="box-btn preview"', fragment)
+    assert snapshot() == before
+
+
 def test_turn_fragment_of_an_outdated_sheet_is_refused(table, game):
     assert turn(table, game, dice="66653", seq=0).status_code == 409
     assert turn(table, game, dice="66653", seq="x").status_code == 409
