@@ -13,6 +13,27 @@ if (form) {
   let latest = 0; // only the answer to the latest request is shown
   let pending;
 
+  // The dice typed and the box tapped outlive a reload or a trip away and Back, for this
+  // sheet only: a turn written here or elsewhere (or undone) makes another key.
+  const keep = {
+    slot: `turn:${form.action}`,
+    save() {
+      const turn = { key: form.dataset.turnKey, dice: input.value, target };
+      try { sessionStorage.setItem(this.slot, JSON.stringify(turn)); } catch { /* full or off */ }
+    },
+    load() {
+      try {
+        const turn = JSON.parse(sessionStorage.getItem(this.slot));
+        if (turn && turn.key === form.dataset.turnKey) return turn;
+      } catch { /* nothing kept */ }
+      this.forget();
+      return null;
+    },
+    forget() {
+      try { sessionStorage.removeItem(this.slot); } catch { /* nothing kept */ }
+    },
+  };
+
   const buttonFor = (name, value) =>
     form.querySelector(`button[name="${name}"][value="${CSS.escape(value)}"]`);
 
@@ -46,6 +67,7 @@ if (form) {
     const fresh = document.createElement("template");
     fresh.innerHTML = await response.text();
     if (mine !== latest) return true;
+    keep.save();
     for (const part of fresh.content.children) {
       const old = document.getElementById(part.id);
       if (old) {
@@ -137,6 +159,7 @@ if (form) {
   form.addEventListener("submit", (event) => {
     if (posted) event.preventDefault();
     posted = true;
+    if (event.submitter?.hasAttribute("data-confirm")) keep.forget(); // the turn is written
   });
   window.addEventListener("pageshow", () => { posted = false; });
 
@@ -150,6 +173,14 @@ if (form) {
       scroller.scrollLeft += left - covered - room / 2;
     }
   };
+  const kept = keep.load();
+  if (kept && !input.value && (kept.dice || kept.target)) {
+    input.value = kept.dice;
+    target = kept.target;
+    markFull();
+    refresh();
+  }
+
   const pane = document.getElementById("sheet-live");
   centre(pane, pane.querySelector("th.player.active"), pane.querySelector("th.corner").offsetWidth);
   centre(document.querySelector(".scoreboard"), document.querySelector(".score-chip.active"));

@@ -1,5 +1,7 @@
 """The turn panel on a tablet: the tray, the keypad that stays put, a turn kept over a reload."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -60,3 +62,36 @@ def test_a_tap_on_a_refused_box_says_why(open_page, seed):
     expect(bar).to_be_hidden()
     sheet.locator('td[data-box="free:chance"]').click()
     expect(bar.get_by_role("alert")).to_have_text("Le joker impose la case Quatre")
+
+
+def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_app):
+    from scorekeeper.store.play import play_turn
+    from scorekeeper.web.store import STORE_EXTENSION
+
+    game_id = seed(["Mag", "Alix"])
+    page = open_page(f"/games/{game_id}")
+    tap_dice(page, "66653")
+    tap_box(page, "Six")
+    expect(page.locator("#confirm-text")).to_contain_text("18 en Six pour Mag ?")
+    page.reload()
+    expect(page.get_by_label("Dés de Mag")).to_have_value("66653")
+    expect(page.locator("#confirm-text")).to_contain_text("18 en Six pour Mag ?")
+    page.get_by_role("button", name="Autre case").click()
+    page.goto("/hall-of-fame")
+    page.go_back()
+    expect(page.get_by_label("Dés de Mag")).to_have_value("66653")
+    expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
+    expect(page.locator("#confirm-bar")).to_be_hidden()
+    # Written: the next player starts from nothing, and so does a reload.
+    tap_box(page, "Six")
+    confirm(page)
+    expect(page.get_by_label("Dés de Alix")).to_have_value("")
+    tap_dice(page, "12")
+    expect(page.locator("#dice-drawn .die-btn")).to_have_count(2)
+    page.wait_for_function("() => sessionStorage.length === 1")
+    # Another tablet writes Alix's turn: the dice typed here belonged to the old sheet.
+    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 1, "free", "ones", "11111")
+    page.reload()
+    expect(page).to_have_title(re.compile("^À Mag de jouer"))
+    expect(page.get_by_label("Dés de Mag")).to_have_value("")
+    expect(page.locator("#dice-drawn .die-btn")).to_have_count(0)
