@@ -54,11 +54,12 @@ def test_preview_shows_what_each_box_would_score(table):
     game_id = table.new_game(["Mag"])
     page = table.client.get(f"/games/{game_id}?dice=66653").get_data(as_text=True)
     assert 'value="free:sixes"' in page
-    assert 'aria-label="Six : 18"' in page and 'aria-label="Brelan : 26"' in page
+    assert 'aria-label="Six, 18 points possibles"' in page
+    assert 'aria-label="Brelan, 26 points possibles"' in page
     response = table.post(f"/games/{game_id}/entries",
                           {"seq": 0, "dice": "66653", "preview": "Voir"})
-    assert response.status_code == 200 and 'aria-label="Chance : 26"' in response.get_data(
-        as_text=True)
+    assert response.status_code == 200
+    assert 'aria-label="Chance, 26 points possibles"' in response.get_data(as_text=True)
 
 
 def test_sheet_shows_bonus_progress(table):
