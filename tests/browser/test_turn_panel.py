@@ -95,3 +95,36 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page).to_have_title(re.compile("^À Mag de jouer"))
     expect(page.get_by_label("Dés de Mag")).to_have_value("")
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(0)
+
+
+def tab_to(page, selector, most=60):
+    """Press Tab until the element matching selector has the focus, as a keyboard user does."""
+    for _press in range(most):
+        if page.evaluate(f"() => document.activeElement.matches({selector!r})"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"{selector} never took the focus")
+
+
+@pytest.mark.parametrize("size", ["landscape", "portrait"])
+def test_a_whole_turn_by_keyboard_alone(open_page, seed, size):
+    """Tab to the dice, type them, Tab to the box, Enter, Enter: written, then the next."""
+    game_id = seed(["Mag", "Alix"])
+    page = open_page(f"/games/{game_id}", size=TABLETS[size])
+    tab_to(page, "#dice")
+    page.keyboard.type("66653")
+    expect(page.get_by_role("button", name="Six, 18 points possibles")).to_be_visible()
+    tab_to(page, 'button[value="free:sixes"]')
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-confirm]")).to_be_focused()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
+    tab_to(page, "#dice")
+    page.keyboard.type("11123")
+    tab_to(page, 'button[value="free:ones"]')
+    page.keyboard.press("Space")
+    expect(page.locator("[data-confirm]")).to_be_focused()
+    with page.expect_navigation():
+        page.keyboard.press("Space")
+    expect(page.locator(".flash-info")).to_have_text("Alix marque 3 en As.")
