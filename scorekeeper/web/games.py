@@ -17,6 +17,9 @@ from scorekeeper.web.store import load_or_404, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
+# Sent by sheet.js with a turn it will swap in place (static/js/sheet.js says the same name).
+SWAP_HEADER = "X-Sheet-Swap"
+
 
 def _rules_from(form: NewGameForm) -> Rules:
     preset = form.preset.data
@@ -220,6 +223,10 @@ def play(game_id: int):
     flash(_describe(after, cell, player), "info")
     if after.is_over:
         return redirect(url_for("games.ranking", game_id=game_id), code=303)
+    if request.headers.get(SWAP_HEADER):
+        # sheet.js swaps the new sheet into the page: one request instead of a redirect and
+        # a page load. Without scripts the redirect keeps the page safe to reload.
+        return _render_sheet(game_id, after, quiet_while_typing=True)
     return redirect(url_for("games.sheet", game_id=game_id), code=303)
 
 

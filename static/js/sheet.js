@@ -1,11 +1,50 @@
 // The dice keypad and the live preview of the sheet. Without this script every keypad button
 // is a plain submit and the server answers the same; the script only saves the page loads and
 // asks for a confirmation before a box is written. It never computes a score: every preview,
-// message and confirmation is HTML rendered by the server from the rules (games.turn).
+// message and confirmation is HTML rendered by the server from the rules (games.turn), and a
+// turn written comes back as the next sheet, swapped into the page (games.play).
 document.documentElement.classList.add("js");
 
-const form = document.querySelector("form[data-turn-url]");
-if (form) {
+// A second tap on "Valider" before the next sheet shows would post the turn twice.
+let posted = false;
+window.addEventListener("pageshow", () => { posted = false; });
+let swapping = true; // false once a swap failed: the turn is then posted as without scripts
+
+// Write the confirmed turn in one request and put the next sheet in place of this one: the
+// page's main part, its menu (the undo link comes with the first entry) and its title.
+async function writeTurn(form, button) {
+  let response;
+  try {
+    response = await fetch(form.action, {
+      method: "POST", body: new FormData(form, button), headers: { "X-Sheet-Swap": "1" },
+    });
+  } catch {
+    swapping = false;
+    posted = false;
+    form.requestSubmit(button);
+    return;
+  }
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const main = page.querySelector("main");
+  if (response.redirected || !main) {
+    window.location.assign(response.url); // the ranking, once the game is over
+    return;
+  }
+  document.querySelector("main").replaceWith(document.adoptNode(main));
+  const menu = page.querySelector(".head-menu");
+  if (menu) document.querySelector(".head-menu")?.replaceWith(document.adoptNode(menu));
+  document.title = page.title;
+  document.body.className = page.body.className;
+  history.replaceState(null, "", form.dataset.sheetUrl);
+  posted = false;
+  const next = document.querySelector("form[data-turn-url]");
+  if (next) start(next);
+  // Screen readers hear whose turn it is, as after a page load.
+  document.getElementById("turn-title")?.focus({ preventScroll: true });
+  document.dispatchEvent(new Event("sheet:swapped", { bubbles: true }));
+}
+
+function start(form) {
   const input = form.elements.dice;
   const count = Number(form.dataset.diceCount);
   const faces = () => [...input.value].filter((char) => "123456".includes(char));
@@ -154,14 +193,19 @@ if (form) {
     if (event.key === "Escape" && target) cancel();
   });
 
-  // A second tap on "Valider" before the next page shows would post the turn twice.
-  let posted = false;
   form.addEventListener("submit", (event) => {
-    if (posted) event.preventDefault();
+    if (posted) {
+      event.preventDefault();
+      return;
+    }
     posted = true;
-    if (event.submitter?.hasAttribute("data-confirm")) keep.forget(); // the turn is written
+    if (!event.submitter?.hasAttribute("data-confirm")) return;
+    keep.forget(); // the turn is written
+    if (swapping) {
+      event.preventDefault();
+      writeTurn(form, event.submitter);
+    }
   });
-  window.addEventListener("pageshow", () => { posted = false; });
 
   // Bring the active player into view where a row is wider than the screen: their columns
   // in the sheet (clear of the box names), their total in the strip of totals on a phone.
@@ -185,3 +229,6 @@ if (form) {
   centre(pane, pane.querySelector("th.player.active"), pane.querySelector("th.corner").offsetWidth);
   centre(document.querySelector(".scoreboard"), document.querySelector(".score-chip.active"));
 }
+
+const form = document.querySelector("form[data-turn-url]");
+if (form) start(form);
