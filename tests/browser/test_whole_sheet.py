@@ -59,13 +59,19 @@ def lived_in_game(seed, preset, count):
     return seed(names, turns, **rules)
 
 
+@pytest.mark.parametrize("language", ["fr", "en"])
 @pytest.mark.parametrize("size", ["landscape", "portrait"])
 @pytest.mark.parametrize(("preset", "count"), WHOLE)
-def test_the_whole_sheet_is_on_screen(open_page, seed, artifacts, size, preset, count):
+def test_the_whole_sheet_is_on_screen(open_page, seed, artifacts, size, preset, count,
+                                      language):
     page = open_page(f"/games/{lived_in_game(seed, preset, count)}?dice=66653",
                      size=TABLETS[size])
+    if language == "en":
+        page.context.add_cookies([{"name": "lang", "value": "en", "url": page.url}])
+        page.reload()
+    assert page.locator("html").get_attribute("lang") == language
     page.locator(".box-btn.preview").first.wait_for()
-    page.screenshot(path=artifacts / f"whole-{preset}-{count}-{size}.png")
+    page.screenshot(path=artifacts / f"whole-{preset}-{count}-{size}-{language}.png")
     boxes = page.evaluate(SHEET_BOXES)
     left, top, right, bottom = boxes["frame"]
     width, height = boxes["window"]
