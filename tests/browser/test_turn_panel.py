@@ -106,25 +106,23 @@ def tab_to(page, selector, most=60):
     raise AssertionError(f"{selector} never took the focus")
 
 
+def turn_by_keyboard(page, dice, box, key):
+    """Tab to the dice, type them, Tab to the box, the key on it and on its confirmation."""
+    tab_to(page, "#dice")
+    page.keyboard.type(dice)
+    expect(page.locator(f'button[value="{box}"].preview')).to_be_visible()
+    tab_to(page, f'button[value="{box}"]')
+    page.keyboard.press(key)
+    expect(page.locator("[data-confirm]")).to_be_focused()
+    with page.expect_navigation():
+        page.keyboard.press(key)
+
+
 @pytest.mark.parametrize("size", ["landscape", "portrait"])
 def test_a_whole_turn_by_keyboard_alone(open_page, seed, size):
-    """Tab to the dice, type them, Tab to the box, Enter, Enter: written, then the next."""
-    game_id = seed(["Mag", "Alix"])
-    page = open_page(f"/games/{game_id}", size=TABLETS[size])
-    tab_to(page, "#dice")
-    page.keyboard.type("66653")
-    expect(page.get_by_role("button", name="Six, 18 points possibles")).to_be_visible()
-    tab_to(page, 'button[value="free:sixes"]')
-    page.keyboard.press("Enter")
-    expect(page.locator("[data-confirm]")).to_be_focused()
-    with page.expect_navigation():
-        page.keyboard.press("Enter")
+    """Two turns written without a touch or a click: Enter for one, Space for the other."""
+    page = open_page(f"/games/{seed(['Mag', 'Alix'])}", size=TABLETS[size])
+    turn_by_keyboard(page, "66653", "free:sixes", "Enter")
     expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
-    tab_to(page, "#dice")
-    page.keyboard.type("11123")
-    tab_to(page, 'button[value="free:ones"]')
-    page.keyboard.press("Space")
-    expect(page.locator("[data-confirm]")).to_be_focused()
-    with page.expect_navigation():
-        page.keyboard.press("Space")
+    turn_by_keyboard(page, "11123", "free:ones", "Space")
     expect(page.locator(".flash-info")).to_have_text("Alix marque 3 en As.")
