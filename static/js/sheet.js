@@ -10,8 +10,9 @@ let posted = false;
 window.addEventListener("pageshow", () => { posted = false; });
 let swapping = true; // false once a swap failed: the turn is then posted as without scripts
 
-// Write the confirmed turn in one request and put the next sheet in place of this one: the
-// page's main part, its menu (the undo link comes with the first entry) and its title.
+// Write the confirmed turn in one request and put the next sheet (or, after the last turn,
+// the ranking it redirects to) in place of this one: the page's header (its menu gains the
+// undo link with the first entry), its main part, its title and its address.
 async function writeTurn(form, button) {
   let response;
   try {
@@ -26,21 +27,21 @@ async function writeTurn(form, button) {
   }
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const main = page.querySelector("main");
-  if (response.redirected || !main) {
-    window.location.assign(response.url); // the ranking, once the game is over
+  const header = page.querySelector(".site-header");
+  if (!main || !header) {
+    window.location.assign(response.url);
     return;
   }
+  document.querySelector(".site-header").replaceWith(document.adoptNode(header));
   document.querySelector("main").replaceWith(document.adoptNode(main));
-  const menu = page.querySelector(".head-menu");
-  if (menu) document.querySelector(".head-menu")?.replaceWith(document.adoptNode(menu));
   document.title = page.title;
   document.body.className = page.body.className;
-  history.replaceState(null, "", form.dataset.sheetUrl);
+  history.replaceState(null, "", response.redirected ? response.url : form.dataset.sheetUrl);
   posted = false;
   const next = document.querySelector("form[data-turn-url]");
   if (next) start(next);
-  // Screen readers hear whose turn it is, as after a page load.
-  document.getElementById("turn-title")?.focus({ preventScroll: true });
+  // Screen readers hear whose turn it is (or the ranking), as after a page load.
+  document.querySelector("#turn-title, main h1[tabindex]")?.focus({ preventScroll: true });
   document.dispatchEvent(new Event("sheet:swapped", { bubbles: true }));
 }
 

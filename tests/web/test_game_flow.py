@@ -3,7 +3,7 @@
 from scorekeeper.rules import Rules
 from scorekeeper.store.play import load
 
-from .conftest import DEFAULT_OPTIONS
+from .conftest import DEFAULT_OPTIONS, csrf_token
 
 # Two players, 13 turns each: (Mag's dice, box), (Alix's dice, box).
 GAME = [
@@ -140,12 +140,11 @@ def test_default_options_are_the_classique_rules(table, app):
     assert DEFAULT_OPTIONS["preset"] == "classique"
 
 
-def finish(table, game_id):
-    seq = 0
-    for pair in GAME:
-        for dice, box in pair:
-            table.play(game_id, seq, dice, f"free:{box}")
-            seq += 1
+def finish(table, game_id, start=0, stop=None):
+    """Play GAME's turns from the entry ``start`` on (up to ``stop``, the last by default)."""
+    turns = [(dice, box) for pair in GAME for dice, box in pair]
+    for seq, (dice, box) in enumerate(turns[start:stop], start):
+        table.play(game_id, seq, dice, f"free:{box}")
 
 
 def test_rematch_same_players_next_seat_first_same_rules(table, app):
@@ -175,3 +174,27 @@ def test_rematch_refused_before_the_end_and_without_token(table, snapshot):
     response = table.post(f"/games/{game_id}/rematch", {}, token=False)
     assert response.status_code == 400
     assert snapshot() == before
+
+
+def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app):
+    """One request a turn: the next sheet itself, with the turn's message, instead of a
+    redirect; the last turn still leads to the ranking."""
+    game_id = table.new_game(["Mag", "Alix"])
+
+    def post(**data):
+        data["csrf_token"] = csrf_token(table.client)
+        return table.client.post(f"/games/{game_id}/entries", data=data,
+                                 headers={"X-Sheet-Swap": "1"})
+
+    response = post(seq=0, dice="66662", target="free:sixes")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Mag marque 24 en Six." in page and "<title>À Alix de jouer · " in page
+    assert 'data-live-seq="1"' in page and 'name="seq" value="1"' in page
+    response = post(seq=0, dice="11111", target="free:ones")
+    assert response.status_code == 409
+    assert "La feuille a changé" in response.get_data(as_text=True)
+    finish(table, game_id, start=1, stop=-1)
+    response = post(seq=25, dice="66655", target="free:three_kind")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/ranking")
+
