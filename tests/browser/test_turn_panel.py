@@ -46,7 +46,7 @@ def test_the_keypad_stays_put_after_a_turn(open_page, seed, size, players):
     assert page.evaluate(KEYPAD_BOX) == before
 
 
-def test_a_tap_on_a_refused_box_says_why(open_page, seed):
+def test_a_tap_on_a_refused_box_says_why(open_page, seed, artifacts):
     """Filled, out of order, forced by the joker: one line from the rules, then back."""
     game_id = seed(["Mag"], [("66666", "free:yams")], preset="triple")
     page = open_page(f"/games/{game_id}")
@@ -62,6 +62,7 @@ def test_a_tap_on_a_refused_box_says_why(open_page, seed):
     expect(bar).to_be_hidden()
     sheet.locator('td[data-box="free:chance"]').click()
     expect(bar.get_by_role("alert")).to_have_text("Le joker impose la case Quatre")
+    page.screenshot(path=artifacts / "sheet-refusal.png")
 
 
 def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_app):
