@@ -234,6 +234,32 @@ class GameState:
             N_("Joker : la case {box} et tout le bas sont pris, ce Yams doit barrer une case "
                "du haut."), box=face_box))
 
+    def refusal(self, player: int, kind: str, box: str,
+                dice: Dice | None = None) -> RuleError | None:
+        """Why a box of the player's sheet may not be tapped now, in a few words for the line
+        the sheet shows under a tap (``score`` says it in a sentence); None when it may.
+
+        Without dice only what the sheet already decides is told: filled, or out of order.
+        """
+        if kind not in self.rules.columns or box not in self.rules.boxes:
+            return None  # not a box of this game: score() says so in full
+        column = self.sheets[player].columns[kind]
+        if box in column.cells:
+            return RuleError(N_("{box} : déjà remplie"), box=box)
+        if box not in column.open_boxes:
+            return RuleError(N_("Colonne {column} : d'abord {next_box}"),
+                             column=kind, next_box=column.open_boxes[0])
+        if dice is None:
+            return None
+        allowed = self.placement(player, kind, dice).boxes
+        if box in allowed:
+            return None
+        if len(allowed) == 1 and allowed[0] in UPPER_BOXES:
+            return RuleError(N_("Le joker impose la case {forced_box}"), forced_box=allowed[0])
+        if all(other in self.rules.lower_boxes for other in allowed):
+            return RuleError(N_("Le joker impose une case du bas"))
+        return RuleError(N_("Le joker impose de barrer une case du haut"))
+
     def vache_floor(self, player: int, kind: str, box: str) -> int | None:
         """The least a player may write in a box under la vache, or None when no floor holds."""
         if not self.rules.vache or not is_variable(self.rules, box):

@@ -134,6 +134,12 @@ class EntryForm(Form):
     throw = StringField(validators=[Length(max=10)])
 
 
+class RematchForm(Form):
+    """The end of a game's « Revanche »: nothing to fill, the CSRF token is the form."""
+
+    submit = SubmitField(_l("Revanche"))
+
+
 class UndoForm(Form):
     """The undo of one entry: the one confirmed, at the game's ``version`` shown, and no
     other (a page seen again with Back, after another undo or entry, is refused)."""

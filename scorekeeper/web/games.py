@@ -12,12 +12,16 @@ from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
+from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
-from scorekeeper.web.forms import EntryForm, NewGameForm, UndoForm
+from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import load_or_404, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
+
+# Sent by sheet.js with a turn it will swap in place (static/js/sheet.js says the same name).
+SWAP_HEADER = "X-Sheet-Swap"
 
 
 def _rules_from(form: NewGameForm) -> Rules:
@@ -85,6 +89,7 @@ class TurnView:
     error: str | None = None
     selected: Score | None = None
     selected_floor: int | None = None
+    refused: str | None = None
 
     @property
     def full(self) -> bool:
@@ -97,13 +102,18 @@ def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bo
 
     While the player is still typing (fewer dice than needed and nothing else wrong) no
     error is shown: the keypad simply waits for the rest. ``target`` is a box tapped with
-    scripts on, shown for confirmation.
+    scripts on, shown for confirmation, or refused in the rules' few words.
     """
     text = dice_text or ""
     view = TurnView(typed_faces(text), state.rules.dice)
     player = state.active_player
     if player is None or not (text or target):
         return view
+    column, _sep, box = target.partition(":")
+    if target and (refusal := state.refusal(player, column, box)) is not None:
+        # Filled, or out of order: said whatever the dice; the preview goes on.
+        view.refused = refusal.render(_)
+        target = ""
     if quiet_while_typing and not target and not view.full and _TYPED_SO_FAR.fullmatch(text):
         return view
     try:
@@ -113,8 +123,9 @@ def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bo
             reason = state.placement(player, kind, dice).forced
             if reason is not None:
                 view.forced.append(reason.render(_))
-        if target:
-            column, _sep, box = target.partition(":")
+        if target and (refusal := state.refusal(player, column, box, dice)) is not None:
+            view.refused = refusal.render(_)
+        elif target:
             view.selected = state.score(Entry(player, column, box, dice))
             view.selected_floor = state.vache_floor(player, column, box)
     except RuleError as rule_error:
@@ -236,6 +247,12 @@ def play(game_id: int):
     flash(_describe(after, cell, player), "info")
     if after.is_over:
         return redirect(url_for("games.ranking", game_id=game_id), code=303)
+    if request.headers.get(SWAP_HEADER):
+        # sheet.js swaps the new sheet into the page: one request instead of a redirect and
+        # a page load. Without scripts the redirect keeps the page safe to reload.
+        # The game as just written, from the replays the store keeps: no replay again.
+        record, after = load_or_404(game_id)
+        return _render_sheet(record, after, quiet_while_typing=True)
     return redirect(url_for("games.sheet", game_id=game_id), code=303)
 
 
@@ -285,4 +302,18 @@ def ranking(game_id: int):
     record, state = load_or_404(game_id)
     if not state.is_over:
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
-    return render_template("games/ranking.html", game_id=game_id, state=state, record=record)
+    return render_template("games/ranking.html", game_id=game_id, state=state, record=record,
+                           rematch=RematchForm(formdata=None),
+                           rules_key=rules_key(state.rules.to_dict()))
+
+
+@bp.post("/<int:game_id>/rematch")
+def rematch(game_id: int):
+    """A new game with the same players and rules; the next seat throws first this time."""
+    _record, state = load_or_404(game_id)  # the app's CSRF check has passed already
+    if not state.is_over:
+        flash(_("La revanche se joue une fois la partie terminée."), "error")
+        return redirect(url_for("games.sheet", game_id=game_id), code=303)
+    names = [*state.players[1:], state.players[0]]
+    return redirect(url_for("games.sheet", game_id=start_game(store(), state.rules, names)),
+                    code=303)

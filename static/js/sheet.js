@@ -1,17 +1,78 @@
 // The dice keypad and the live preview of the sheet. Without this script every keypad button
 // is a plain submit and the server answers the same; the script only saves the page loads and
 // asks for a confirmation before a box is written. It never computes a score: every preview,
-// message and confirmation is HTML rendered by the server from the rules (games.turn).
+// message and confirmation is HTML rendered by the server from the rules (games.turn), and a
+// turn written comes back as the next sheet, swapped into the page (games.play).
 document.documentElement.classList.add("js");
 
-const form = document.querySelector("form[data-turn-url]");
-if (form) {
+// A second tap on "Valider" before the next sheet shows would post the turn twice.
+let posted = false;
+window.addEventListener("pageshow", () => { posted = false; });
+let swapping = true; // false once a swap failed: the turn is then posted as without scripts
+
+// Write the confirmed turn in one request and put the next sheet (or, after the last turn,
+// the ranking it redirects to) in place of this one: the page's header (its menu gains the
+// undo link with the first entry), its main part, its title and its address.
+async function writeTurn(form, button) {
+  let response;
+  try {
+    response = await fetch(form.action, {
+      method: "POST", body: new FormData(form, button), headers: { "X-Sheet-Swap": "1" },
+    });
+  } catch {
+    swapping = false;
+    posted = false;
+    form.requestSubmit(button);
+    return;
+  }
+  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  const main = page.querySelector("main");
+  const header = page.querySelector(".site-header");
+  if (!main || !header) {
+    window.location.assign(response.url);
+    return;
+  }
+  document.querySelector(".site-header").replaceWith(document.adoptNode(header));
+  document.querySelector("main").replaceWith(document.adoptNode(main));
+  document.title = page.title;
+  document.body.className = page.body.className;
+  history.replaceState(null, "", response.redirected ? response.url : form.dataset.sheetUrl);
+  posted = false;
+  const next = document.querySelector("form[data-turn-url]");
+  if (next) start(next);
+  // Screen readers hear whose turn it is (or the ranking), as after a page load.
+  document.querySelector("#turn-title, main h1[tabindex]")?.focus({ preventScroll: true });
+  document.dispatchEvent(new Event("sheet:swapped", { bubbles: true }));
+}
+
+function start(form) {
   const input = form.elements.dice;
   const count = Number(form.dataset.diceCount);
   const faces = () => [...input.value].filter((char) => "123456".includes(char));
   let target = ""; // the box tapped, waiting for its confirmation
   let latest = 0; // only the answer to the latest request is shown
   let pending;
+
+  // The dice typed and the box tapped outlive a reload or a trip away and Back, for this
+  // sheet only: a turn written here or elsewhere (or undone) makes another key.
+  const keep = {
+    slot: `turn:${form.action}`,
+    save() {
+      const turn = { key: form.dataset.turnKey, dice: input.value, target };
+      try { sessionStorage.setItem(this.slot, JSON.stringify(turn)); } catch { /* full or off */ }
+    },
+    load() {
+      try {
+        const turn = JSON.parse(sessionStorage.getItem(this.slot));
+        if (turn && turn.key === form.dataset.turnKey) return turn;
+      } catch { /* nothing kept */ }
+      this.forget();
+      return null;
+    },
+    forget() {
+      try { sessionStorage.removeItem(this.slot); } catch { /* nothing kept */ }
+    },
+  };
 
   const buttonFor = (name, value) =>
     form.querySelector(`button[name="${name}"][value="${CSS.escape(value)}"]`);
@@ -46,6 +107,7 @@ if (form) {
     const fresh = document.createElement("template");
     fresh.innerHTML = await response.text();
     if (mine !== latest) return true;
+    keep.save();
     for (const part of fresh.content.children) {
       const old = document.getElementById(part.id);
       if (old) {
@@ -75,6 +137,13 @@ if (form) {
   }
 
   form.addEventListener("click", (event) => {
+    // A filled box, or one the rules forbid now: the server says why in one line.
+    const refused = event.target.closest("td[data-box]");
+    if (refused) {
+      target = refused.dataset.box;
+      refresh();
+      return;
+    }
     const button = event.target.closest("button");
     if (!button || button.hasAttribute("data-confirm")) return; // a confirmation posts the form
     const { name, value } = button;
@@ -125,13 +194,19 @@ if (form) {
     if (event.key === "Escape" && target) cancel();
   });
 
-  // A second tap on "Valider" before the next page shows would post the turn twice.
-  let posted = false;
   form.addEventListener("submit", (event) => {
-    if (posted) event.preventDefault();
+    if (posted) {
+      event.preventDefault();
+      return;
+    }
     posted = true;
+    if (!event.submitter?.hasAttribute("data-confirm")) return;
+    keep.forget(); // the turn is written
+    if (swapping) {
+      event.preventDefault();
+      writeTurn(form, event.submitter);
+    }
   });
-  window.addEventListener("pageshow", () => { posted = false; });
 
   // Bring the active player into view where a row is wider than the screen: their columns
   // in the sheet (clear of the box names), their total in the strip of totals on a phone.
@@ -143,7 +218,18 @@ if (form) {
       scroller.scrollLeft += left - covered - room / 2;
     }
   };
+  const kept = keep.load();
+  if (kept && !input.value && (kept.dice || kept.target)) {
+    input.value = kept.dice;
+    target = kept.target;
+    markFull();
+    refresh();
+  }
+
   const pane = document.getElementById("sheet-live");
   centre(pane, pane.querySelector("th.player.active"), pane.querySelector("th.corner").offsetWidth);
   centre(document.querySelector(".scoreboard"), document.querySelector(".score-chip.active"));
 }
+
+const form = document.querySelector("form[data-turn-url]");
+if (form) start(form);

@@ -118,11 +118,11 @@ def test_every_page_of_a_game(open_page, seed, artifacts, games):
 
     game_id = seed(["Mag", "Alix"], [("66662", "free:sixes")], vache=True)
     page = open_page(f"/games/{game_id}?dice=66612")
-    page.get_by_role("button", name="Six : 0, barrée").click()
+    page.get_by_role("button", name="Six, barrée à 0").click()
     page.locator("[data-confirm]").wait_for()
     check_page(page, artifacts, "sheet-confirm-barred")
     page.get_by_role("button", name="Autre case").click()
-    page.get_by_role("button", name="Brelan : 21").click()
+    page.get_by_role("button", name="Brelan, 21 points possibles").click()
     page.locator("[data-confirm]").wait_for()
     check_page(page, artifacts, "sheet-confirm")
     page.keyboard.press("Escape")
@@ -130,7 +130,7 @@ def test_every_page_of_a_game(open_page, seed, artifacts, games):
     check_page(page, artifacts, "sheet-menu")
 
     page = open_page(f"/games/{game_id}?dice=66612", js=False)
-    page.get_by_role("button", name="Six : 0, barrée").click()
+    page.get_by_role("button", name="Six, barrée à 0").click()
     check_page(page, artifacts, "confirm-barred-page")
     page = open_page(f"/games/{game_id}/undo")
     check_page(page, artifacts, "undo-page")

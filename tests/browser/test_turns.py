@@ -28,8 +28,8 @@ def tap_dice_without_scripts(page, dice):
 
 
 def tap_box(page, label):
-    """Tap a box once its preview shows ("Six : 18"): the confirmation bar opens."""
-    page.locator(f'button[name="target"][aria-label^="{label} : "]').click()
+    """Tap a box once its preview shows ("Six, 18 points possibles"): the confirmation bar opens."""
+    page.locator(f'button[name="target"][aria-label^="{label}, "]').click()
 
 
 def confirm(page):
@@ -60,16 +60,16 @@ def test_fix_a_die_with_a_tap_and_type_the_dice(open_page, seed):
     game_id = seed(["Mag"])
     page = open_page(f"/games/{game_id}")
     tap_dice(page, "66653")
-    expect(page.get_by_role("button", name="Six : 18")).to_be_visible()
+    expect(page.get_by_role("button", name="Six, 18 points possibles")).to_be_visible()
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
     page.get_by_role("button", name="Retirer le dé 5, un 3").click()
     expect(page.locator("#dice-status")).to_have_text("Encore 1 dé.")
     tap_dice(page, "6")
-    expect(page.get_by_role("button", name="Six : 24")).to_be_visible()
+    expect(page.get_by_role("button", name="Six, 24 points possibles")).to_be_visible()
     page.get_by_role("button", name="Effacer").click()
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(0)
     page.get_by_label("Dés de Mag").fill("12345")
-    expect(page.get_by_role("button", name="Grande suite : 40")).to_be_visible()
+    expect(page.get_by_role("button", name="Grande suite, 40 points possibles")).to_be_visible()
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
 
 
@@ -105,7 +105,7 @@ def test_a_barred_box_asks_first(open_page, seed):
     expect(page.locator("[data-confirm]")).to_be_focused()
     page.get_by_role("button", name="Autre case").click()
     expect(bar).to_be_hidden()
-    expect(page.get_by_role("button", name="Six : 0, barrée")).to_be_focused()
+    expect(page.get_by_role("button", name="Six, barrée à 0")).to_be_focused()
     tap_box(page, "Six")
     expect(page.locator("[data-confirm]")).to_have_text("Oui, barrer à 0")
     confirm(page)
@@ -129,7 +129,7 @@ def test_by_keyboard(open_page, seed):
     game_id = seed(["Mag"])
     page = open_page(f"/games/{game_id}")
     page.get_by_label("Dés de Mag").press_sequentially("66653")
-    box = page.get_by_role("button", name="Six : 18")
+    box = page.get_by_role("button", name="Six, 18 points possibles")
     box.focus()
     page.keyboard.press("Enter")
     expect(page.locator("[data-confirm]")).to_be_focused()
@@ -153,11 +153,11 @@ def test_without_javascript(open_page, seed, artifacts):
     with page.expect_navigation():
         page.get_by_role("button", name="Retirer le dé 5, un 3").click()
     tap_dice_without_scripts(page, "6")
-    page.get_by_role("button", name="Six : 24").click()
+    page.get_by_role("button", name="Six, 24 points possibles").click()
     expect(page.locator(".flash-info")).to_have_text("Mag marque 24 en Six.")
     page.get_by_label("Dés de Mag").fill("12346")
     page.get_by_role("button", name="Voir les scores").click()
-    page.get_by_role("button", name="Yams : 0, barrée").click()
+    page.get_by_role("button", name="Yams, barrée à 0").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Barrer la case Yams ?")
     page.get_by_role("button", name="Oui, barrer à 0").click()
     expect(page.locator(".flash-info")).to_have_text("Mag barre la case Yams.")
@@ -169,5 +169,5 @@ def test_a_lost_connection_to_the_preview_still_plays_the_box(open_page, seed):
     page = open_page(f"/games/{game_id}?dice=66653")
     page.route("**/turn?*", lambda route: route.abort())
     with page.expect_navigation():
-        page.get_by_role("button", name="Six : 18").click()
+        page.get_by_role("button", name="Six, 18 points possibles").click()
     expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")

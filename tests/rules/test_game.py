@@ -122,3 +122,54 @@ def test_messages_translate_their_labels():
                "Joker: this Yams must go in {forced_box}."}
     assert error.render(lambda text: english.get(text, text)) == (
         "Joker: this Yams must go in Fours.")
+
+
+def refusal_text(state, kind, box, dice=None):
+    refusal = state.refusal(0, kind, box, dice)
+    return None if refusal is None else str(refusal)
+
+
+def test_a_refused_box_says_why_in_a_few_words():
+    state = solo([("free", "sixes", (6, 6, 6, 6, 2)), ("down", "ones", (1, 1, 1, 2, 3))],
+                 preset="triple")
+    assert refusal_text(state, "free", "sixes") == "Six : déjà remplie"
+    assert refusal_text(state, "down", "fours") == "Colonne Descendante : d'abord Deux"
+    assert refusal_text(state, "up", "ones") == "Colonne Montante : d'abord Chance"
+    assert refusal_text(state, "down", "twos") is None
+    assert refusal_text(state, "free", "chance", (1, 2, 3, 4, 5)) is None
+    assert refusal_text(state, "free", "nope") is None  # score() names what is unknown
+
+
+def test_the_joker_says_which_box_it_imposes():
+    state = solo([("yams", (6, 6, 6, 6, 6))])
+    assert refusal_text(state, "free", "chance", (3, 3, 3, 3, 3)) == (
+        "Le joker impose la case Trois")
+    assert refusal_text(state, "free", "threes", (3, 3, 3, 3, 3)) is None
+    state = solo([("yams", (6, 6, 6, 6, 6)), ("threes", (3, 3, 1, 2, 4))])
+    assert refusal_text(state, "free", "ones", (3, 3, 3, 3, 3)) == (
+        "Le joker impose une case du bas")
+    lower = ["three_kind", "four_kind", "full_house", "small_straight", "large_straight",
+             "chance"]
+    state = solo([("yams", (6, 6, 6, 6, 6)), ("threes", (3, 3, 1, 2, 4)),
+                  *[(box, (1, 2, 3, 4, 6)) for box in lower]])
+    assert refusal_text(state, "free", "ones", (3, 3, 3, 3, 3)) is None
+    assert refusal_text(state, "free", "threes", (3, 3, 3, 3, 3)) == "Trois : déjà remplie"
+
+
+@pytest.mark.parametrize("options", [{}, {"preset": "triple"}, {"joker": "free"}])
+def test_a_box_is_refused_exactly_when_score_refuses_it(options):
+    """The short line and the full sentence never disagree, for every box and some rolls."""
+    rules = Rules.from_dict(options)
+    second = ("down", "ones", (1, 1, 2, 3, 4)) if "down" in rules.columns else (
+        "free", "fives", (5, 5, 1, 2, 3))
+    state = solo([("free", "yams", (5, 5, 5, 5, 5)), second], **options)
+    for dice in [(2, 2, 2, 2, 2), (5, 5, 5, 5, 5), (1, 2, 3, 4, 5), (6, 6, 6, 1, 1)]:
+        for kind in rules.columns:
+            for box in rules.boxes:
+                refused = state.refusal(0, kind, box, dice) is not None
+                try:
+                    state.score(Entry(0, kind, box, dice))
+                except RuleError:
+                    assert refused, (kind, box, dice)
+                else:
+                    assert not refused, (kind, box, dice)

@@ -2,6 +2,7 @@
 
 import io
 import json
+from html.parser import HTMLParser
 
 import pytest
 from flask import current_app
@@ -234,3 +235,73 @@ def test_games_fill_the_page_and_hints_keep_to_one_line(app, name, paper, langua
     bottom = page.height - MARGIN_MM * MM
     left_blank = (bottom - (footer.position_y + footer.height)) / MM
     assert 0 <= left_blank <= 8, f"{left_blank:.1f} mm left blank under the notes"
+
+
+class _SheetRows(HTMLParser):
+    """Each body row's label and the texts of its cells, as a reader sees them.
+
+    Texts only for screen readers (and the short forms shown in narrow columns) are left out.
+    """
+
+    LEFT_OUT = {"visually-hidden", "missing-short", "hint"}
+    VOID = {"meta", "link", "br", "img", "input", "hr", "col"}
+
+    def __init__(self, html: str):
+        super().__init__()
+        self.rows: dict[str, list[str]] = {}
+        self._left_out: list[bool] = []  # per open element
+        self._in_body = False
+        self._text: list[str] | None = None  # the th or td being read
+        self._row: list[str] = []  # its label, then its cells' texts
+        self.feed(html)
+
+    def handle_starttag(self, tag, attrs):
+        if tag in self.VOID:
+            return
+        classes = set((dict(attrs).get("class") or "").split())
+        self._left_out.append(bool(self.LEFT_OUT & classes) or any(self._left_out))
+        if tag == "tbody":
+            self._in_body = True
+        elif self._in_body and tag == "tr":
+            self._row = []
+        elif self._in_body and tag in ("th", "td"):
+            self._text = []
+
+    def handle_endtag(self, tag):
+        self._left_out.pop()
+        if tag == "tbody":
+            self._in_body = False
+        elif self._in_body and tag in ("th", "td"):
+            self._row.append(" ".join("".join(self._text).split()))
+            self._text = None
+        elif self._in_body and tag == "tr":
+            label, *cells = self._row
+            self.rows.setdefault(label, []).extend(cells)
+
+    def handle_data(self, data):
+        if self._text is not None and not any(self._left_out):
+            self._text.append(data)
+
+
+@pytest.mark.parametrize("rules", ["classique", "triple"])
+def test_the_printed_sheet_shows_what_the_screen_shows(ctx, store, rules):
+    """Every box and every total, blank or not, reads the same on paper and on screen: a sum
+    stays blank until its part of the column is started, the Prime Yams until one is won."""
+    from flask import get_template_attribute
+
+    from scorekeeper.sheets.pdf import game_html
+    from scorekeeper.store.play import load
+
+    column = "down" if rules == "triple" else "free"
+    game_id = start_game(store, RULES[rules], ["Mag", "Alix", "Chloé"])
+    turns = [("66666", "ones" if rules == "triple" else "yams"), ("12345", "ones"),
+             ("66612", "ones")]
+    if rules == "classique":
+        turns += [("66666", "sixes"), ("22345", "yams")]
+    for seq, (dice, box) in enumerate(turns):
+        play_turn(store, game_id, seq, column, box, dice)
+    record, state = load(store, game_id)
+    screen = _SheetRows(get_template_attribute("games/_sheet.html", "sheet_table")(state)).rows
+    paper = _SheetRows(game_html(record, state, PAPERS["a4"])).rows
+    assert set(screen) == set(paper)
+    assert screen == paper

@@ -4,7 +4,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.store.play import load
 from scorekeeper.web import main
 
-from .conftest import DEFAULT_OPTIONS
+from .conftest import DEFAULT_OPTIONS, csrf_token
 
 # Two players, 13 turns each: (Mag's dice, box), (Alix's dice, box).
 GAME = [
@@ -77,10 +77,11 @@ def test_preview_shows_what_each_box_would_score(table):
     game_id = table.new_game(["Mag"])
     page = table.client.get(f"/games/{game_id}?dice=66653").get_data(as_text=True)
     assert 'value="free:sixes"' in page
-    assert 'aria-label="Six : 18"' in page and 'aria-label="Brelan : 26"' in page
+    assert 'aria-label="Six, 18 points possibles"' in page
+    assert 'aria-label="Brelan, 26 points possibles"' in page
     response = table.entry_form(game_id, 0, dice="66653", preview="Voir")
-    assert response.status_code == 200 and 'aria-label="Chance : 26"' in response.get_data(
-        as_text=True)
+    assert response.status_code == 200
+    assert 'aria-label="Chance, 26 points possibles"' in response.get_data(as_text=True)
 
 
 def test_sheet_shows_bonus_progress(table):
@@ -159,3 +160,63 @@ def test_default_options_are_the_classique_rules(table, app):
     record, _ = load(app.extensions["scorekeeper.store"], game_id)
     assert Rules.from_dict(record.rules) == Rules()
     assert DEFAULT_OPTIONS["preset"] == "classique"
+
+
+def finish(table, game_id, start=0, stop=None):
+    """Play GAME's turns from the entry ``start`` on (up to ``stop``, the last by default)."""
+    turns = [(dice, box) for pair in GAME for dice, box in pair]
+    for seq, (dice, box) in enumerate(turns[start:stop], start):
+        table.play(game_id, seq, dice, f"free:{box}")
+
+
+def test_rematch_same_players_next_seat_first_same_rules(table, app):
+    game_id = table.new_game(["Mag", "Alix"], four_kind="fixed40", joker="free")
+    finish(table, game_id)
+    page = table.client.get(f"/games/{game_id}/ranking").get_data(as_text=True)
+    assert f'action="/games/{game_id}/rematch"' in page and "Revanche" in page
+    assert "/hall-of-fame?rules=" in page and f"/games/{game_id}/review" in page
+    response = table.post(f"/games/{game_id}/rematch", {})
+    assert response.status_code == 303
+    new_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    store = app.extensions["scorekeeper.store"]
+    _old, before = load(store, game_id)
+    _new, after = load(store, new_id)
+    assert new_id != game_id and not after.entries
+    assert list(after.players) == ["Alix", "Mag"]
+    assert after.rules == before.rules and after.rules.four_kind == "fixed40"
+
+
+def test_rematch_refused_before_the_end_and_without_token(table, snapshot):
+    game_id = table.new_game(["Mag", "Alix"])
+    before = snapshot()
+    response = table.post(f"/games/{game_id}/rematch", {})
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/{game_id}")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "La revanche se joue une fois la partie terminée." in page
+    response = table.post(f"/games/{game_id}/rematch", {}, token=False)
+    assert response.status_code == 400
+    assert snapshot() == before
+
+
+def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app):
+    """One request a turn: the next sheet itself, with the turn's message, instead of a
+    redirect; the last turn still leads to the ranking."""
+    game_id = table.new_game(["Mag", "Alix"])
+
+    def post(**data):
+        data["csrf_token"] = csrf_token(table.client)
+        return table.client.post(f"/games/{game_id}/entries", data=data,
+                                 headers={"X-Sheet-Swap": "1"})
+
+    response = post(seq=0, dice="66662", target="free:sixes")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Mag marque 24 en Six." in page and "<title>À Alix de jouer · " in page
+    assert 'data-live-seq="1"' in page and 'name="seq" value="1"' in page
+    response = post(seq=0, dice="11111", target="free:ones")
+    assert response.status_code == 409
+    assert "La feuille a changé" in response.get_data(as_text=True)
+    finish(table, game_id, start=1, stop=-1)
+    response = post(seq=25, dice="66655", target="free:three_kind")
+    assert response.status_code == 303 and response.headers["Location"].endswith("/ranking")
+

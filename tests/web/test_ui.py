@@ -58,7 +58,8 @@ def test_the_sheet_shows_floors_and_previews_for_the_active_player(table, game):
     page = table.client.get(f"/games/{game}").get_data(as_text=True)
     assert 'aria-label="Six, au moins 24"' in page and "≥24" in page
     page = table.client.get(f"/games/{game}?dice=66612").get_data(as_text=True)
-    assert 'aria-label="Six : 0, barrée"' in page and 'aria-label="Brelan : 21"' in page
+    assert 'aria-label="Six, barrée à 0"' in page
+    assert 'aria-label="Brelan, 21 points possibles"' in page
     assert "<title>À Alix de jouer · " in page
 
 
@@ -74,8 +75,9 @@ def test_turn_fragment_follows_the_dice(table, game):
     assert ids == ["dice-drawn", "dice-status", "turn-messages", "sheet-live", "confirm-bar"]
     assert "Encore 3 dés." in fragment and "flash-error" not in fragment
     fragment = turn(table, game, dice="66653").get_data(as_text=True)
-    assert 'aria-label="Six : 18, barrée"' not in fragment
-    assert 'aria-label="Six : 0, barrée"' in fragment and 'aria-label="Chance : 26"' in fragment
+    assert 'aria-label="Six, 18 points possibles"' not in fragment
+    assert 'aria-label="Six, barrée à 0"' in fragment
+    assert 'aria-label="Chance, 26 points possibles"' in fragment
     fragment = turn(table, game, dice="667").get_data(as_text=True)
     assert "« 7 » n&#39;est pas un dé" in fragment
 
@@ -93,6 +95,28 @@ def test_turn_fragment_asks_to_confirm_the_tapped_box(table, game, snapshot):
     fragment = turn(table, game, dice="666", target="free:sixes").get_data(as_text=True)
     assert "Il faut 5 dés, vous en avez donné 3." in fragment
     assert 'id="confirm-bar" class="confirm-bar" hidden' in fragment
+    assert snapshot() == before
+
+
+def test_turn_fragment_says_why_a_box_is_refused(table, snapshot):
+    """A tap on a filled box, or on one the column order or the joker forbids: one line."""
+    game_id = table.new_game(["Mag"], preset="triple")
+    table.play(game_id, 0, "66666", "free:yams")
+    before = snapshot()
+
+    def refusal(**query):
+        fragment = turn(table, game_id, **query).get_data(as_text=True)
+        found = re.search(r'<p class="refusal" role="alert">([^<]*)</p>', fragment)
+        return found and found.group(1)
+
+    assert refusal(target="free:yams") == "Yams : déjà remplie"
+    assert refusal(target="down:threes") == "Colonne Descendante : d&#39;abord As"
+    assert refusal(dice="44444", target="free:chance") == "Le joker impose la case Quatre"
+    assert refusal(dice="44444", target="free:fours") is None
+    # The dice typed still show what each allowed box would score beside the refusal.
+    fragment = turn(table, game_id, dice="44444", target="free:yams").get_data(as_text=True)
+    assert "Yams : déjà remplie" in fragment
+    assert re.search(r'value="free:fours"\s+class="box-btn preview"', fragment)
     assert snapshot() == before
 
 
@@ -151,7 +175,7 @@ def test_ordered_columns_ring_their_next_box_and_sec_says_one_throw(table):
     assert nexts == ["As (Descendante)", "Chance (Montante)"]
     assert page.count('aria-label="As (Libre)"') == 1 and "1 lancer" in page
     page = table.client.get(f"/games/{game_id}?dice=66653").get_data(as_text=True)
-    assert 'aria-label="Six (Sec) : 18"' in page
+    assert 'aria-label="Six (Sec), 18 points possibles"' in page
     fragment = table.client.get(f"/games/{game_id}/turn?seq=0&dice=66653&target=sec:sixes")
     text = fragment.get_data(as_text=True)
     assert "18 en Six (Sec) pour Mag ?" in text

@@ -1,0 +1,89 @@
+"""The whole sheet on a tablet, read from across the table: every box and every total on
+screen without scrolling, large figures, nothing wrapped inside a box."""
+
+import pytest
+
+from scorekeeper.rules import GameState, Rules
+
+from .checks import low_contrast_texts, page_overflow, small_targets
+from .conftest import TABLETS
+from .test_layout import PLAYERS, lived_in_turns
+
+# (preset, players): every one-column sheet up to 4 players, Triple up to 2.
+WHOLE = [("classique", count) for count in range(1, 5)] + [("triple", 1), ("triple", 2)]
+
+# Where every row of the sheet is, against the pane and the window: nothing may lie beyond.
+SHEET_BOXES = """() => {
+  const pane = document.getElementById('sheet-live') || document.querySelector('.sheet-wrap');
+  const frame = pane.getBoundingClientRect();
+  const rows = [...pane.querySelectorAll('tr')].map((row) => row.getBoundingClientRect());
+  return {
+    bottom: Math.max(...rows.map((row) => row.bottom)),
+    right: Math.max(...rows.map((row) => row.right)),
+    frame: [frame.left, frame.top, frame.right, frame.bottom],
+    window: [innerWidth, innerHeight],
+    scrolls: [pane.scrollWidth - pane.clientWidth, pane.scrollHeight - pane.clientHeight,
+              document.documentElement.scrollHeight - innerHeight],
+  };
+}"""
+
+# The font size of each kind of figure shown on the sheet, where the page has one.
+FIGURE_SIZES = """() => Object.fromEntries(Object.entries({
+    written: '.sheet td.filled', preview: '.box-btn.preview', floor: '.box-btn .floor',
+    shortfall: '.sheet .missing', balance: '.sheet .balance',
+  }).map(([name, selector]) => [name, [...document.querySelectorAll(selector)]
+    .filter((el) => el.getClientRects().length)
+    .map((el) => parseFloat(getComputedStyle(el).fontSize))]))"""
+
+# The cells whose text takes more than one line, or more width than the cell has (a long
+# player's name is cut short with an ellipsis on purpose: its title holds the full name).
+WRAPPED_CELLS = """() => [...document.querySelectorAll('.sheet th, .sheet td')].filter((cell) => {
+  if (!cell.matches('.player') && cell.scrollWidth > cell.clientWidth + 1) return true;
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim() || node.parentElement.closest('.visually-hidden')) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    if (tops.size > 1) return true;
+  }
+  return false;
+}).map((cell) => cell.outerHTML.slice(0, 120))"""
+
+
+def lived_in_game(seed, preset, count):
+    """A game some turns in: written scores, la vache's floors, bonus shortfalls."""
+    rules = {"preset": preset, "vache": True}
+    names = PLAYERS[:count]
+    turns = lived_in_turns(GameState.start(Rules.from_dict(rules), names), 2 * count + 1)
+    return seed(names, turns, **rules)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("size", ["landscape", "portrait"])
+@pytest.mark.parametrize(("preset", "count"), WHOLE)
+def test_the_whole_sheet_is_on_screen(open_page, seed, artifacts, size, preset, count,
+                                      language):
+    page = open_page(f"/games/{lived_in_game(seed, preset, count)}?dice=66653",
+                     size=TABLETS[size])
+    if language == "en":
+        page.context.add_cookies([{"name": "lang", "value": "en", "url": page.url}])
+        page.reload()
+    assert page.locator("html").get_attribute("lang") == language
+    page.locator(".box-btn.preview").first.wait_for()
+    page.screenshot(path=artifacts / f"whole-{preset}-{count}-{size}-{language}.png")
+    boxes = page.evaluate(SHEET_BOXES)
+    left, top, right, bottom = boxes["frame"]
+    width, height = boxes["window"]
+    assert boxes["scrolls"] == [0, 0, 0], "the sheet or the page scrolls"
+    assert boxes["bottom"] <= bottom + 1 and bottom <= height, "rows below the screen"
+    assert boxes["right"] <= right + 1 and right <= width, "columns beyond the screen"
+    assert page.locator(".sheet .total td").first.is_visible()
+    assert page_overflow(page) <= 0
+    assert small_targets(page) == []
+    sizes = page.evaluate(FIGURE_SIZES)
+    assert sizes["written"] and sizes["preview"] and sizes["shortfall"]
+    assert min(sizes["written"] + sizes["preview"]) >= 20
+    assert min(sizes["floor"] + sizes["shortfall"] + sizes["balance"]) >= 14
+    assert low_contrast_texts(page) == []
+    assert page.evaluate(WRAPPED_CELLS) == []
