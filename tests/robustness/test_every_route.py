@@ -22,6 +22,7 @@ import pytest
 from flask import url_for
 from sqlalchemy import text
 
+from scorekeeper.advisor.builds import Strategies
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store.lifecycle import abandon_game
@@ -44,8 +45,11 @@ NOT_ON_A_PAGE = {"security.unlock"}
 PREPARING = (503, "/advice")
 
 
-def _no_advisor_table(rules, instance_path):
-    raise RuntimeError("no advisor table in these tests")
+class _NoAdvisorTables(Strategies):
+    """No table, and none built: every advice page answers that it is being prepared."""
+
+    def get(self, rules, build=True):
+        return None
 
 
 def _server_error(status: int, url: str) -> bool:
@@ -56,13 +60,12 @@ def _server_error(status: int, url: str) -> bool:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     """A household with a game in progress, a finished one and an abandoned one."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(advice, "load_or_build", _no_advisor_table)
-        yield from _household(tmp_path_factory)
+    yield from _household(tmp_path_factory)
 
 
 def _household(tmp_path_factory):
     app = create_app({"TESTING": True}, instance_path=tmp_path_factory.mktemp("instance"))
+    app.extensions[advice.ADVISOR_EXTENSION] = _NoAdvisorTables(app.instance_path)
     store = app.extensions[STORE_EXTENSION]
     playing = start_game(store, Rules(), ["Mag", "Alix"])
     play_turn(store, playing, 0, "free", "sixes", "66662")

@@ -205,6 +205,7 @@ def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app)
 
     def post(**data):
         data["csrf_token"] = csrf_token(table.client)
+        data["version"] = table.version(game_id)
         return table.client.post(f"/games/{game_id}/entries", data=data,
                                  headers={"X-Sheet-Swap": "1"})
 
@@ -213,6 +214,8 @@ def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app)
     assert response.status_code == 200
     assert "Mag marque 24 en Six." in page and "<title>À Alix de jouer · " in page
     assert 'data-live-seq="1"' in page and 'name="seq" value="1"' in page
+    # The next turn is typed on this sheet: it carries the game's version after this turn.
+    assert f'name="version" value="{table.version(game_id)}"' in page
     response = post(seq=0, dice="11111", target="free:ones")
     assert response.status_code == 409
     assert "La feuille a changé" in response.get_data(as_text=True)
