@@ -120,8 +120,9 @@ def test_a_turn_played_on_another_tablet_reloads_the_sheet(open_page, seed, live
     game_id = seed(["Mag", "Alix"])
     page = open_page(f"/games/{game_id}")
     play_turn(live_app.extensions[STORE_EXTENSION], game_id, 0, "free", "ones", "11111")
-    with page.expect_navigation():
-        tap_dice(page, "6")
+    # The preview of the tap finds the sheet outdated and reloads it, unless the sheet's own
+    # poll of the game's version did first: either way, one of the two reloads wins the race.
+    tap_dice(page, "6")
     expect(page).to_have_title(re.compile("^À Alix de jouer"))
 
 
