@@ -15,6 +15,10 @@ from scorekeeper.app import (
 )
 from scorekeeper.rules import Rules
 from scorekeeper.store.play import start_game
+from tests.databases import ON_POSTGRESQL
+
+# The database's own files, when it is SQLite's file in the instance folder.
+DATABASE_FILES = () if ON_POSTGRESQL else (DATABASE_FILE,)
 
 
 def _mode(path) -> int:
@@ -30,8 +34,8 @@ def test_a_new_instance_is_its_owners_only(tmp_path):
         with store.engine.connect():
             # An open connection keeps SQLite's -wal and -shm files on disk.
             assert _mode(instance) == 0o700
-            for name in (DATABASE_FILE, f"{DATABASE_FILE}-wal", f"{DATABASE_FILE}-shm",
-                         SECRET_KEY_FILE):
+            wal = () if ON_POSTGRESQL else (f"{DATABASE_FILE}-wal", f"{DATABASE_FILE}-shm")
+            for name in (*DATABASE_FILES, *wal, SECRET_KEY_FILE):
                 assert _mode(instance / name) == 0o600, name
     finally:
         store.dispose()
@@ -43,11 +47,11 @@ def test_an_older_instance_is_closed_on_start(tmp_path):
     create_app({"TESTING": True}, instance_path=instance).extensions[STORE_EXTENSION].dispose()
     (instance / CONFIG_FILE).write_text('HOUSEHOLD_PIN = "2580"\n', encoding="utf-8")
     instance.chmod(0o755)
-    for name in (DATABASE_FILE, CONFIG_FILE, SECRET_KEY_FILE):
+    for name in (*DATABASE_FILES, CONFIG_FILE, SECRET_KEY_FILE):
         (instance / name).chmod(0o644)
     create_app({"TESTING": True}, instance_path=instance).extensions[STORE_EXTENSION].dispose()
     assert _mode(instance) == 0o700
-    for name in (DATABASE_FILE, CONFIG_FILE, SECRET_KEY_FILE):
+    for name in (*DATABASE_FILES, CONFIG_FILE, SECRET_KEY_FILE):
         assert _mode(instance / name) == 0o600, name
 
 

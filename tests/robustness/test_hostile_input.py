@@ -46,8 +46,12 @@ CONTENT_TYPES = [
 
 
 def _local(path: str) -> str:
-    """A path on this server: "//x" would name another host, "?" and "#" end the path."""
-    return "/" + path.replace("?", "%3F").replace("#", "%23").lstrip("/")
+    """A path on this server: "//x" would name another host, "?" and "#" end the path, and
+    URL parsers drop tabs and line breaks ("/\r\n/.." would become "//..")."""
+    for char, escaped in (("?", "%3F"), ("#", "%23"), ("\t", "%09"), ("\r", "%0D"),
+                          ("\n", "%0A")):
+        path = path.replace(char, escaped)
+    return "/" + path.lstrip("/")
 
 
 class _Totals(HTMLParser):
