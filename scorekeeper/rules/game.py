@@ -105,6 +105,11 @@ class Column:
         return len(self.cells) == len(self.rules.boxes)
 
     @property
+    def upper_complete(self) -> bool:
+        """Whether every upper box is filled: the upper bonus is then won or lost for good."""
+        return all(box in self.cells for box in UPPER_BOXES)
+
+    @property
     def upper_started(self) -> bool:
         """Whether a box of the upper section is filled: its sums show from then on."""
         return any(box in self.cells for box in UPPER_BOXES)

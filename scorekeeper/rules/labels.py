@@ -30,6 +30,9 @@ BOX_LABELS = {
     "minus": N_("Moins"),
 }
 
+# Yatzy calls its last box by the game's own name.
+YATZY_BOX_LABELS = {**BOX_LABELS, "yams": N_("Yatzy")}
+
 COLUMN_LABELS = {
     "free": N_("Libre"),
     "down": N_("Descendante"),

@@ -7,7 +7,7 @@ A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 from dataclasses import dataclass, fields
 
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.labels import N_
+from scorekeeper.rules.labels import BOX_LABELS, N_, YATZY_BOX_LABELS
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 FACE_OF_BOX = {box: face for face, box in enumerate(UPPER_BOXES, start=1)}
@@ -21,15 +21,17 @@ YATZY_LOWER = (
     "small_straight", "large_straight", "full_house", "chance", "yams",
 )
 
-COLUMN_ORDER = ("free", "down", "up", "sec")
+# The order columns are shown in, whatever order a game listed them in: Triple's paper sheet is
+# filled left to right as Descendante, Montante, Libre (RULES.md §2), and Sec comes last.
+COLUMN_ORDER = ("down", "up", "free", "sec")
 ORDERED_COLUMNS = {"down", "up"}
-# Triple: descending, ascending and free columns (39 turns), shown in the sheet order above.
-TRIPLE_COLUMNS = ("free", "down", "up")
+# Triple: descending, ascending and free columns (39 turns), in the order above.
+TRIPLE_COLUMNS = ("down", "up", "free")
 
 # The choices of each option; the first is the default of the classique preset.
 CHOICES = {
-    "four_kind": ("sum", "fixed40", "base"),
-    "three_kind": ("sum", "base"),
+    "four_kind": ("sum", "fixed40", "base", "matching"),
+    "three_kind": ("sum", "base", "matching"),
     "full_house": ("fixed25", "base"),
     "joker": ("official", "free"),
     "dice": (5, 6),
@@ -140,6 +142,11 @@ class Rules:
         if self.plus_minus:
             lower = lower[:-1] + ("plus", "minus")
         return UPPER_BOXES + lower
+
+    @property
+    def box_labels(self) -> dict[str, str]:
+        """The French name of each box (to translate), in this game's own words."""
+        return YATZY_BOX_LABELS if self.is_yatzy else BOX_LABELS
 
     @property
     def lower_boxes(self) -> tuple[str, ...]:

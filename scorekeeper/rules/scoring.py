@@ -61,13 +61,13 @@ def _score_five(rules: Rules, box: str, dice: Dice, joker: bool) -> int:
     if box == "three_kind":
         if alike < 3:
             return 0
-        return 10 + 3 * face if rules.three_kind == "base" else total
+        return _of_a_kind(rules.three_kind, 3, face, 10, total)
     if box == "four_kind":
         if alike < 4:
             return 0
         if rules.four_kind == "fixed40":
             return FOUR_KIND_FIXED
-        return 20 + 4 * face if rules.four_kind == "base" else total
+        return _of_a_kind(rules.four_kind, 4, face, 20, total)
     if box == "full_house":
         if sorted(counts.values()) != [2, 3] and not joker:
             return 0
@@ -80,6 +80,16 @@ def _score_five(rules: Rules, box: str, dice: Dice, joker: bool) -> int:
     if box == "yams":
         return YAMS if alike == 5 else 0
     raise ValueError(f"unknown box {box!r}")
+
+
+def _of_a_kind(option: str, alike: int, face: int, base: int, total: int) -> int:
+    """Brelan or Carré once the condition holds: the five dice (``sum``), the alike dice only
+    (``matching``), or the alike dice on top of a base (``base``)."""
+    if option == "matching":
+        return alike * face
+    if option == "base":
+        return base + alike * face
+    return total
 
 
 def _score_yatzy_lower(box: str, counts: Counter, total: int) -> int:

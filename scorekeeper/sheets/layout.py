@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scorekeeper.rules import RuleError, Rules
+from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
 from scorekeeper.rules.options import FLAGS, TRIPLE_COLUMNS, UPPER_BOXES
 from scorekeeper.rules.scoring import (
@@ -27,15 +28,27 @@ MAX_PAGES = 50
 MARGIN_MM = 10
 # Heights of what surrounds the grid on a blank page: title line, legend, game header rows.
 TITLE_MM = 11
-FOOTER_MM = 9
-GAME_HEAD_MM = 17
+GAME_HEAD_MM = 15
+# A game of several columns is wide enough for its name and date side by side.
+WIDE_GAME_HEAD_MM = 10
 KINDS_HEAD_MM = 6
 LABEL_COLUMN_MM = 40
+# A blank grid's labels also say when each box scores and what: one line of 6.5 pt under the
+# name needs a wider column (print.css sets the same width).
+BLANK_LABEL_COLUMN_MM = 46
+# The footnotes under a blank grid, one running paragraph (7 pt, print.css): the gap above
+# them, the height of a line, the width of a character taken wide enough that an English
+# note, often a few letters longer than the French one, fits the lines counted for it, and
+# the characters a line may lose to a word sent to the next one.
+FOOTNOTE_GAP_MM = 2.0
+FOOTNOTE_LINE_MM = 3.0
+FOOTNOTE_CHAR_MM = 1.4
+FOOTNOTE_WRAP_LOSS = 10
 # Tick boxes for extra Yams: each takes about 5 mm with its spacing; never fewer than three.
 TICK_MM = 5
 MAX_TICKS = 4
 # Taller than this, a row only wastes paper; shorter than this, a pencil does not fit.
-MAX_ROW_MM = 12.0
+MAX_ROW_MM = 14.0
 MIN_ROW_MM = 6.5
 
 # Games side by side on a blank page, by number of columns in a game. One column: six games,
@@ -117,37 +130,103 @@ def fixed_value(rules: Rules, box: str) -> int | None:
 
 @dataclass(frozen=True)
 class Hint:
-    """How a box scores, in a few words for the blank grid: a French template and its values."""
+    """A few words printed on a blank grid: a French template and its values."""
 
     text: str
     params: dict
 
 
+# When each box scores and what, in one short line under its name (seed 002's peer grid
+# says both): the condition, then the points. Fixed points come from the engine's constants.
+_UPPER_HINT = N_("total des %(face)d")
+_CLASSIQUE_HINTS = {
+    ("three_kind", "sum"): N_("≥ 3 dés pareils · somme des 5 dés"),
+    ("three_kind", "base"): N_("≥ 3 dés pareils · 10 + ces 3 dés"),
+    ("three_kind", "matching"): N_("≥ 3 dés pareils · 3 × la face"),
+    ("four_kind", "sum"): N_("≥ 4 dés pareils · somme des 5 dés"),
+    ("four_kind", "fixed40"): N_("≥ 4 dés pareils · %(points)d points"),
+    ("four_kind", "base"): N_("≥ 4 dés pareils · 20 + ces 4 dés"),
+    ("four_kind", "matching"): N_("≥ 4 dés pareils · 4 × la face"),
+    ("full_house", "fixed25"): N_("brelan + paire · %(points)d points"),
+    ("full_house", "base"): N_("brelan + paire · 10 + les 5 dés"),
+    ("small_straight", None): N_("1234, 2345 ou 3456 · %(points)d points"),
+    ("large_straight", None): N_("12345 ou 23456 · %(points)d points"),
+    ("yams", None): N_("5 dés pareils · %(points)d points"),
+    ("chance", None): N_("tout lancer · somme des 5 dés"),
+    ("plus", None): N_("somme des 5 dés, plus que le Moins"),
+    ("minus", None): N_("somme des 5 dés, moins que le Plus"),
+}
+_YATZY_HINTS = {
+    "pair": N_("2 dés pareils · leur somme"),
+    "two_pairs": N_("2 paires différentes · leur somme"),
+    "three_kind": N_("3 dés pareils · leur somme"),
+    "four_kind": N_("4 dés pareils · leur somme"),
+    "small_straight": N_("1-2-3-4-5 · %(points)d points"),
+    "large_straight": N_("2-3-4-5-6 · %(points)d points"),
+    "full_house": N_("brelan + paire · somme des dés"),
+    "chance": N_("tout lancer · somme des dés"),
+    "yams": N_("5 dés pareils · %(points)d points"),
+}
+
+
 def box_hint(rules: Rules, box: str) -> Hint:
+    """When ``box`` scores and what, for the blank grid of these rules."""
     fixed = fixed_value(rules, box)
-    if fixed is not None:
-        return Hint(N_("%(points)d points"), {"points": fixed})
+    params = {} if fixed is None else {"points": fixed}
     if box in UPPER_BOXES:
-        return Hint(N_("total des %(face)d"), {"face": UPPER_BOXES.index(box) + 1})
+        return Hint(_UPPER_HINT, {"face": UPPER_BOXES.index(box) + 1})
     if rules.is_yatzy:
-        text = {
-            "pair": N_("les deux dés de la paire"),
-            "two_pairs": N_("les quatre dés des paires"),
-            "three_kind": N_("les trois dés pareils"),
-            "four_kind": N_("les quatre dés pareils"),
-        }.get(box, N_("somme des dés"))
-        return Hint(text, {})
-    if box == "three_kind" and rules.three_kind == "base":
-        return Hint(N_("10 + les trois dés pareils"), {})
-    if box == "four_kind" and rules.four_kind == "base":
-        return Hint(N_("20 + les quatre dés pareils"), {})
-    if box == "full_house":
-        return Hint(N_("10 + la somme des dés"), {})
-    if box == "plus":
-        return Hint(N_("somme, plus que le Moins"), {})
-    if box == "minus":
-        return Hint(N_("somme, moins que le Plus"), {})
-    return Hint(N_("somme des dés"), {})
+        return Hint(_YATZY_HINTS[box], params)
+    option = getattr(rules, box) if box in ("three_kind", "four_kind", "full_house") else None
+    return Hint(_CLASSIQUE_HINTS[box, option], params)
+
+
+def footnotes(rules: Rules) -> tuple[Hint, ...]:
+    """What the options in force mean, one short sentence each, under a blank grid: the
+    header names them, the family holding the paper needs them explained."""
+    notes = [Hint(N_("Une case par tour ; si aucune ne convient, barrez-en une : elle vaut 0."),
+                  {})]
+    if "down" in rules.columns:
+        notes.append(Hint(N_("Descendante : de haut en bas. Montante : de bas en haut."), {}))
+    if "sec" in rules.columns:
+        notes.append(Hint(N_("Sec : un seul lancer par tour."), {}))
+    if rules.dice == 6:
+        notes.append(Hint(N_("Yams 6 : on lance six dés et chaque case compte les cinq "
+                             "meilleurs."), {}))
+    if rules.has_joker:
+        if rules.joker == "official":
+            notes.append(Hint(N_("Joker : un Yams, case Yams remplie, va en haut dans la case de "
+                                 "sa face si elle est libre, sinon en bas (Full %(full)d, suites "
+                                 "%(small)d et %(large)d), sinon en haut à 0."),
+                              {"full": FULL_HOUSE, "small": SMALL_STRAIGHT,
+                               "large": LARGE_STRAIGHT}))
+        else:
+            notes.append(Hint(N_("Joker libre : un Yams, case Yams remplie, va dans n'importe "
+                                 "quelle case libre (Full %(full)d, suites %(small)d et "
+                                 "%(large)d)."),
+                              {"full": FULL_HOUSE, "small": SMALL_STRAIGHT,
+                               "large": LARGE_STRAIGHT}))
+    if rules.has_yams_bonus:
+        notes.append(Hint(N_("+100 : une coche par Yams de plus quand la case Yams vaut 50."),
+                          {}))
+    if rules.plus_minus:
+        notes.append(Hint(N_("Plus et Moins : le Plus doit finir au-dessus du Moins, sinon la "
+                             "dernière des deux est barrée."), {}))
+    if rules.vache:
+        notes.append(Hint(N_("Vache : sur une ligne, marquer moins que le meilleur score d'un "
+                             "autre joueur barre la case."), {}))
+    return tuple(notes)
+
+
+def bonus_result(column: Column) -> Hint | None:
+    """What the upper bonus row says once the column's upper section is complete: the bonus
+    won (« +35 ✓ ») or by how much it was missed; None while it can still change. Short
+    enough for the narrowest column of the screen or the paper, never wrapped."""
+    if not column.upper_complete:
+        return None
+    if column.upper_bonus:
+        return Hint(N_("+%(points)d ✓"), {"points": column.upper_bonus})
+    return Hint(N_("manqué de %(points)d"), {"points": column.bonus_missing})
 
 
 def _page_mm(paper: Paper, landscape: bool) -> tuple[float, float]:
@@ -182,22 +261,37 @@ class BlankGrid:
         return grid_rows(self.rules)
 
     @property
+    def footnotes(self) -> tuple[Hint, ...]:
+        return footnotes(self.rules)
+
+    @property
+    def footer_mm(self) -> float:
+        """The height the footnotes take: as many lines as their length needs across the page."""
+        width, _height = _page_mm(self.paper, self.landscape)
+        chars_per_line = int((width - 2 * MARGIN_MM) / FOOTNOTE_CHAR_MM) - FOOTNOTE_WRAP_LOSS
+        chars = sum(len(note.text % note.params) + 1 for note in self.footnotes)
+        return FOOTNOTE_GAP_MM + -(-chars // chars_per_line) * FOOTNOTE_LINE_MM
+
+    @property
     def row_height_mm(self) -> float:
-        """Rows share the height the page leaves, within what a pencil needs."""
+        """Rows share the height the page leaves, within what a pencil needs: the games fill
+        the page down to the footnotes."""
         _width, height = _page_mm(self.paper, self.landscape)
-        room = height - 2 * MARGIN_MM - TITLE_MM - FOOTER_MM - GAME_HEAD_MM
+        room = height - 2 * MARGIN_MM - TITLE_MM - self.footer_mm
         if len(self.rules.columns) > 1:
-            room -= KINDS_HEAD_MM
+            room -= WIDE_GAME_HEAD_MM + KINDS_HEAD_MM
+        else:
+            room -= GAME_HEAD_MM
         # The extra-Yams tally row is one and a half rows high: ticks need room.
         weight = len(self.rows) + (0.5 if self.rules.has_yams_bonus else 0)
-        # Rounded down to a tenth, so that rounding never pushes the grid onto a second page.
-        return max(MIN_ROW_MM, min(MAX_ROW_MM, int(10 * room / weight) / 10))
+        # Rounded down to a hundredth, so that rounding never pushes the grid onto a second page.
+        return max(MIN_ROW_MM, min(MAX_ROW_MM, int(100 * room / weight) / 100))
 
     @property
     def data_column_mm(self) -> float:
         width, _height = _page_mm(self.paper, self.landscape)
         columns = self.games_per_page * len(self.rules.columns)
-        return (width - 2 * MARGIN_MM - LABEL_COLUMN_MM) / columns
+        return (width - 2 * MARGIN_MM - BLANK_LABEL_COLUMN_MM) / columns
 
     @property
     def tally_ticks(self) -> int:

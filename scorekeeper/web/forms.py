@@ -24,7 +24,7 @@ from scorekeeper.rules.game import MAX_NAME_LENGTH, MAX_PLAYERS
 
 PRESET_CHOICES = [
     SelectChoice("classique", _l("Classique : une colonne libre, 13 tours")),
-    SelectChoice("triple", _l("Triple : colonnes libre, descendante et montante, 39 tours")),
+    SelectChoice("triple", _l("Triple : colonnes descendante, montante et libre, 39 tours")),
     SelectChoice("yatzy", _l("Yatzy scandinave : 15 cases, prime de 50, sans joker")),
 ]
 
@@ -56,9 +56,11 @@ class NewGameForm(Form):
                             "que le meilleur score déjà inscrit par un autre joueur"))
     four_kind = SelectField(_l("Carré"), default="sum", choices=[
         SelectChoice("sum", _l("somme des 5 dés")), SelectChoice("fixed40", _l("40 fixes")),
-        SelectChoice("base", _l("20 + les quatre dés"))])
+        SelectChoice("base", _l("20 + les quatre dés")),
+        SelectChoice("matching", _l("les quatre dés identiques seulement (4 × la face)"))])
     three_kind = SelectField(_l("Brelan"), default="sum", choices=[
-        SelectChoice("sum", _l("somme des 5 dés")), SelectChoice("base", _l("10 + les trois dés"))])
+        SelectChoice("sum", _l("somme des 5 dés")), SelectChoice("base", _l("10 + les trois dés")),
+        SelectChoice("matching", _l("les trois dés identiques seulement (3 × la face)"))])
     full_house = SelectField(_l("Full"), default="fixed25", choices=[
         SelectChoice("fixed25", _l("25 fixes")),
         SelectChoice("base", _l("10 + la somme des 5 dés")),

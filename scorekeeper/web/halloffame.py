@@ -42,8 +42,10 @@ def rule_set_label(rules: Rules) -> str:
         parts.append(_("vache"))
     if not rules.is_yatzy:
         parts.extend(label for label in (
-            {"fixed40": _("Carré 40"), "base": _("Carré 20 + dés")}.get(rules.four_kind),
-            _("Brelan 10 + dés") if rules.three_kind == "base" else None,
+            {"fixed40": _("Carré 40"), "base": _("Carré 20 + dés"),
+             "matching": _("Carré dés identiques")}.get(rules.four_kind),
+            {"base": _("Brelan 10 + dés"),
+             "matching": _("Brelan dés identiques")}.get(rules.three_kind),
             _("Full 10 + somme") if rules.full_house == "base" else None,
             _("joker libre") if rules.joker == "free" else None,
             None if rules.yams_bonus else _("sans prime Yams"),

@@ -23,6 +23,8 @@ SUB_GAMES = [
                  id="no-100"),
     pytest.param({"three_kind": "base", "four_kind": "fixed40", "full_house": "base"},
                  ["three_kind", "four_kind", "full_house"], {}, id="scoring-options"),
+    pytest.param({"three_kind": "matching", "four_kind": "matching"},
+                 ["three_kind", "four_kind", "chance"], {}, id="matching-dice-only"),
     pytest.param({"four_kind": "base"}, ["four_kind", "chance"], {"sixes": 30},
                  id="joker-yams-box-at-zero"),
 ]

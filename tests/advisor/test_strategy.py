@@ -21,6 +21,7 @@ from tests.advisor.helpers import END_GAME_FILLED, game, solo_state
 
 COVERED = [{}, {"joker": "free"}, {"yams_bonus": False}, {"four_kind": "fixed40"},
            {"four_kind": "base", "three_kind": "base", "full_house": "base"},
+           {"four_kind": "matching", "three_kind": "matching"},
            {"columns": ["free"], "dice": 5}]
 NOT_COVERED = [{"preset": "yatzy"}, {"preset": "triple"}, {"columns": ["down"]},
                {"columns": ["up"]}, {"columns": ["sec"]}, {"columns": ["free", "sec"]},

@@ -33,8 +33,8 @@ segments = st.one_of(numbers, st.sampled_from(["new", "entries", "undo", "rankin
                                                "%2e%2e", "%ff", "%00", "games", "static"]))
 
 NEW_GAME_OPTIONS = {
-    "preset": ["classique", "triple", "yatzy"], "four_kind": ["sum", "fixed40", "base"],
-    "three_kind": ["sum", "base"], "full_house": ["fixed25", "base"],
+    "preset": ["classique", "triple", "yatzy"], "four_kind": ["sum", "fixed40", "base", "matching"],
+    "three_kind": ["sum", "base", "matching"], "full_house": ["fixed25", "base"],
     "joker": ["official", "free"], "dice": ["5", "6"], "vache": ["y"], "sec": ["y"],
     "yams_bonus": ["y"], "plus_minus": ["y"],
 }

@@ -101,6 +101,29 @@ def test_base_and_fixed_examples(options, box, dice, points):
 
 
 @pytest.mark.parametrize(
+    ("options", "box", "dice", "points"),
+    [
+        ({"three_kind": "matching"}, "three_kind", (6, 6, 4, 1, 6), 18),
+        ({"four_kind": "matching"}, "four_kind", (5, 5, 5, 5, 2), 20),
+        ({"three_kind": "matching"}, "three_kind", (6, 6, 6, 6, 6), 18),
+        ({"four_kind": "matching"}, "four_kind", (6, 6, 6, 6, 6), 24),
+    ],
+)
+def test_matching_examples(options, box, dice, points):
+    """« Dés identiques seulement »: only the alike dice count, even when five are alike."""
+    assert cell(solo([(box, dice)], **options), box).points == points
+
+
+def test_matching_is_a_variable_box_for_la_vache():
+    rules = Rules.from_dict({"vache": True, "three_kind": "matching"})
+    state = play(rules, ["Mag", "Alix"], [("three_kind", (5, 5, 5, 1, 2)),
+                                          ("three_kind", (4, 4, 4, 6, 6))])
+    # Alix's three fours (12) fall under Mag's three fives (15): barred, although the sum of
+    # her dice (24) would have beaten Mag's 17.
+    assert [cell(state, "three_kind", seat).points for seat in (0, 1)] == [15, 0]
+
+
+@pytest.mark.parametrize(
     ("box", "dice", "points"),
     [("pair", (6, 6, 5, 5, 1), 12), ("two_pairs", (6, 6, 5, 5, 1), 22),
      ("small_straight", (1, 2, 3, 4, 5), 15), ("large_straight", (2, 3, 4, 5, 6), 20),

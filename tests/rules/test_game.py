@@ -111,7 +111,7 @@ def test_triple_is_39_turns_and_52_with_sec():
     assert Rules.from_dict({"preset": "triple"}).turns_per_player == 39
     assert Rules.from_dict({"preset": "triple", "columns": ["down", "up", "free", "sec"]}
                            ).turns_per_player == 52
-    assert Rules.from_dict({"preset": "triple"}).columns == ("free", "down", "up")
+    assert Rules.from_dict({"preset": "triple"}).columns == ("down", "up", "free")
 
 
 def test_messages_translate_their_labels():

@@ -25,8 +25,8 @@ def rule_sets(draw):
                                 "columns": draw(st.sampled_from(COLUMN_SETS))})
     return Rules.from_dict({
         "vache": draw(st.booleans()),
-        "four_kind": draw(st.sampled_from(["sum", "fixed40", "base"])),
-        "three_kind": draw(st.sampled_from(["sum", "base"])),
+        "four_kind": draw(st.sampled_from(["sum", "fixed40", "base", "matching"])),
+        "three_kind": draw(st.sampled_from(["sum", "base", "matching"])),
         "full_house": draw(st.sampled_from(["fixed25", "base"])),
         "yams_bonus": draw(st.booleans()),
         "joker": draw(st.sampled_from(["official", "free"])),

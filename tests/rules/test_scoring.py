@@ -31,15 +31,14 @@ def classique_reference(box, dice, rules, joker=False):
     if box == "three_kind":
         if n_alike(dice) < 3:
             return 0
-        if rules.three_kind == "base":
-            face = next(f for f in range(1, 7) if dice.count(f) >= 3)
-            return 10 + 3 * face
-        return sum(dice)
+        face = next(f for f in range(1, 7) if dice.count(f) >= 3)
+        return {"sum": sum(dice), "base": 10 + 3 * face, "matching": 3 * face}[rules.three_kind]
     if box == "four_kind":
         if n_alike(dice) < 4:
             return 0
         face = next(f for f in range(1, 7) if dice.count(f) >= 4)
-        return {"sum": sum(dice), "fixed40": 40, "base": 20 + 4 * face}[rules.four_kind]
+        return {"sum": sum(dice), "fixed40": 40, "base": 20 + 4 * face,
+                "matching": 4 * face}[rules.four_kind]
     if box == "full_house":
         if not (is_full(dice) or joker):
             return 0
@@ -77,10 +76,12 @@ CLASSIQUE_VARIANTS = [
     Rules(),
     Rules(three_kind="base", four_kind="base", full_house="base"),
     Rules(four_kind="fixed40", plus_minus=True),
+    Rules(three_kind="matching", four_kind="matching"),
 ]
 
 
-@pytest.mark.parametrize("rules", CLASSIQUE_VARIANTS, ids=["classique", "base", "fixed40-pm"])
+@pytest.mark.parametrize("rules", CLASSIQUE_VARIANTS,
+                         ids=["classique", "base", "fixed40-pm", "matching"])
 @pytest.mark.parametrize("joker", [False, True], ids=["plain", "joker"])
 def test_every_classique_box_on_every_roll(rules, joker):
     for dice in EVERY_ROLL:
@@ -125,6 +126,8 @@ def test_six_dice_match_the_best_five_on_many_rolls():
     [
         ({}, {"ones", "sixes", "three_kind", "four_kind", "chance"}),
         ({"four_kind": "fixed40"}, {"ones", "sixes", "three_kind", "chance"}),
+        ({"three_kind": "matching", "four_kind": "matching"},
+         {"ones", "sixes", "three_kind", "four_kind", "chance"}),
         ({"full_house": "base", "plus_minus": True},
          {"ones", "sixes", "three_kind", "four_kind", "full_house", "plus", "minus"}),
         ({"preset": "yatzy"},

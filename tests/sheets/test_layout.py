@@ -3,10 +3,12 @@
 import pytest
 
 from scorekeeper.rules import RuleError, Rules, score
+from scorekeeper.rules.game import Column, Score
 from scorekeeper.sheets import MAX_PAGES, PAPERS, BlankGrid, PrintOptionError
 from scorekeeper.sheets.layout import (
     GAMES_PER_PAGE,
     blank_grid_from_query,
+    bonus_result,
     box_hint,
     fixed_value,
     game_layout,
@@ -33,8 +35,8 @@ def test_defaults_to_one_a4_page_of_classique():
 @pytest.mark.parametrize(("query", "columns", "games", "landscape"), [
     (RULE_SETS["classique"], ("free",), 6, False),
     (RULE_SETS["sec"], ("free", "sec"), 4, False),
-    (RULE_SETS["triple"], ("free", "down", "up"), 3, True),
-    (RULE_SETS["triple sec"], ("free", "down", "up", "sec"), 2, True),
+    (RULE_SETS["triple"], ("down", "up", "free"), 3, True),
+    (RULE_SETS["triple sec"], ("down", "up", "free", "sec"), 2, True),
     (RULE_SETS["yatzy"], ("free",), 6, False),
     ([("preset", "yatzy"), ("sec", "1")], ("free", "sec"), 4, False),
 ])
@@ -116,7 +118,7 @@ def test_rows_follow_the_screen(name):
 @pytest.mark.parametrize("paper", sorted(PAPERS))
 def test_rows_and_ticks_fit_a_pencil(name, paper):
     grid = blank_grid_from_query(RULE_SETS[name] + [("paper", paper)])
-    assert 7 <= grid.row_height_mm <= 12
+    assert 7 <= grid.row_height_mm <= 14
     assert 3 <= grid.tally_ticks <= 4
     assert grid.data_column_mm >= 18
     assert grid.games_per_page == GAMES_PER_PAGE[len(grid.rules.columns)]
@@ -165,3 +167,21 @@ def test_filled_sheets_split_players_into_tables_that_fit(players, kinds, landsc
     assert layout.landscape is landscape
     assert [len(table) for table in layout.tables] == sizes
     assert [seat for table in layout.tables for seat in table] == list(range(players))
+
+
+def _column(upper_points):
+    """A free column whose upper boxes hold these points (box: points)."""
+    cells = {box: Score("free", box, (), points) for box, points in upper_points.items()}
+    return Column(Rules(), "free", cells)
+
+
+def test_the_bonus_result_once_the_upper_section_is_complete():
+    reached = _column({"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18})
+    missed = _column({"ones": 1, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 8})
+    open_box = _column({"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
+    won = bonus_result(reached)
+    assert (won.text % won.params) == "+35 ✓"
+    lost = bonus_result(missed)
+    assert (lost.text % lost.params) == "manqué de 12"
+    # While a box is open the result can still change: the row keeps what is missing.
+    assert bonus_result(open_box) is None

@@ -1,15 +1,23 @@
 """Rendering: valid PDFs of the right size and page count, with the right words in them."""
 
 import io
+import json
 
 import pytest
+from flask import current_app
 from pypdf import PdfReader
+from weasyprint import HTML
+from weasyprint.formatting_structure.boxes import BlockBox
 
 from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS, BlankGrid, blank_pdf, game_pdf, render_pdf
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
+from scorekeeper.sheets.layout import MARGIN_MM
 from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.web.language import COOKIE
+from tests.fixtures.finished_games import finished_game_document
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 
@@ -45,6 +53,8 @@ RULES = {
         "preset": "triple", "columns": ["free", "down", "up", "sec"], "vache": True,
         "four_kind": "base", "three_kind": "base", "full_house": "base", "joker": "free",
         "plus_minus": True, "dice": 6}),
+    "matching": Rules.from_dict({"three_kind": "matching", "four_kind": "matching",
+                                 "vache": True, "dice": 6, "plus_minus": True}),
 }
 
 
@@ -81,15 +91,57 @@ def test_blank_grids_are_deterministic(ctx):
     assert render_pdf(sheets_pdf.blank_html(grid), ctx.static_folder, copies=2) == first
 
 
+def blank_text(rules, paper="a4"):
+    return words(read(blank_pdf(BlankGrid(rules, PAPERS[paper]))[1]).pages[0])
+
+
 def test_hints_and_rules_reflect_the_options(ctx):
-    text = words(read(blank_pdf(BlankGrid(RULES["everything"], PAPERS["a4"]))[1]).pages[0])
-    for expected in ("Plus", "Moins", "10 + les trois dés pareils", "20 + les quatre dés pareils",
-                  "10 + la somme des dés", "Descendante", "Montante", "Sec",
-                  "règle de la vache", "joker libre", "Yams 6"):
+    text = blank_text(RULES["everything"])
+    for expected in ("Plus", "Moins", "≥ 3 dés pareils · 10 + ces 3 dés",
+                     "≥ 4 dés pareils · 20 + ces 4 dés", "brelan + paire · 10 + les 5 dés",
+                     "Descendante", "Montante", "Sec", "règle de la vache", "joker libre",
+                     "Yams 6"):
         assert expected in text
-    yatzy = words(read(blank_pdf(BlankGrid(RULES["yatzy"], PAPERS["a4"]))[1]).pages[0])
+    yatzy = blank_text(RULES["yatzy"])
     assert "Paire" in yatzy and "Deux paires" in yatzy and "Prime (50)" in yatzy
-    assert "15 points" in yatzy and "20 points" in yatzy
+    assert "1-2-3-4-5 · 15 points" in yatzy and "2-3-4-5-6 · 20 points" in yatzy
+
+
+def test_every_box_says_when_it_scores_and_what(ctx):
+    text = blank_text(RULES["classique"])
+    for hint in ("total des 1", "total des 6", "≥ 3 dés pareils · somme des 5 dés",
+                 "≥ 4 dés pareils · somme des 5 dés", "brelan + paire · 25 points",
+                 "1234, 2345 ou 3456 · 30 points", "12345 ou 23456 · 40 points",
+                 "5 dés pareils · 50 points", "tout lancer · somme des 5 dés",
+                 "si le total haut fait 63 ou plus"):
+        assert hint in text
+    matching = blank_text(RULES["matching"])
+    assert "≥ 3 dés pareils · 3 × la face" in matching
+    assert "≥ 4 dés pareils · 4 × la face" in matching
+
+
+def test_yatzy_speaks_yatzy(ctx):
+    text = blank_text(RULES["yatzy"])
+    assert "Yatzy 5 dés pareils · 50 points" in text
+    assert "Yams" not in text
+    assert "Joker" not in text and "+100" not in text
+
+
+@pytest.mark.parametrize(("name", "notes", "absent"), [
+    ("classique", ["Une case par tour", "Joker : un Yams, case Yams remplie, va en haut",
+                   "(Full 25, suites 30 et 40)", "+100 : une coche par Yams de plus"],
+     ["Joker libre", "Vache", "Yams 6", "Plus et Moins :", "Sec :", "Descendante :"]),
+    ("everything", ["Joker libre : un Yams", "Vache : sur une ligne", "Yams 6 : on lance six dés",
+                    "Plus et Moins : le Plus doit finir", "Sec : un seul lancer",
+                    "Descendante : de haut en bas"],
+     ["Joker : un Yams"]),
+])
+def test_footnotes_explain_the_options_in_force(ctx, name, notes, absent):
+    text = blank_text(RULES[name])
+    for note in notes:
+        assert note in text
+    for note in absent:
+        assert note not in text
 
 
 def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, monkeypatch):
@@ -115,3 +167,52 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
     assert "<img src=/etc/passwd>" in text and "Mag" in text
     assert "24" in text and "✗" in text and "Classement provisoire" in text
     assert "à Mag de jouer" in text
+
+
+def test_a_finished_sheet_prints_the_bonus_result_on_one_line(ctx, store):
+    document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
+    [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]))
+    reader = read(game_pdf(store, game_id, PAPERS["a4"]))
+    lines = [" ".join(line.split()) for page in reader.pages
+             for line in page.extract_text().splitlines()]
+    text = " ".join(lines)
+    assert text.count("+35 ✓") == 4
+    assert text.count("manqué de 42") == 2 and text.count("manqué de 1") == 2
+    assert "il manque" not in text
+    # Never wrapped: each result is whole on its line of the extracted text.
+    assert not any(line.endswith(("manqué", "manqué de", "+35")) for line in lines)
+
+
+MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
+
+
+def _layout(grid):
+    """The first page of the grid as WeasyPrint lays it out, and its boxes with a class."""
+    html = sheets_pdf.blank_html(grid)
+    document = HTML(string=html, base_url=STATIC_BASE_URL,
+                    url_fetcher=StaticFilesFetcher(current_app.static_folder)).render()
+    page = document.pages[0]
+    classes = [(box.element.get("class") or "", box) for box in page._page_box.descendants()
+               if isinstance(box, BlockBox) and getattr(box, "element", None) is not None]
+    return document, page, classes
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_games_fill_the_page_and_hints_keep_to_one_line(app, name, paper, language):
+    with app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
+        grid = BlankGrid(RULES[name], PAPERS[paper])
+        document, page, classes = _layout(grid)
+    assert len(document.pages) == 1, "the grid overflowed onto another page"
+    hints = [box for kind, box in classes if kind == "hint"]
+    assert len(hints) == len(grid.rules.boxes) + 1 + grid.rules.has_yams_bonus
+    # Every hint of a box or of the upper bonus on one line: a second would eat the room of
+    # the pencil (the extra-Yams row is taller and may take two).
+    box_hints = hints[:-1] if grid.rules.has_yams_bonus else hints
+    assert all(len(hint.children) == 1 for hint in box_hints), [
+        hint.children[0].children[0].text for hint in box_hints if len(hint.children) > 1]
+    [footer] = [box for kind, box in classes if kind == "print-foot notes"]
+    bottom = page.height - MARGIN_MM * MM
+    left_blank = (bottom - (footer.position_y + footer.height)) / MM
+    assert 0 <= left_blank <= 8, f"{left_blank:.1f} mm left blank under the notes"

@@ -6,19 +6,25 @@ scoring option, triple with vache and sec, yatzy), players shared between games 
 another case, accents and a hostile name.
 """
 
+import json
+import random
 import re
 import shutil
 import sqlite3
 from contextlib import closing
 
 import pytest
+from alembic import command
 from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
+from scorekeeper.rules import Rules
 from scorekeeper.store.migrations import alembic_config
 from scorekeeper.store.play import load
 from scorekeeper.store.results import expected_tables, stored_tables
+from scorekeeper.store.samples import random_document
+from scorekeeper.store.transfer import check_files, import_games
 from tests.fixtures.make_games_0001 import FIXTURE, GAMES
 
 pytestmark = pytest.mark.sqlite_only("upgrades the SQLite file games_0001.sqlite")
@@ -112,3 +118,29 @@ def test_a_second_start_changes_nothing(upgraded):
     with closing(sqlite3.connect(database)) as connection:
         assert connection.execute("SELECT * FROM results ORDER BY 1, 2").fetchall() == first
     assert _rows_0001(database) == rows
+
+
+def _rule_set_columns(connection) -> list[list[str]]:
+    return sorted(json.loads(rules)["columns"]
+                  for (rules,) in connection.execute(text("SELECT rules FROM rule_sets")))
+
+
+def test_rule_sets_follow_the_column_order_of_the_sheet(store):
+    """Migration 0004: a Triple rule set stored with (free, down, up) gets the key a Triple
+    game finished today gets, in its results and in its players' aggregates."""
+    rng = random.Random(3)
+    documents = [random_document(Rules.from_dict(rules), ["Mag", "Alix"], rng)
+                 for rules in ({"preset": "triple"}, {"preset": "triple", "vache": True},
+                               {"columns": ["free", "sec"]}, {})]
+    import_games(store, check_files([("games.json", json.dumps(documents))]))
+    cfg = alembic_config()
+    with store.engine.begin() as connection:
+        cfg.attributes["connection"] = connection
+        command.downgrade(cfg, "0003")
+        assert _rule_set_columns(connection) == [["free"], ["free", "down", "up"],
+                                                 ["free", "down", "up"], ["free", "sec"]]
+        assert stored_tables(connection) != expected_tables(connection)
+        command.upgrade(cfg, "head")
+        assert _rule_set_columns(connection) == [["down", "up", "free"],
+                                                 ["down", "up", "free"], ["free"], ["free", "sec"]]
+        assert stored_tables(connection) == expected_tables(connection)

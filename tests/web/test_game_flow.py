@@ -126,7 +126,7 @@ def test_new_game_with_house_rules(table, app):
                              four_kind="fixed40", dice="6")
     record, _ = load(app.extensions["scorekeeper.store"], game_id)
     rules = Rules.from_dict(record.rules)
-    assert rules.columns == ("free", "down", "up", "sec")
+    assert rules.columns == ("down", "up", "free", "sec")
     assert (rules.vache, rules.four_kind, rules.dice) == (True, "fixed40", 6)
     page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "règle de la vache" in page and "Carré 40" in page

@@ -137,6 +137,9 @@ def test_the_bonus_streak_record(app, client):
     ({"preset": "yatzy", "vache": True}, "Yatzy · vache"),
     ({"vache": True, "four_kind": "fixed40"}, "Classique · vache · Carré 40"),
     ({"columns": ["down"]}, "Classique · colonnes Descendante"),
+    ({"columns": ["free", "down"]}, "Classique · colonnes Descendante, Libre"),
+    ({"three_kind": "matching", "four_kind": "matching"},
+     "Classique · Carré dés identiques · Brelan dés identiques"),
     ({"three_kind": "base", "full_house": "base", "joker": "free", "yams_bonus": False,
       "plus_minus": True, "dice": 6, "four_kind": "base"},
      "Classique · Carré 20 + dés · Brelan 10 + dés · Full 10 + somme · joker libre · "

@@ -37,7 +37,9 @@ def test_triple_columns_keep_their_order(table, app, snapshot):
     assert table.play(game_id, 1, "12346", "up:chance").status_code == 303
     assert table.play(game_id, 2, "12346", "free:small_straight").status_code == 303
     sheet = state_of(app, game_id).sheets[0]
-    assert [column.total for column in sheet.columns.values()] == [30, 3, 16]
+    assert {kind: column.total for kind, column in sheet.columns.items()} == {
+        "down": 3, "up": 16, "free": 30}
+    assert list(sheet.columns) == ["down", "up", "free"]
 
 
 def test_a_column_the_game_does_not_have(table, snapshot):
@@ -93,6 +95,8 @@ def test_six_dice_in_a_five_dice_game(table, snapshot):
         ({"four_kind": "base"}, "four_kind", "33336", 32),
         ({"three_kind": "base"}, "three_kind", "44421", 22),
         ({"full_house": "base"}, "full_house", "55222", 26),
+        ({"three_kind": "matching"}, "three_kind", "66416", 18),
+        ({"four_kind": "matching"}, "four_kind", "55552", 20),
     ],
 )
 def test_scoring_options(table, app, options, box, dice, points):

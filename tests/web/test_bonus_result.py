@@ -1,0 +1,23 @@
+"""The upper bonus row of a complete upper section: the result, on one line."""
+
+import json
+import re
+
+from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.web.language import COOKIE
+from tests.fixtures.finished_games import finished_game_document
+
+
+def test_a_finished_game_shows_the_bonus_won_or_missed(app, client):
+    document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
+    store = app.extensions[STORE_EXTENSION]
+    [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]))
+    html = client.get(f"/games/{game_id}").get_data(as_text=True)
+    results = re.findall(r'<span class="bonus-result[^"]*">([^<]*)</span>', html)
+    assert results == ["+35 ✓", "manqué de 42", "manqué de 1", "+35 ✓"] * 2
+    assert "il manque" not in html
+    client.set_cookie(COOKIE, "en")
+    english = client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert re.findall(r'<span class="bonus-result[^"]*">([^<]*)</span>', english)[:3] == [
+        "+35 ✓", "missed by 42", "missed by 1"]
