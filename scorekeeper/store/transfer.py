@@ -35,7 +35,7 @@ from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
 from scorekeeper.store.results import record_results
 from scorekeeper.store.schema import entries, game_players, games, players
-from scorekeeper.store.store import Store, _dice_text, _now
+from scorekeeper.store.store import HOME_HOUSEHOLD, Store, _dice_text, _now
 
 EXPORT_BATCH = 500
 
@@ -191,7 +191,7 @@ def check_files(files: Iterable[tuple[str, bytes | str]]) -> list[GameImport]:
     return checked
 
 
-def _write_game(connection: Connection, game: GameImport) -> int:
+def _write_game(connection: Connection, game: GameImport, household: int) -> int:
     state = game.state
     written_at = game.finished_at or game.created_at
     now = _now()
@@ -199,11 +199,13 @@ def _write_game(connection: Connection, game: GameImport) -> int:
     # change, whatever the file says, so no kept replay of a deleted game that had the same
     # id can ever pass for it (store/play.py).
     game_id = connection.execute(insert(games).values(
-        rules=json.dumps(state.rules.to_dict(), sort_keys=True), status=game.status,
+        household_id=household, rules=json.dumps(state.rules.to_dict(), sort_keys=True),
+        status=game.status,
         created_at=game.created_at, updated_at=now, finished_at=game.finished_at,
     )).inserted_primary_key[0]
     for seat, (name, identity) in enumerate(zip(state.players, game.identities, strict=True)):
-        player_id = Store._find_or_create_player(connection, identity.strip(), now)
+        # Only the household's own players: an import never reaches another's.
+        player_id = Store._find_or_create_player(connection, identity.strip(), now, household)
         connection.execute(insert(game_players).values(
             game_id=game_id, seat=seat, player_id=player_id, name=name.strip()))
     if state.entries:
@@ -219,15 +221,17 @@ def _write_game(connection: Connection, game: GameImport) -> int:
     return game_id
 
 
-def import_games(store: Store, checked: Sequence[GameImport]) -> list[int]:
-    """Write checked games in one transaction; return their new ids, in the same order."""
+def import_games(store: Store, checked: Sequence[GameImport],
+                 household: int = HOME_HOUSEHOLD) -> list[int]:
+    """Write checked games into the household in one transaction; return their new ids, in
+    the same order."""
     try:
         with store.engine.begin() as connection:
-            return [_write_game(connection, game) for game in checked]
+            return [_write_game(connection, game, household) for game in checked]
     except IntegrityError:
         # Another request created one of these players at the same moment; it exists now.
         with store.engine.begin() as connection:
-            return [_write_game(connection, game) for game in checked]
+            return [_write_game(connection, game, household) for game in checked]
 
 
 def _document(game, seats: list, log: list) -> dict[str, Any]:
@@ -258,10 +262,12 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
     return document
 
 
-def export_documents(store: Store, game_id: int | None = None) -> Iterator[dict[str, Any]]:
-    """The documents of every game (or of one), by id; GameNotFound for an unknown id."""
+def export_documents(store: Store, game_id: int | None = None,
+                     household: int = HOME_HOUSEHOLD) -> Iterator[dict[str, Any]]:
+    """The documents of every game of the household (or of one), by id; GameNotFound for an
+    id the household has not."""
     with store.engine.connect() as connection:
-        query = select(games.c.id).order_by(games.c.id)
+        query = select(games.c.id).where(games.c.household_id == household).order_by(games.c.id)
         if game_id is not None:
             query = query.where(games.c.id == game_id)
         ids = list(connection.scalars(query))
