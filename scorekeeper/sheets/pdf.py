@@ -19,7 +19,7 @@ from scorekeeper.rules.options import UPPER_BONUS_THRESHOLD
 from scorekeeper.sheets.cache import BlankCache, fingerprint
 from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
 from scorekeeper.sheets.layout import BlankGrid, Paper, box_hint, game_layout, grid_rows
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.play import load
 from scorekeeper.store.records import GameRecord
 
@@ -111,10 +111,11 @@ def game_html(record: GameRecord, state: GameState, paper: Paper) -> str:
     )
 
 
-def game_pdf(store: Store, game_id: int, paper: Paper) -> bytes:
+def game_pdf(store: Store, game_id: int, paper: Paper,
+             household: int = HOME_HOUSEHOLD) -> bytes:
     """A game's sheet as the screen shows it, from the same replay of its log.
 
-    Raises GameNotFound for an unknown game.
+    Raises GameNotFound for a game the household has not.
     """
-    record, state = load(store, game_id)
+    record, state = load(store, game_id, household)
     return render_pdf(game_html(record, state, paper), current_app.static_folder)

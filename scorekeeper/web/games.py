@@ -12,7 +12,7 @@ from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store import NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
 from scorekeeper.web.forms import EntryForm, NewGameForm, UndoForm
-from scorekeeper.web.store import load_or_404, store
+from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -40,7 +40,7 @@ def new():
     if form.validate_on_submit():
         names = [name for name in form.names.data if name]
         try:
-            game_id = start_game(store(), _rules_from(form), names)
+            game_id = start_game(store(), _rules_from(form), names, household())
         except RuleError as rule_error:
             error = rule_error.render(_)
         else:
@@ -205,7 +205,7 @@ def play(game_id: int):
     try:
         # The state loaded above is the one checked: the store's count check guards the rest.
         cell, after = write_turn(store(), record, state, form.seq.data, column, box,
-                                 form.dice.data)
+                                 form.dice.data, household())
     except StaleSheet:
         _record, state = load_or_404(game_id)
         return _render_sheet(game_id, state, form, _stale_message(), 409)
@@ -224,7 +224,7 @@ def undo(game_id: int):
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     if form.validate_on_submit():
         try:
-            store().undo_entry(game_id, form.seq.data)
+            store().undo_entry(game_id, form.seq.data, household())
         except (StaleSheet, NothingToUndo):
             flash(_stale_message(), "error")
         else:

@@ -8,7 +8,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.net import lan_address
-from scorekeeper.web.store import store
+from scorekeeper.web.store import household, store
 
 bp = Blueprint("main", __name__)
 
@@ -36,6 +36,7 @@ def qr_code_svg(url: str) -> Markup:
 def home():
     url = join_url()
     return render_template(
-        "home.html", games=store().games_in_progress(), join_url=url, join_qr=qr_code_svg(url),
+        "home.html", games=store().games_in_progress(household()), join_url=url,
+        join_qr=qr_code_svg(url),
         offline=url.startswith(f"http://{LOOPBACK}:"),
     )

@@ -13,7 +13,7 @@ from scorekeeper.sheets import (
 )
 from scorekeeper.store import GameNotFound
 from scorekeeper.web.paging import no_game
-from scorekeeper.web.store import store
+from scorekeeper.web.store import household, store
 
 bp = Blueprint("prints", __name__)
 
@@ -56,7 +56,7 @@ def game_sheet(game_id: int):
     except RuleError as error:
         return _bad_query(error)
     try:
-        pdf = game_pdf(store(), game_id, paper)
+        pdf = game_pdf(store(), game_id, paper, household())
     except GameNotFound:
         no_game(game_id)
     response = _pdf_response(pdf, _("yams-partie-%(id)d.pdf", id=game_id))
