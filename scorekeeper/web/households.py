@@ -23,7 +23,6 @@ from flask import (
     current_app,
     flash,
     g,
-    jsonify,
     redirect,
     render_template,
     request,
@@ -60,6 +59,7 @@ from scorekeeper.store.households import (
 )
 from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
+from scorekeeper.web.live import version_response
 from scorekeeper.web.main import qr_code_svg
 from scorekeeper.web.security import HOSTED_SETTING, MAX_DATABASE_ID, require_pin
 from scorekeeper.web.store import household, load_or_404, store
@@ -350,10 +350,4 @@ def spectate(token: str):
 def spectate_version(token: str):
     """The spectator page's poll, as live.version answers a joined device's."""
     found = spectated_game(store(), token)
-    version = None if found is None else store().game_version(*found)
-    if version is None:
-        return jsonify(error="not found"), 404
-    response = jsonify(seq=version.entry_count, status=version.status,
-                       version=f"{version.entry_count}:{version.updated_at.isoformat()}")
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return version_response(None if found is None else store().game_version(*found))
