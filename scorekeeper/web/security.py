@@ -32,7 +32,7 @@ from werkzeug.security import check_password_hash
 from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
 
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.households import get_household
 from scorekeeper.store.pins import add_pin_failure, forget_pin_failures, recent_pin_failures
 from scorekeeper.web.forms import Form
@@ -97,7 +97,7 @@ class PinAttempts:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def wait_seconds(self, address: str, household: int) -> int:
+    def wait_seconds(self, address: str, household: int = HOME_HOUSEHOLD) -> int:
         """How long this address must wait before trying the household's PIN again; 0 when
         it may try now."""
         now = time.time()
@@ -108,12 +108,12 @@ class PinAttempts:
         oldest = recent[-MAX_PIN_FAILURES].timestamp()
         return max(1, int(oldest + PIN_WINDOW_SECONDS - now + 0.999))
 
-    def failed(self, address: str, household: int) -> None:
+    def failed(self, address: str, household: int = HOME_HOUSEHOLD) -> None:
         now = time.time()
         add_pin_failure(self.store, address, _moment(now), _moment(now - PIN_WINDOW_SECONDS),
                         household)
 
-    def succeeded(self, address: str, household: int) -> None:
+    def succeeded(self, address: str, household: int = HOME_HOUSEHOLD) -> None:
         forget_pin_failures(self.store, address, household)
 
 
