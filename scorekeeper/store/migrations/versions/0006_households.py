@@ -5,11 +5,10 @@ here. A rule set's counters and records become per household: its key stays the 
 rules, the same in every household, and ``rule_sets`` is keyed by (household, key). The
 devices, join links, spectator links and wrong passphrases of hosted mode get their tables.
 
-On SQLite the altered tables are rebuilt (batch mode), foreign keys checked only at commit
-meanwhile, when every rebuilt table is back under its name. ``games`` is never rebuilt:
-dropping it, even for a moment, would cascade to its entries. SQLite adds its column in
-place, which it allows with a default and without a foreign key; the household's games are
-deleted with it by the store.
+On SQLite the altered tables are rebuilt (batch mode), with foreign keys off meanwhile
+(migrations/env.py). ``games`` is never rebuilt all the same: SQLite adds its column in
+place, which it allows with a default and without a foreign key; the store deletes a
+household's games with it.
 
 Revision ID: 0006
 Revises: 0004p
@@ -47,13 +46,7 @@ def _household_column(table: str) -> None:
         batch.alter_column("household_id", server_default=None)
 
 
-def _check_foreign_keys_at_commit() -> None:
-    if op.get_bind().dialect.name == "sqlite":
-        op.execute("PRAGMA defer_foreign_keys = ON")
-
-
 def upgrade() -> None:
-    _check_foreign_keys_at_commit()
     op.create_table(
         "households",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -154,7 +147,6 @@ def downgrade() -> None:
     """Back to one database of one household: refused once another household exists."""
     if op.get_bind().execute(sa.text("SELECT count(*) FROM households")).scalar() > 1:
         raise RuntimeError("several households share this database: it cannot go back to one")
-    _check_foreign_keys_at_commit()
     for table in ("passphrase_failures", "spectator_links", "join_links", "devices"):
         op.drop_table(table)
     op.drop_index("ix_pin_failures_household_address_time", table_name="pin_failures")
