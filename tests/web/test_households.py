@@ -189,3 +189,17 @@ def test_deleting_the_household_after_its_pin_and_a_confirmation(hosted):
     assert find_household(store, "Les Autres") is not None
     assert client.get("/").status_code == 302
     assert other.get("/").status_code == 200
+
+
+def test_wrong_passphrases_from_one_address_are_limited_whatever_the_names(hosted):
+    _signup(hosted.test_client())
+    client = hosted.test_client()
+    for number in range(MAX_PASSPHRASE_FAILURES):
+        assert _join(client, name=f"Maison {number}").status_code == 422
+    refused = _join(client)
+    assert "essais manqués" in refused.get_data(as_text=True)
+    other_address = hosted.test_client()
+    response = other_address.post("/household/join", environ_base={"REMOTE_ADDR": "10.0.0.9"},
+                                  data={"name": "Les Martin", "passphrase": PASSPHRASE,
+                                        "csrf_token": _token(other_address, "/household/join")})
+    assert response.status_code == 303
