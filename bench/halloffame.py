@@ -36,7 +36,7 @@ from sqlalchemy import insert, update
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
-from scorekeeper.store import FINISHED, Store
+from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, Store
 from scorekeeper.store.results import (
     canonical_rules,
     expected_tables,
@@ -75,7 +75,8 @@ def build_pool(rng: random.Random) -> dict[tuple[int, int], list]:
                         state.sheets[entry.player].columns[entry.column].cells[entry.box].points)
                        for entry in state.entries]
                 # Player ids are given later; seats stand in for them here.
-                rows = result_rows(0, rules.to_dict(), START, list(range(count)), state)
+                rows = result_rows(0, HOME_HOUSEHOLD, rules.to_dict(), START, list(range(count)),
+                                   state)
                 games_of_kind.append((rules, log, rows))
             pool[index, count] = games_of_kind
     return pool
@@ -93,11 +94,13 @@ def fill(store: Store, count: int, seed: int) -> None:
     stored_time = entries.c.created_at.type.bind_processor(store.engine.dialect)
     with store.engine.begin() as connection:
         connection.execute(insert(players), [
-            {"id": number, "name": name, "name_key": name.casefold(), "created_at": START}
+            {"id": number, "household_id": HOME_HOUSEHOLD, "name": name,
+             "name_key": name.casefold(), "created_at": START}
             for number, name in enumerate(HOUSEHOLD, start=1)])
         connection.execute(insert(rule_sets), [
-            {"key": rules_key(options), "rules": canonical_rules(options), "games": 0,
-             "results": 0} for options, _weight in RULE_SETS])
+            {"household_id": HOME_HOUSEHOLD, "key": rules_key(options),
+             "rules": canonical_rules(options), "games": 0, "results": 0}
+            for options, _weight in RULE_SETS])
     for first in range(0, count, BATCH):
         rows: dict[str, list] = {"games": [], "seats": [], "entries": [], "results": []}
         for game_id in range(first + 1, min(first + BATCH, count) + 1):
@@ -106,7 +109,8 @@ def fill(store: Store, count: int, seed: int) -> None:
             seated = rng.sample(range(1, len(HOUSEHOLD) + 1), size)
             created = START + (game_id - 1) * SPACING
             finished = created + timedelta(minutes=30)
-            rows["games"].append({"id": game_id, "rules": json.dumps(rules.to_dict(),
+            rows["games"].append({"id": game_id, "household_id": HOME_HOUSEHOLD,
+                                  "rules": json.dumps(rules.to_dict(),
                                                                     sort_keys=True),
                                   "status": FINISHED, "created_at": created,
                                   "updated_at": finished, "finished_at": finished})

@@ -131,6 +131,43 @@ def migrate(instance: Path | None) -> None:
     click.echo(f"Database up to date: {app.config['DATABASE_URL'].partition('://')[0]}")
 
 
+@main.group()
+def household() -> None:
+    """Households of a hosted score keeper (HOUSEHOLDS = True)."""
+
+
+@household.command("create")
+@click.argument("name")
+@click.password_option("--passphrase", prompt="Phrase secrète", confirmation_prompt=True,
+                       help="The household's passphrase (asked when not given).")
+@instance_option
+def create_household_command(name: str, passphrase: str, instance: Path | None) -> None:
+    """Create the household NAME, also when sign-up is closed (HOUSEHOLD_SIGNUP = False)."""
+    from scorekeeper.app import create_app
+    from scorekeeper.store.households import (
+        MAX_HOUSEHOLD_NAME_LENGTH,
+        HouseholdNameTaken,
+        create_household,
+    )
+    from scorekeeper.web.households import MIN_PASSPHRASE_LENGTH, passphrase_hash
+    from scorekeeper.web.store import STORE_EXTENSION
+
+    name = name.strip()
+    if not 0 < len(name) <= MAX_HOUSEHOLD_NAME_LENGTH:
+        raise click.BadParameter(f"1 à {MAX_HOUSEHOLD_NAME_LENGTH} caractères", param_hint="NAME")
+    if len(passphrase) < MIN_PASSPHRASE_LENGTH:
+        raise click.BadParameter(f"au moins {MIN_PASSPHRASE_LENGTH} caractères",
+                                 param_hint="--passphrase")
+    store = create_app(instance_path=instance).extensions[STORE_EXTENSION]
+    try:
+        household_id = create_household(store, name, passphrase_hash(passphrase))
+    except HouseholdNameTaken:
+        raise click.ClickException(f"une maison s'appelle déjà « {name} »") from None
+    finally:
+        store.dispose()
+    click.echo(f"Maison « {name} » créée (numéro {household_id}).")
+
+
 def addresses_to_open(host: str, port: int) -> list[str]:
     """The URLs that reach a server listening on `host`: on this machine, then from the LAN."""
     if host in ("0.0.0.0", "::", ""):

@@ -13,7 +13,8 @@ from pathlib import Path
 import click
 
 from scorekeeper.app import create_app
-from scorekeeper.store import GameNotFound, Store
+from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound, Store
+from scorekeeper.store.households import find_household
 from scorekeeper.store.transfer import (
     ImportRefused,
     Problem,
@@ -30,6 +31,24 @@ def _open_store(instance: Path | None) -> Store:
     return create_app(instance_path=instance).extensions[STORE_EXTENSION]
 
 
+def household_id(store: Store, name: str | None) -> int:
+    """The household called `name` (hosted), the home one without a name; exits with 2 and
+    a message for a name no household has."""
+    if name is None:
+        return HOME_HOUSEHOLD
+    found = find_household(store, name)
+    if found is None:
+        store.dispose()
+        click.echo(f"Aucune maison ne s'appelle « {name} ».", err=True)
+        sys.exit(2)
+    return found.id
+
+
+household_option = click.option(
+    "--household", "household_name", default=None,
+    help="Hosted: the household whose games these are (its name); the home one without it.")
+
+
 def _line(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False)
 
@@ -37,7 +56,9 @@ def _line(data: dict) -> str:
 @click.command("export")
 @click.option("--game", "game_id", type=click.IntRange(1, MAX_DATABASE_ID), default=None,
               help="Export this game only (its number, as in /games/<id>).")
-def export_command(game_id: int | None, instance: Path | None) -> None:
+@household_option
+def export_command(game_id: int | None, instance: Path | None,
+                   household_name: str | None) -> None:
     """Print every game (or one) as a JSON array of game documents.
 
     Each document is the `replay` format plus id, status, created_at and finished_at:
@@ -48,8 +69,9 @@ def export_command(game_id: int | None, instance: Path | None) -> None:
         click.echo(f"Aucune instance dans {instance} : vérifiez --instance.", err=True)
         sys.exit(2)
     store = _open_store(instance)
+    household = household_id(store, household_name)
     try:
-        for chunk in json_array(export_documents(store, game_id)):
+        for chunk in json_array(export_documents(store, game_id, household)):
             click.echo(chunk, nl=False)
     except GameNotFound:
         click.echo(f"Aucune partie n'a le numéro {game_id}.", err=True)
@@ -71,7 +93,9 @@ def _problem_line(problem: Problem) -> str:
 @click.command("import")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-def import_command(files: tuple[Path, ...], instance: Path | None) -> None:
+@household_option
+def import_command(files: tuple[Path, ...], instance: Path | None,
+                   household_name: str | None) -> None:
     """Import game documents (one per file, or an array as `export` prints).
 
     Every game is replayed first: if any is illegal, nothing is imported, each problem is
@@ -95,8 +119,9 @@ def import_command(files: tuple[Path, ...], instance: Path | None) -> None:
         click.echo("Rien n'a été importé.", err=True)
         sys.exit(2)
     store = _open_store(instance)
+    household = household_id(store, household_name)
     try:
-        ids = import_games(store, checked)
+        ids = import_games(store, checked, household)
     finally:
         store.dispose()
     for game, game_id in zip(checked, ids, strict=True):

@@ -18,7 +18,7 @@ from scorekeeper.store.records import (
     GameSummary,
     GameVersion,
 )
-from scorekeeper.store.store import Store, player_key
+from scorekeeper.store.store import HOME_HOUSEHOLD, Store, player_key
 
 __all__ = [
     "ABANDONED",
@@ -31,6 +31,7 @@ __all__ = [
     "GameRecord",
     "GameSummary",
     "GameVersion",
+    "HOME_HOUSEHOLD",
     "InvalidPlayers",
     "NothingToUndo",
     "StaleSheet",

@@ -40,12 +40,13 @@ def sqlite_file(database_url: str) -> Path:
     return Path(url.database)
 
 
-def backup(database: Path, destination: Path) -> BackupSummary:
+def backup(database: Path, destination: Path, household: int | None = None) -> BackupSummary:
     """Copy the SQLite database `database` into the single file `destination`.
 
     The copy is written aside, checked with PRAGMA integrity_check, then renamed into place:
     a backup that fails never replaces a good one. The copy uses the rollback journal, so it
     is one self-contained file; the server turns WAL back on when it opens a restored copy.
+    With `household`, the copy keeps that household only: the others are deleted from it.
     """
     if not database.is_file():
         raise BackupError(f"no database at {database}")
@@ -56,6 +57,8 @@ def backup(database: Path, destination: Path) -> BackupSummary:
     os.close(fd)
     try:
         summary = _copy(database, Path(draft))
+        if household is not None:
+            summary = _keep_only(Path(draft), household)
         os.replace(draft, destination)
     finally:
         with contextlib.suppress(FileNotFoundError):
@@ -84,9 +87,39 @@ def _copy(database: Path, draft: Path) -> BackupSummary:
     return BackupSummary(games=games, entries=entries)
 
 
+def _keep_only(copy: Path, household: int) -> BackupSummary:
+    """Delete every household but one from a copy; what it then holds."""
+    from scorekeeper.store.households import delete_household
+    from scorekeeper.store.schema import households
+    from scorekeeper.store.store import Store
+
+    store = Store(f"sqlite:///{copy}")
+    try:
+        with store.engine.connect() as connection:
+            others = list(connection.scalars(
+                households.select().with_only_columns(households.c.id)
+                .where(households.c.id != household)))
+        for other in others:
+            delete_household(store, other)
+    finally:
+        store.dispose()
+    # The store opened the copy in WAL mode: back to one self-contained file.
+    connection = sqlite3.connect(copy, isolation_level=None)
+    try:
+        connection.execute("PRAGMA journal_mode = DELETE")
+        connection.execute("VACUUM")
+        games = connection.execute("SELECT count(*) FROM games").fetchone()[0]
+        entries = connection.execute("SELECT count(*) FROM entries").fetchone()[0]
+    finally:
+        connection.close()
+    return BackupSummary(games=games, entries=entries)
+
+
 @click.command("backup")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def backup_command(file: Path, instance: Path | None) -> None:
+@click.option("--household", "household_name", default=None,
+              help="Hosted: back up this household only (its name).")
+def backup_command(file: Path, instance: Path | None, household_name: str | None) -> None:
     """Copy the games database into FILE (replaced if it exists), even while the server runs.
 
     To restore, see "Safety and backups" in the README.
@@ -97,11 +130,15 @@ def backup_command(file: Path, instance: Path | None) -> None:
 
     if instance is not None and not instance.is_dir():
         raise click.BadParameter(f"no instance folder at {instance}", param_hint="--instance")
+    from scorekeeper.transfer_cli import household_id
+
     app = create_app(instance_path=instance)
+    household = (household_id(app.extensions[STORE_EXTENSION], household_name)
+                 if household_name is not None else None)
     app.extensions[STORE_EXTENSION].dispose()
     try:
         database = sqlite_file(app.config["DATABASE_URL"])
-        summary = backup(database, file)
+        summary = backup(database, file, household)
     except BackupError as error:
         raise click.ClickException(str(error)) from error
     click.echo(f"Backed up {database} to {file}: {summary.games} games, "

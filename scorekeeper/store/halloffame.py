@@ -23,7 +23,7 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.store import Store
+from scorekeeper.store.store import HOME_HOUSEHOLD, Store
 
 # The records of a rule set: the column that holds each, highest first.
 RECORDS = {
@@ -141,19 +141,22 @@ def _rule_set(row) -> RuleSet:
     return RuleSet(row.key, Rules.from_dict(json.loads(row.rules)), row.games, row.results)
 
 
-def list_rule_sets(store: Store) -> list[RuleSet]:
-    """The rule sets of the finished games, the most played first."""
+def list_rule_sets(store: Store, household: int = HOME_HOUSEHOLD) -> list[RuleSet]:
+    """The rule sets of the household's finished games, the most played first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(rule_sets).order_by(rule_sets.c.games.desc(), rule_sets.c.key)
+            select(rule_sets).where(rule_sets.c.household_id == household)
+            .order_by(rule_sets.c.games.desc(), rule_sets.c.key)
         ).all()
     return [_rule_set(row) for row in rows]
 
 
-def top_results(store: Store, key: str, offset: int, limit: int) -> list[ResultLine]:
-    """The best single-game totals under one rule set; equal totals, the earliest first."""
+def top_results(store: Store, key: str, offset: int, limit: int,
+                household: int = HOME_HOUSEHOLD) -> list[ResultLine]:
+    """The household's best single-game totals under one rule set; equal totals, the
+    earliest first."""
     query = (
-        _lines_query().where(results.c.rules_key == key)
+        _lines_query().where(results.c.household_id == household, results.c.rules_key == key)
         .order_by(results.c.total.desc(), results.c.finished_at, results.c.game_id)
         .offset(offset).limit(limit)
     )
@@ -161,7 +164,7 @@ def top_results(store: Store, key: str, offset: int, limit: int) -> list[ResultL
         return [ResultLine(*row) for row in connection.execute(query)]
 
 
-def records(store: Store, key: str) -> dict[str, ResultLine]:
+def records(store: Store, key: str, household: int = HOME_HOUSEHOLD) -> dict[str, ResultLine]:
     """Each record of a rule set with the result that set it first (the earliest of equals).
 
     A record still at 0 (no Yams yet, no upper bonus yet) is no record and is left out.
@@ -169,9 +172,11 @@ def records(store: Store, key: str) -> dict[str, ResultLine]:
     found = {}
     with store.engine.connect() as connection:
         for name, column in RECORDS.items():
-            # The first row of the (rules_key, record DESC, finished_at, game_id) index.
+            # The first row of the (household, rules_key, record DESC, finished_at, game_id)
+            # index.
             row = connection.execute(
-                _lines_query().where(results.c.rules_key == key)
+                _lines_query().where(results.c.household_id == household,
+                                     results.c.rules_key == key)
                 .order_by(column.desc(), results.c.finished_at, results.c.game_id).limit(1)
             ).one_or_none()
             if row is not None and getattr(row, name):
@@ -179,9 +184,10 @@ def records(store: Store, key: str) -> dict[str, ResultLine]:
     return found
 
 
-def finished_count(store: Store) -> int:
+def finished_count(store: Store, household: int = HOME_HOUSEHOLD) -> int:
     with store.engine.connect() as connection:
-        return connection.scalar(select(func.coalesce(func.sum(rule_sets.c.games), 0)))
+        return connection.scalar(select(func.coalesce(func.sum(rule_sets.c.games), 0))
+                                 .where(rule_sets.c.household_id == household))
 
 
 def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame]:
@@ -198,30 +204,35 @@ def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame
     ]
 
 
-def recent_games(store: Store, offset: int, limit: int) -> list[FinishedGame]:
-    """The finished games, the latest first."""
+def recent_games(store: Store, offset: int, limit: int,
+                 household: int = HOME_HOUSEHOLD) -> list[FinishedGame]:
+    """The household's finished games, the latest first."""
     with store.engine.connect() as connection:
         ids = list(connection.scalars(
-            select(games.c.id).where(games.c.status == FINISHED)
+            select(games.c.id).where(games.c.household_id == household,
+                                     games.c.status == FINISHED)
             .order_by(games.c.finished_at.desc(), games.c.id.desc())
             .offset(offset).limit(limit)
         ))
         return _finished_games(connection, ids)
 
 
-def player_rule_set_stats(store: Store, player_id: int) -> list[PlayerRuleSetStats]:
+def player_rule_set_stats(store: Store, player_id: int,
+                          household: int = HOME_HOUSEHOLD) -> list[PlayerRuleSetStats]:
     """A player's figures under each rule set they finished a game of, the most played first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
             select(player_stats, rule_sets.c.key, rule_sets.c.rules,
                    rule_sets.c.games.label("set_games"), rule_sets.c.results)
-            .join(rule_sets, rule_sets.c.key == player_stats.c.rules_key)
+            .join(rule_sets, and_(rule_sets.c.household_id == household,
+                                  rule_sets.c.key == player_stats.c.rules_key))
             .where(player_stats.c.player_id == player_id)
             .order_by(player_stats.c.games.desc(), player_stats.c.rules_key)
         ).all()
         found = []
         for row in rows:
             mine = _lines_query().where(results.c.player_id == player_id,
+                                        results.c.household_id == household,
                                         results.c.rules_key == row.key)
             by_total = (results.c.total, results.c.finished_at, results.c.game_id)
             worst = connection.execute(mine.order_by(*by_total).limit(1)).one()
@@ -243,45 +254,52 @@ def player_rule_set_stats(store: Store, player_id: int) -> list[PlayerRuleSetSta
     return found
 
 
-def player_box_stats_of(store: Store, player_id: int, key: str) -> list[BoxStats]:
+def player_box_stats_of(store: Store, player_id: int, key: str,
+                        household: int = HOME_HOUSEHOLD) -> list[BoxStats]:
     """How often a player barred each box under one rule set, in sheet order."""
     with store.engine.connect() as connection:
         rows = connection.execute(
             select(player_box_stats.c.box, player_box_stats.c.filled, player_box_stats.c.barred)
             .where(player_box_stats.c.player_id == player_id, player_box_stats.c.rules_key == key)
         ).all()
-        rules_text = connection.scalar(select(rule_sets.c.rules).where(rule_sets.c.key == key))
+        rules_text = connection.scalar(select(rule_sets.c.rules).where(
+            rule_sets.c.household_id == household, rule_sets.c.key == key))
     if rules_text is None:
         return []
     order = {box: index for index, box in enumerate(Rules.from_dict(json.loads(rules_text)).boxes)}
     return sorted((BoxStats(*row) for row in rows), key=lambda stats: order[stats.box])
 
 
-def player_recent_totals(store: Store, player_id: int, key: str,
-                         limit: int) -> list[ResultLine]:
+def player_recent_totals(store: Store, player_id: int, key: str, limit: int,
+                         household: int = HOME_HOUSEHOLD) -> list[ResultLine]:
     """A player's latest results under one rule set, oldest first (for the chart)."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            _lines_query().where(results.c.player_id == player_id, results.c.rules_key == key)
+            _lines_query().where(results.c.player_id == player_id,
+                                 results.c.household_id == household, results.c.rules_key == key)
             .order_by(results.c.finished_at.desc(), results.c.game_id.desc()).limit(limit)
         ).all()
     return [ResultLine(*row) for row in reversed(rows)]
 
 
-def player_games(store: Store, player_id: int, offset: int, limit: int) -> list[FinishedGame]:
+def player_games(store: Store, player_id: int, offset: int, limit: int,
+                 household: int = HOME_HOUSEHOLD) -> list[FinishedGame]:
     """A player's finished games, the latest first, each with every player's result."""
     with store.engine.connect() as connection:
         ids = list(connection.scalars(
-            select(results.c.game_id).where(results.c.player_id == player_id)
+            select(results.c.game_id).where(results.c.player_id == player_id,
+                                            results.c.household_id == household)
             .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
             .offset(offset).limit(limit)
         ))
         return _finished_games(connection, ids)
 
 
-def player_open_games(store: Store, player_id: int) -> list[OpenGame]:
+def player_open_games(store: Store, player_id: int,
+                      household: int = HOME_HOUSEHOLD) -> list[OpenGame]:
     """A player's games in progress and abandoned ones, the latest played first."""
-    open_ids = select(games.c.id).where(games.c.status.in_((IN_PROGRESS, ABANDONED)))
+    open_ids = select(games.c.id).where(games.c.household_id == household,
+                                        games.c.status.in_((IN_PROGRESS, ABANDONED)))
     with store.engine.connect() as connection:
         rows = connection.execute(
             select(games.c.id, games.c.status, games.c.created_at, games.c.updated_at)

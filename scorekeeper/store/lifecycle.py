@@ -8,7 +8,7 @@ from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import ABANDONED, IN_PROGRESS
 from scorekeeper.store.results import forget_results
 from scorekeeper.store.schema import games
-from scorekeeper.store.store import Store, _now
+from scorekeeper.store.store import HOME_HOUSEHOLD, Store, _now
 
 
 class WrongStatus(StoreError):
@@ -20,39 +20,46 @@ class WrongStatus(StoreError):
         self.status = status
 
 
-def _change_status(connection: Connection, game_id: int, before: str, after: str) -> None:
+def _own_game(game_id: int, household: int):
+    return (games.c.id == game_id) & (games.c.household_id == household)
+
+
+def _change_status(connection: Connection, game_id: int, household: int, before: str,
+                   after: str) -> None:
     changed = connection.execute(
         update(games)
-        .where(games.c.id == game_id, games.c.status == before)
+        .where(_own_game(game_id, household), games.c.status == before)
         .values(status=after, updated_at=_now())
     ).rowcount
     if not changed:
-        status = connection.scalar(select(games.c.status).where(games.c.id == game_id))
+        status = connection.scalar(select(games.c.status).where(_own_game(game_id, household)))
         if status is None:
             raise GameNotFound(game_id)
         raise WrongStatus(game_id, status)
 
 
-def abandon_game(store: Store, game_id: int) -> None:
+def abandon_game(store: Store, game_id: int, household: int = HOME_HOUSEHOLD) -> None:
     """Put a game in progress aside for good: it leaves the home page and never gets ranked.
 
     Raises WrongStatus when the game is not in progress.
     """
-    store.write(lambda connection: _change_status(connection, game_id, IN_PROGRESS, ABANDONED))
+    store.write(lambda connection: _change_status(connection, game_id, household,
+                                                  IN_PROGRESS, ABANDONED))
 
 
-def resume_game(store: Store, game_id: int) -> None:
+def resume_game(store: Store, game_id: int, household: int = HOME_HOUSEHOLD) -> None:
     """Take an abandoned game up again. Raises WrongStatus when it was not abandoned."""
-    store.write(lambda connection: _change_status(connection, game_id, ABANDONED, IN_PROGRESS))
+    store.write(lambda connection: _change_status(connection, game_id, household,
+                                                  ABANDONED, IN_PROGRESS))
 
 
-def delete_game(store: Store, game_id: int) -> None:
+def delete_game(store: Store, game_id: int, household: int = HOME_HOUSEHOLD) -> None:
     """Delete a game, its log and its results; its players stay, with their other games."""
 
     def remove(connection: Connection) -> None:
         # Updating the row first takes the write lock, as every other write to a game does.
         if not connection.execute(
-            update(games).where(games.c.id == game_id).values(updated_at=_now())
+            update(games).where(_own_game(game_id, household)).values(updated_at=_now())
         ).rowcount:
             raise GameNotFound(game_id)
         forget_results(connection, game_id)

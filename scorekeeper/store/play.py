@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 from scorekeeper.rules import Entry, GameState, Rules, Score, check_players, replay
 from scorekeeper.store.errors import GameNotFound, StaleSheet
 from scorekeeper.store.records import FINISHED, EntryRecord, GameRecord, GameVersion
-from scorekeeper.store.store import Store
+from scorekeeper.store.store import HOME_HOUSEHOLD, Store
 
 # Games kept replayed per store: more than a household plays at once.
 KEPT_REPLAYS = 64
@@ -68,22 +68,25 @@ def state_of(record: GameRecord) -> GameState:
     return replay(Rules.from_dict(record.rules), record.players, entries)
 
 
-def start_game(store: Store, rules: Rules, names: Sequence[str]) -> int:
+def start_game(store: Store, rules: Rules, names: Sequence[str],
+               household: int = HOME_HOUSEHOLD) -> int:
     """Store a new game once the rules accept its players; RuleError says what is wrong."""
     check_players(names)
-    return store.create_game(rules.to_dict(), list(names))
+    return store.create_game(rules.to_dict(), list(names), household)
 
 
-def load(store: Store, game_id: int) -> tuple[GameRecord, GameState]:
-    """A stored game and the state its log replays to; GameNotFound if there is none."""
-    version = store.game_version(game_id)
+def load(store: Store, game_id: int,
+         household: int = HOME_HOUSEHOLD) -> tuple[GameRecord, GameState]:
+    """A stored game of the household and the state its log replays to; GameNotFound if
+    the household has none of this id (the kept replays are reached only past that check)."""
+    version = store.game_version(game_id, household)
     if version is None:
         raise GameNotFound(game_id)
     kept_replays = replays(store)
     kept = kept_replays.get(game_id, version)
     if kept is not None:
         return kept
-    record = store.load_game(game_id)
+    record = store.load_game(game_id, household)
     if record is None:
         raise GameNotFound(game_id)
     state = state_of(record)
@@ -92,14 +95,15 @@ def load(store: Store, game_id: int) -> tuple[GameRecord, GameState]:
 
 
 def play_turn(store: Store, game_id: int, expected_seq: int, column: str, box: str,
-              dice: object) -> tuple[Score, GameState]:
+              dice: object, household: int = HOME_HOUSEHOLD) -> tuple[Score, GameState]:
     """Load the game, then write the active player's entry as ``write_turn`` does."""
-    record, state = load(store, game_id)
-    return write_turn(store, record, state, expected_seq, column, box, dice)
+    record, state = load(store, game_id, household)
+    return write_turn(store, record, state, expected_seq, column, box, dice, household)
 
 
 def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq: int,
-               column: str, box: str, dice: object) -> tuple[Score, GameState]:
+               column: str, box: str, dice: object,
+               household: int = HOME_HOUSEHOLD) -> tuple[Score, GameState]:
     """Write the active player's entry on ``state``, the game ``record`` as just loaded.
 
     Raises StaleSheet when the client saw another sheet, or when another entry or an undo
@@ -115,7 +119,8 @@ def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq:
     written = EntryRecord(expected_seq, entry.player, column, box, cell.dice, cell.points)
     updated_at = store.add_entry(record.id, expected_seq, written, finished=after.is_over,
                                  seen_at=record.updated_at,
-                                 final_state=after if after.is_over else None)
+                                 final_state=after if after.is_over else None,
+                                 household=household)
     # The game as the store now holds it: the write required that nothing changed since
     # `record` was read, so the new log is its log and this entry.
     record = replace(record, entries=(*record.entries, written), updated_at=updated_at)

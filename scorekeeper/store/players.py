@@ -16,7 +16,7 @@ from scorekeeper.rules import check_players
 from scorekeeper.store.errors import StoreError
 from scorekeeper.store.results import rebuild_player_aggregates
 from scorekeeper.store.schema import game_players, player_stats, players, results
-from scorekeeper.store.store import Store, player_key
+from scorekeeper.store.store import HOME_HOUSEHOLD, Store, player_key
 
 
 @dataclass(frozen=True)
@@ -66,25 +66,35 @@ def _record(row) -> PlayerRecord:
     return PlayerRecord(row.id, row.name, row.created_at)
 
 
-def _get(connection: Connection, player_id: int) -> PlayerRecord:
-    row = connection.execute(select(players).where(players.c.id == player_id)).one_or_none()
+def _own(household: int):
+    return players.c.household_id == household
+
+
+def _get(connection: Connection, player_id: int, household: int) -> PlayerRecord:
+    row = connection.execute(
+        select(players).where(players.c.id == player_id, _own(household))).one_or_none()
     if row is None:
         raise PlayerNotFound(player_id)
     return _record(row)
 
 
-def get_player(store: Store, player_id: int) -> PlayerRecord | None:
+def get_player(store: Store, player_id: int,
+               household: int = HOME_HOUSEHOLD) -> PlayerRecord | None:
+    """The household's player of this id; None for another household's."""
     with store.engine.connect() as connection:
-        row = connection.execute(select(players).where(players.c.id == player_id)).one_or_none()
+        row = connection.execute(
+            select(players).where(players.c.id == player_id, _own(household))).one_or_none()
     return None if row is None else _record(row)
 
 
-def count_players(store: Store) -> int:
+def count_players(store: Store, household: int = HOME_HOUSEHOLD) -> int:
     with store.engine.connect() as connection:
-        return connection.scalar(select(func.count()).select_from(players))
+        return connection.scalar(select(func.count()).select_from(players)
+                                 .where(_own(household)))
 
 
-def list_players(store: Store, offset: int = 0, limit: int | None = None) -> list[PlayerSummary]:
+def list_players(store: Store, offset: int = 0, limit: int | None = None,
+                 household: int = HOME_HOUSEHOLD) -> list[PlayerSummary]:
     """Players by name, with their finished games and wins summed over the rule sets."""
     counts = (
         select(player_stats.c.player_id,
@@ -97,6 +107,7 @@ def list_players(store: Store, offset: int = 0, limit: int | None = None) -> lis
         select(players.c.id, players.c.name,
                func.coalesce(counts.c.games, 0), func.coalesce(counts.c.wins, 0))
         .outerjoin(counts, counts.c.player_id == players.c.id)
+        .where(_own(household))
         .order_by(players.c.name_key, players.c.id)
         .offset(offset).limit(limit)
     )
@@ -104,16 +115,19 @@ def list_players(store: Store, offset: int = 0, limit: int | None = None) -> lis
         return [PlayerSummary(*row) for row in connection.execute(query)]
 
 
-def other_players(store: Store, player_id: int) -> list[PlayerRecord]:
+def other_players(store: Store, player_id: int,
+                  household: int = HOME_HOUSEHOLD) -> list[PlayerRecord]:
     """Every player but this one, by name: the candidates to merge into them."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(players).where(players.c.id != player_id).order_by(players.c.name_key)
+            select(players).where(players.c.id != player_id, _own(household))
+            .order_by(players.c.name_key)
         ).all()
     return [_record(row) for row in rows]
 
 
-def rename_player(store: Store, player_id: int, name: str) -> PlayerRecord:
+def rename_player(store: Store, player_id: int, name: str,
+                  household: int = HOME_HOUSEHOLD) -> PlayerRecord:
     """Give a player a new name; RuleError for a name the rules refuse, NameTaken when
     another player has it (ignoring case). A game's sheet keeps the name it was played with."""
     check_players([name])
@@ -121,9 +135,10 @@ def rename_player(store: Store, player_id: int, name: str) -> PlayerRecord:
     key = player_key(name)
     try:
         with store.engine.begin() as connection:
-            player = _get(connection, player_id)
+            player = _get(connection, player_id, household)
             other = connection.execute(
-                select(players).where(players.c.name_key == key, players.c.id != player_id)
+                select(players).where(players.c.name_key == key, players.c.id != player_id,
+                                      _own(household))
             ).one_or_none()
             if other is not None:
                 raise NameTaken(_record(other))
@@ -134,7 +149,7 @@ def rename_player(store: Store, player_id: int, name: str) -> PlayerRecord:
         # Someone gave the name to another player meanwhile.
         with store.engine.connect() as connection:
             other = connection.execute(
-                select(players).where(players.c.name_key == key)
+                select(players).where(players.c.name_key == key, _own(household))
             ).one()
         raise NameTaken(_record(other)) from None
     return PlayerRecord(player.id, name, player.created_at)
@@ -151,7 +166,8 @@ def shared_games(connection: Connection, first: int, second: int) -> list[int]:
     ))
 
 
-def merge_players(store: Store, keep_id: int, other_id: int) -> PlayerRecord:
+def merge_players(store: Store, keep_id: int, other_id: int,
+                  household: int = HOME_HOUSEHOLD) -> PlayerRecord:
     """Make two identities one: the other player's games and results go to the kept one,
     and the other player is no more. Return the kept player.
 
@@ -160,8 +176,8 @@ def merge_players(store: Store, keep_id: int, other_id: int) -> PlayerRecord:
     if keep_id == other_id:
         raise SamePlayer("a player cannot be merged into themselves")
     with store.engine.begin() as connection:
-        kept = _get(connection, keep_id)
-        _get(connection, other_id)
+        kept = _get(connection, keep_id, household)
+        _get(connection, other_id, household)
         both = shared_games(connection, keep_id, other_id)
         if both:
             raise SharedGames(both)
@@ -175,13 +191,14 @@ def merge_players(store: Store, keep_id: int, other_id: int) -> PlayerRecord:
     return kept
 
 
-def players_of_game(store: Store, game_id: int) -> list[PlayerRecord]:
+def players_of_game(store: Store, game_id: int,
+                    household: int = HOME_HOUSEHOLD) -> list[PlayerRecord]:
     """The lasting players of a game, by seat."""
     with store.engine.connect() as connection:
         rows = connection.execute(
             select(players)
             .join(game_players, game_players.c.player_id == players.c.id)
-            .where(game_players.c.game_id == game_id)
+            .where(game_players.c.game_id == game_id, _own(household))
             .order_by(game_players.c.seat)
         ).all()
     return [_record(row) for row in rows]

@@ -111,13 +111,15 @@ def seat_results(state: GameState) -> tuple[SeatResult, ...]:
     return tuple(seats)
 
 
-def result_rows(game_id: int, rules: Mapping[str, Any], finished_at: datetime,
+def result_rows(game_id: int, household: int, rules: Mapping[str, Any], finished_at: datetime,
                 player_ids: list[int], state: GameState) -> list[dict[str, Any]]:
-    """The ``results`` rows of a finished game, its players' ids given by seat."""
+    """The ``results`` rows of a finished game of ``household``, its players' ids given by
+    seat."""
     key = rules_key(rules)
     return [
-        {**asdict(result), "game_id": game_id, "player_id": player_ids[result.seat],
-         "rules_key": key, "finished_at": finished_at, "bonus_streak": 0}
+        {**asdict(result), "game_id": game_id, "household_id": household,
+         "player_id": player_ids[result.seat], "rules_key": key, "finished_at": finished_at,
+         "bonus_streak": 0}
         for result in seat_results(state)
     ]
 
@@ -165,7 +167,8 @@ def record_results(connection: Connection, game_id: int, finished_at: datetime,
         rules, player_ids = state.rules.to_dict(), _seated_player_ids(connection, game_id)
     if not state.is_over:
         return
-    rows = result_rows(game_id, rules, finished_at, player_ids, state)
+    household = connection.scalar(select(games.c.household_id).where(games.c.id == game_id))
+    rows = result_rows(game_id, household, rules, finished_at, player_ids, state)
     insert_results(connection, rows, {rows[0]["rules_key"]: canonical_rules(rules)})
 
 
@@ -199,13 +202,14 @@ def forget_results(connection: Connection, game_id: int) -> None:
     connection.execute(delete(results).where(results.c.game_id == game_id))
     for player_id, key, since in _earliest_per_pair(rows):
         _restreak(connection, player_id, key, since)
-    # Emptied counter rows go last: rule sets are referenced by the players' rows.
+    # Emptied counter rows go last: rule sets are referenced by the results.
     player_ids = {row["player_id"] for row in rows}
     connection.execute(delete(player_box_stats).where(
         player_box_stats.c.player_id.in_(player_ids), player_box_stats.c.filled == 0))
     connection.execute(delete(player_stats).where(
         player_stats.c.player_id.in_(player_ids), player_stats.c.games == 0))
     connection.execute(delete(rule_sets).where(
+        rule_sets.c.household_id == rows[0]["household_id"],
         rule_sets.c.key.in_(rules_texts), rule_sets.c.games == 0))
 
 
@@ -260,14 +264,14 @@ def _earliest_per_pair(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str
 
 def _add_to_rule_sets(connection: Connection, rows: list[Mapping[str, Any]],
                       rules_texts: Mapping[str, str], sign: int) -> None:
-    counts: dict[str, Counter] = defaultdict(Counter)
+    counts: dict[tuple[int, str], Counter] = defaultdict(Counter)
     for row in rows:
-        counts[row["rules_key"]]["results"] += 1
-        counts[row["rules_key"]]["games"] += row["seat"] == 0
-    _add_counters(connection, rule_sets, ("key",), RULE_SET_COUNTERS, [
-        {"key": key, "rules": rules_texts[key], "games": sign * delta["games"],
-         "results": sign * delta["results"]}
-        for key, delta in counts.items()
+        counts[row["household_id"], row["rules_key"]]["results"] += 1
+        counts[row["household_id"], row["rules_key"]]["games"] += row["seat"] == 0
+    _add_counters(connection, rule_sets, ("household_id", "key"), RULE_SET_COUNTERS, [
+        {"household_id": household, "key": key, "rules": rules_texts[key],
+         "games": sign * delta["games"], "results": sign * delta["results"]}
+        for (household, key), delta in counts.items()
     ])
 
 
@@ -300,6 +304,7 @@ def player_deltas(rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tupl
 def _rules_texts(connection: Connection, keys: Iterable[str]) -> dict[str, str]:
     return dict(connection.execute(
         select(rule_sets.c.key, rule_sets.c.rules).where(rule_sets.c.key.in_(set(keys)))
+        .distinct()
     ).all())
 
 
@@ -398,7 +403,8 @@ def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
     What the incremental writes must always equal; the tests compare the two.
     """
     finished = connection.execute(
-        select(games.c.id, games.c.finished_at).where(games.c.status == FINISHED)
+        select(games.c.id, games.c.household_id, games.c.finished_at)
+        .where(games.c.status == FINISHED)
     ).all()
     rows: list[dict[str, Any]] = []
     texts: dict[str, str] = {}
@@ -406,7 +412,8 @@ def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
         rules, player_ids, state = _stored_state(connection, game.id)
         if state.is_over:
             texts[rules_key(rules)] = canonical_rules(rules)
-            rows.extend(result_rows(game.id, rules, game.finished_at, player_ids, state))
+            rows.extend(result_rows(game.id, game.household_id, rules, game.finished_at,
+                                    player_ids, state))
     by_pair: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         by_pair[row["player_id"], row["rules_key"]].append(row)
@@ -420,11 +427,13 @@ def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
     return {
         "results": sorted(rows, key=lambda row: (row["game_id"], row["seat"])),
         "rule_sets": sorted(
-            ({"key": key, "rules": texts[key],
-              "games": sum(1 for row in rows if row["rules_key"] == key and row["seat"] == 0),
-              "results": sum(1 for row in rows if row["rules_key"] == key)}
-             for key in texts),
-            key=lambda row: row["key"]),
+            ({"household_id": household, "key": key, "rules": texts[key],
+              "games": sum(1 for row in rows if (row["household_id"], row["rules_key"])
+                           == (household, key) and row["seat"] == 0),
+              "results": sum(1 for row in rows if (row["household_id"], row["rules_key"])
+                             == (household, key))}
+             for household, key in {(row["household_id"], row["rules_key"]) for row in rows}),
+            key=lambda row: (row["household_id"], row["key"])),
         "player_stats": sorted(
             ({"player_id": player_id, "rules_key": key, **{name: counters[name]
                                                             for name in PLAYER_COUNTERS}}
@@ -442,7 +451,7 @@ def stored_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
     """The aggregate tables as stored, in the shape and order of ``expected_tables``."""
     orders = {
         "results": (results, (results.c.game_id, results.c.seat)),
-        "rule_sets": (rule_sets, (rule_sets.c.key,)),
+        "rule_sets": (rule_sets, (rule_sets.c.household_id, rule_sets.c.key)),
         "player_stats": (player_stats, (player_stats.c.player_id, player_stats.c.rules_key)),
         "player_box_stats": (player_box_stats, (player_box_stats.c.player_id,
                                                 player_box_stats.c.rules_key,

@@ -7,6 +7,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     MetaData,
@@ -55,10 +56,29 @@ class UTCDateTime(TypeDecorator):
         return value.astimezone(UTC)
 
 
+# A family: it owns its games, players, records, counters and PIN failures. A household
+# installation has one, made by the first migration that knew of them; a hosted one many.
+households = Table(
+    "households",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(60), nullable=False),
+    # The name as typed to join, ignoring case; None for the one household of an
+    # installation at home, which nobody joins by name.
+    Column("name_key", String(180), nullable=True),
+    # Werkzeug's salted scrypt hash of the passphrase; None where nobody signs in.
+    Column("passphrase_hash", Text, nullable=True),
+    Column("created_at", UTCDateTime, nullable=False),
+    UniqueConstraint("name_key"),
+)
+
 games = Table(
     "games",
     metadata,
     Column("id", Integer, primary_key=True),
+    # No foreign key: SQLite adds one only by rebuilding the table, which would cascade to
+    # every game's log (migration 0006). The store deletes a household's games with it.
+    Column("household_id", Integer, nullable=False),
     Column("rules", Text, nullable=False),
     Column("status", String(20), nullable=False, server_default="in_progress"),
     Column("created_at", UTCDateTime, nullable=False),
@@ -72,11 +92,12 @@ players = Table(
     "players",
     metadata,
     Column("id", Integer, primary_key=True),
+    Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
     Column("name", String(40), nullable=False),
     # casefold() may lengthen a name ("ß" -> "ss"), at most threefold.
     Column("name_key", String(120), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
-    UniqueConstraint("name_key"),
+    UniqueConstraint("household_id", "name_key"),
 )
 
 game_players = Table(
@@ -112,11 +133,13 @@ entries = Table(
 rule_sets = Table(
     "rule_sets",
     metadata,
+    Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
     # A short hash of the canonical rules: the same rules give the same key in every instance.
-    Column("key", String(16), primary_key=True),
+    Column("key", String(16), nullable=False),
     Column("rules", Text, nullable=False),
     Column("games", Integer, nullable=False),
     Column("results", Integer, nullable=False),
+    PrimaryKeyConstraint("household_id", "key"),
 )
 
 results = Table(
@@ -125,7 +148,8 @@ results = Table(
     Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
     Column("seat", Integer, nullable=False),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
-    Column("rules_key", String(16), ForeignKey("rule_sets.key"), nullable=False),
+    Column("household_id", Integer, nullable=False),
+    Column("rules_key", String(16), nullable=False),
     Column("finished_at", UTCDateTime, nullable=False),
     Column("player_count", Integer, nullable=False),
     Column("total", Integer, nullable=False),
@@ -145,20 +169,18 @@ results = Table(
     # upper bonus (0 when this game missed one).
     Column("bonus_streak", Integer, nullable=False),
     PrimaryKeyConstraint("game_id", "seat"),
+    ForeignKeyConstraint(["household_id", "rules_key"],
+                         ["rule_sets.household_id", "rule_sets.key"]),
     Index("ix_results_player_rules_time", "player_id", "rules_key", "finished_at", "game_id"),
 )
 
-# Each record of a rule set, highest first and, among equals, the earliest first: the first
-# row of the index is the record holder, and a page of best totals is a slice of it, however
-# many games tie (migration 0003).
-Index("ix_results_rules_total", results.c.rules_key, results.c.total.desc(),
-      results.c.finished_at, results.c.game_id)
-Index("ix_results_rules_upper", results.c.rules_key, results.c.upper.desc(),
-      results.c.finished_at, results.c.game_id)
-Index("ix_results_rules_yams", results.c.rules_key, results.c.yams_count.desc(),
-      results.c.finished_at, results.c.game_id)
-Index("ix_results_rules_streak", results.c.rules_key, results.c.bonus_streak.desc(),
-      results.c.finished_at, results.c.game_id)
+# Each record of a household's rule set, highest first and, among equals, the earliest
+# first: the first row of the index is the record holder, and a page of best totals is a
+# slice of it, however many games tie (migrations 0003, 0006).
+for _name, _column in (("total", results.c.total), ("upper", results.c.upper),
+                       ("yams", results.c.yams_count), ("streak", results.c.bonus_streak)):
+    Index(f"ix_results_rules_{_name}", results.c.household_id, results.c.rules_key,
+          _column.desc(), results.c.finished_at, results.c.game_id)
 Index("ix_results_player_rules_total", results.c.player_id, results.c.rules_key,
       results.c.total, results.c.finished_at, results.c.game_id)
 Index("ix_results_player_time", results.c.player_id, results.c.finished_at, results.c.game_id)
@@ -167,7 +189,7 @@ player_stats = Table(
     "player_stats",
     metadata,
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
-    Column("rules_key", String(16), ForeignKey("rule_sets.key"), nullable=False),
+    Column("rules_key", String(16), nullable=False),
     Column("games", Integer, nullable=False),
     Column("duels", Integer, nullable=False),
     Column("wins", Integer, nullable=False),
@@ -185,14 +207,15 @@ player_box_stats = Table(
     "player_box_stats",
     metadata,
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
-    Column("rules_key", String(16), ForeignKey("rule_sets.key"), nullable=False),
+    Column("rules_key", String(16), nullable=False),
     Column("box", String(30), nullable=False),
     Column("filled", Integer, nullable=False),
     Column("barred", Integer, nullable=False),
     PrimaryKeyConstraint("player_id", "rules_key", "box"),
 )
 
-Index("ix_games_status_finished_at", games.c.status, games.c.finished_at)
+Index("ix_games_household_status_finished", games.c.household_id, games.c.status,
+      games.c.finished_at)
 Index("ix_game_players_player_id", game_players.c.player_id)
 
 # Wrong household PINs, one row each, kept for the minute they count: in the database, so
@@ -201,8 +224,56 @@ pin_failures = Table(
     "pin_failures",
     metadata,
     Column("id", Integer, primary_key=True),
+    Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
     Column("address", String(64), nullable=False),
     Column("failed_at", UTCDateTime, nullable=False),
-    Index("ix_pin_failures_address_time", "address", "failed_at"),
+    Index("ix_pin_failures_household_address_time", "household_id", "address", "failed_at"),
     Index("ix_pin_failures_failed_at", "failed_at"),
+)
+
+# The devices of a household: each signed in with its own token, which its cookie holds;
+# removing the row signs the device out at its next request.
+devices = Table(
+    "devices",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
+    Column("token", String(64), nullable=False),
+    Column("name", String(120), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("last_seen_at", UTCDateTime, nullable=False),
+    UniqueConstraint("token"),
+    Index("ix_devices_household_id", "household_id"),
+)
+
+# One-use links that let another device join, valid for a few minutes; only a hash of the
+# secret is kept, so that reading the database gives no way in.
+join_links = Table(
+    "join_links",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
+    Column("expires_at", UTCDateTime, nullable=False),
+)
+
+# The read-only link of a game for a screen that has not joined: deleting it revokes it.
+spectator_links = Table(
+    "spectator_links",
+    metadata,
+    Column("token", String(64), primary_key=True),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    UniqueConstraint("game_id"),
+)
+
+# Wrong passphrases, one row each, counted per household name and per address for as long
+# as they count, so that every process refuses the same tries.
+passphrase_failures = Table(
+    "passphrase_failures",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name_key", String(180), nullable=False),
+    Column("address", String(64), nullable=False),
+    Column("failed_at", UTCDateTime, nullable=False),
+    Index("ix_passphrase_failures_name_time", "name_key", "failed_at"),
+    Index("ix_passphrase_failures_address_time", "address", "failed_at"),
 )

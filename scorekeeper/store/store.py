@@ -51,7 +51,7 @@ from scorekeeper.store.records import (
     GameVersion,
 )
 from scorekeeper.store.results import backfill_results, forget_results, record_results
-from scorekeeper.store.schema import entries, game_players, games, players
+from scorekeeper.store.schema import entries, game_players, games, households, players
 
 BUSY_TIMEOUT_MS = 5000
 
@@ -62,6 +62,11 @@ RETRIED_SQLSTATES = {"40P01", "40001"}
 
 # The key of the advisory lock that one process at a time holds to migrate PostgreSQL.
 MIGRATION_LOCK = 0x5C0BE4EE
+
+# The household of an installation at home: the one that exists from the first start, and
+# the one every store function works on unless told another.
+HOME_HOUSEHOLD = 1
+HOME_NAME = "Maison"
 
 # The pip extra that brings each backend's driver.
 DRIVER_EXTRAS = {"postgresql": "postgresql"}
@@ -147,6 +152,12 @@ def _schema_revision(connection: Connection) -> str | None:
     return connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
 
 
+def _ensure_home_household(connection: Connection) -> None:
+    """Every database has a household from the first start: the home one."""
+    if connection.scalar(select(func.count()).select_from(households)) == 0:
+        connection.execute(insert(households).values(name=HOME_NAME, created_at=_now()))
+
+
 def player_key(name: str) -> str:
     """The identity of a player's name: the same name ignoring case is the same player."""
     return name.strip().casefold()
@@ -193,16 +204,18 @@ _ENTRY_COUNT = (
 # The statements of every request (a game's version) and of every turn (load, write), built
 # once with a bound game id: a statement built at each call costs SQLAlchemy more to build
 # and key than SQLite takes to run it (0.5 ms against 0.2 ms for the version).
+# A game is found only in its own household: another household's id is no game at all.
 _GAME_ID = bindparam("game_id")
-_VERSION = select(_ENTRY_COUNT, games.c.status, games.c.updated_at).where(games.c.id == _GAME_ID)
-_GAME = select(games).where(games.c.id == _GAME_ID)
+_OWN_GAME = (games.c.id == _GAME_ID) & (games.c.household_id == bindparam("household"))
+_VERSION = select(_ENTRY_COUNT, games.c.status, games.c.updated_at).where(_OWN_GAME)
+_GAME = select(games).where(_OWN_GAME)
 _SEAT_NAMES = (
     select(game_players.c.name).where(game_players.c.game_id == _GAME_ID)
     .order_by(game_players.c.seat)
 )
 _LOG = select(entries).where(entries.c.game_id == _GAME_ID).order_by(entries.c.seq)
 _LOG_LENGTH = select(func.count()).select_from(entries).where(entries.c.game_id == _GAME_ID)
-_TOUCH_GAME = sql_update(games).where(games.c.id == _GAME_ID)
+_TOUCH_GAME = sql_update(games).where(_OWN_GAME)
 # The same, only if the game has not changed since the caller read it.
 _TOUCH_GAME_UNCHANGED = _TOUCH_GAME.where(games.c.updated_at == bindparam("seen_at"))
 _ADD_ENTRY = insert(entries)
@@ -229,11 +242,13 @@ class Store:
         """Bring the schema to the newest migration; a no-op when it is already there.
 
         On PostgreSQL any number of processes may start at once: one migrates under an
-        advisory lock, the others wait for its commit and find nothing left to do.
+        advisory lock, the others wait for its commit and find nothing left to do. Every
+        database then has a household, the home one, from the first start.
         """
         with self.engine.begin() as connection:
             if _schema_revision(connection) == head_revision():
                 # Every start but the first: Alembic is not even imported.
+                _ensure_home_household(connection)
                 backfill_results(connection)
                 return
         from alembic import command
@@ -256,6 +271,7 @@ class Store:
                     if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
                         raise RuntimeError("a migration left rows pointing nowhere; "
                                            "nothing was changed")
+                    _ensure_home_household(connection)
                     backfill_results(connection)
             finally:
                 if sqlite:
@@ -282,7 +298,8 @@ class Store:
         """Close the pooled connections (before deleting the database file, for instance)."""
         self.engine.dispose()
 
-    def create_game(self, rules: dict[str, Any], names: Sequence[str]) -> int:
+    def create_game(self, rules: dict[str, Any], names: Sequence[str],
+                    household: int = HOME_HOUSEHOLD) -> int:
         """Start a game with these players in seat order; return its id.
 
         Each name finds the player who already has it (ignoring case) or makes a new one.
@@ -291,18 +308,19 @@ class Store:
         cleaned = _clean_names(names)
         rules_text = json.dumps(rules, sort_keys=True)
         try:
-            return self._create_game(rules_text, cleaned)
+            return self._create_game(rules_text, cleaned, household)
         except IntegrityError:
             # Another game created one of these players at the same moment; it exists now.
-            return self._create_game(rules_text, cleaned)
+            return self._create_game(rules_text, cleaned, household)
 
-    def _create_game(self, rules_text: str, names: list[str]) -> int:
+    def _create_game(self, rules_text: str, names: list[str], household: int) -> int:
         now = _now()
 
         def create(connection: Connection) -> int:
             game_id = connection.execute(
                 insert(games).values(
-                    rules=rules_text, status=IN_PROGRESS, created_at=now, updated_at=now
+                    household_id=household, rules=rules_text, status=IN_PROGRESS,
+                    created_at=now, updated_at=now,
                 )
             ).inserted_primary_key[0]
             for seat, name in enumerate(names):
@@ -310,7 +328,8 @@ class Store:
                     insert(game_players).values(
                         game_id=game_id,
                         seat=seat,
-                        player_id=self._find_or_create_player(connection, name, now),
+                        player_id=self._find_or_create_player(connection, name, now,
+                                                              household),
                         name=name,
                     )
                 )
@@ -319,18 +338,21 @@ class Store:
         return self.write(create)
 
     @staticmethod
-    def _find_or_create_player(connection: Connection, name: str, now: datetime) -> int:
+    def _find_or_create_player(connection: Connection, name: str, now: datetime,
+                               household: int) -> int:
         key = player_key(name)
-        player_id = connection.scalar(select(players.c.id).where(players.c.name_key == key))
+        player_id = connection.scalar(select(players.c.id).where(
+            players.c.household_id == household, players.c.name_key == key))
         if player_id is not None:
             return player_id
         return connection.execute(
-            insert(players).values(name=name, name_key=key, created_at=now)
+            insert(players).values(household_id=household, name=name, name_key=key,
+                                   created_at=now)
         ).inserted_primary_key[0]
 
-    def load_game(self, game_id: int) -> GameRecord | None:
-        """The whole game, or None if there is no such game."""
-        key = {"game_id": game_id}
+    def load_game(self, game_id: int, household: int = HOME_HOUSEHOLD) -> GameRecord | None:
+        """The whole game, or None if the household has no such game."""
+        key = {"game_id": game_id, "household": household}
         with self.engine.begin() as connection:
             game = connection.execute(_GAME, key).one_or_none()
             if game is None:
@@ -351,6 +373,7 @@ class Store:
     def add_entry(
         self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool,
         seen_at: datetime | None = None, final_state: GameState | None = None,
+        household: int = HOME_HOUSEHOLD,
     ) -> datetime:
         """Append `entry` to the log if the log still holds exactly `expected_seq` entries;
         return the game's new ``updated_at``.
@@ -371,7 +394,7 @@ class Store:
             game_values.update(status=FINISHED, finished_at=now)
 
         def append(connection: Connection) -> None:
-            if not self._lock_game(connection, game_id, game_values, seen_at):
+            if not self._lock_game(connection, game_id, household, game_values, seen_at):
                 raise StaleSheet(game_id, expected_seq)
             count = self._entry_count(connection, game_id)
             if count != expected_seq:
@@ -392,7 +415,8 @@ class Store:
         return now
 
     def undo_entry(self, game_id: int, expected_seq: int,
-                   seen_at: datetime | None = None) -> EntryRecord:
+                   seen_at: datetime | None = None,
+                   household: int = HOME_HOUSEHOLD) -> EntryRecord:
         """Delete the last entry if the log holds exactly `expected_seq` entries; return it.
 
         The game goes back in progress. Raises StaleSheet, changing nothing, when the log
@@ -407,6 +431,7 @@ class Store:
             if not self._lock_game(
                 connection,
                 game_id,
+                household,
                 {"updated_at": _now(), "status": IN_PROGRESS, "finished_at": None},
                 seen_at,
             ):
@@ -428,22 +453,24 @@ class Store:
 
         return self.write(take_back)
 
-    def game_version(self, game_id: int) -> GameVersion | None:
-        """The version of a game, None if there is no such game: one small query, asked by
-        every open sheet that polls and before every replay kept in memory is used."""
+    def game_version(self, game_id: int, household: int = HOME_HOUSEHOLD) -> GameVersion | None:
+        """The version of a game, None if the household has no such game: one small query,
+        asked by every open sheet that polls and before every replay kept in memory is used."""
         with self.engine.begin() as connection:
-            row = connection.execute(_VERSION, {"game_id": game_id}).one_or_none()
+            row = connection.execute(
+                _VERSION, {"game_id": game_id, "household": household}).one_or_none()
         return None if row is None else GameVersion(*row)
 
-    def games_in_progress(self, offset: int = 0, limit: int | None = None) -> list[GameSummary]:
-        """Games still being played, the most recently played first: ``limit`` of them from
-        ``offset``, or all."""
+    def games_in_progress(self, household: int = HOME_HOUSEHOLD, offset: int = 0,
+                          limit: int | None = None) -> list[GameSummary]:
+        """The household's games still being played, the most recently played first:
+        ``limit`` of them from ``offset``, or all."""
         with self.engine.begin() as connection:
             # The page's ids first: entries are counted and seats read for them only, however
             # many games are in progress.
             ids = list(connection.scalars(
                 select(games.c.id)
-                .where(games.c.status == IN_PROGRESS)
+                .where(games.c.household_id == household, games.c.status == IN_PROGRESS)
                 .order_by(games.c.updated_at.desc(), games.c.id.desc())
                 .offset(offset).limit(limit)
             ))
@@ -471,25 +498,27 @@ class Store:
             for row in (by_id[game_id] for game_id in ids if game_id in by_id)
         ]
 
-    def count_games_in_progress(self) -> int:
+    def count_games_in_progress(self, household: int = HOME_HOUSEHOLD) -> int:
         with self.engine.begin() as connection:
             return connection.scalar(
-                select(func.count()).select_from(games).where(games.c.status == IN_PROGRESS))
+                select(func.count()).select_from(games)
+                .where(games.c.household_id == household, games.c.status == IN_PROGRESS))
 
     @staticmethod
-    def _lock_game(connection: Connection, game_id: int, values: dict[str, Any],
-                   seen_at: datetime | None = None) -> bool:
+    def _lock_game(connection: Connection, game_id: int, household: int,
+                   values: dict[str, Any], seen_at: datetime | None = None) -> bool:
         """Write `values` to the game's row, which takes the database's write lock; with
         `seen_at`, only if the game's ``updated_at`` still is that. False when it is not;
         GameNotFound when there is no such game."""
+        key = {"game_id": game_id, "household": household}
         if seen_at is None:
-            result = connection.execute(_TOUCH_GAME, {"game_id": game_id, **values})
+            result = connection.execute(_TOUCH_GAME, {**key, **values})
         else:
             result = connection.execute(_TOUCH_GAME_UNCHANGED,
-                                        {"game_id": game_id, "seen_at": seen_at, **values})
+                                        {**key, "seen_at": seen_at, **values})
         if result.rowcount:
             return True
-        if seen_at is None or connection.execute(_GAME, {"game_id": game_id}).first() is None:
+        if seen_at is None or connection.execute(_GAME, key).first() is None:
             raise GameNotFound(game_id)
         return False
 

@@ -36,7 +36,7 @@ from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
 from scorekeeper.store.results import canonical_rules, insert_results, result_rows
 from scorekeeper.store.schema import entries, game_players, games, players
-from scorekeeper.store.store import Store, _dice_text, _now, player_key
+from scorekeeper.store.store import HOME_HOUSEHOLD, Store, _dice_text, _now, player_key
 
 EXPORT_BATCH = 500
 # Keys looked up in one query: well below SQLite's limit on bound parameters.
@@ -241,14 +241,16 @@ class _Prepared:
     rules_text: str
 
 
-def _prepare(game: GameImport, now: datetime, entry_insert: _BulkInsert) -> _Prepared:
+def _prepare(game: GameImport, household: int, now: datetime,
+             entry_insert: _BulkInsert) -> _Prepared:
     state = game.state
     rules = state.rules.to_dict()
     written_at = game.finished_at or game.created_at
     # Imported now: a game written in this database has the time it was written as its last
     # change, whatever the file says, so no kept replay of a deleted game that had the same
     # id can ever pass for it (store/play.py).
-    game_row = {"rules": json.dumps(rules, sort_keys=True), "status": game.status,
+    game_row = {"household_id": household, "rules": json.dumps(rules, sort_keys=True),
+                "status": game.status,
                 "created_at": game.created_at, "updated_at": now,
                 "finished_at": game.finished_at}
     seats = [(seat, name.strip()) for seat, name in enumerate(state.players)]
@@ -257,22 +259,27 @@ def _prepare(game: GameImport, now: datetime, entry_insert: _BulkInsert) -> _Pre
             state.sheets[entry.player].columns[entry.column].cells[entry.box].points, stored_at)
            for seq, entry in enumerate(state.entries)]
     # Seat results need only the replayed state: made here, their ids given in the write.
-    results = (result_rows(0, rules, game.finished_at, [0] * len(state.players), state)
+    results = (result_rows(0, household, rules, game.finished_at, [0] * len(state.players),
+                           state)
                if game.status == FINISHED else [])
     return _Prepared(game_row, [identity.strip() for identity in game.identities], seats, log,
                      results, canonical_rules(rules))
 
 
-def _player_ids(connection: Connection, names: dict[str, str], now: datetime) -> dict[str, int]:
-    """The id of each player by key, those not there yet created: ``names`` maps each key to
-    the name a new player gets."""
+def _player_ids(connection: Connection, names: dict[str, str], household: int,
+                now: datetime) -> dict[str, int]:
+    """The id of each of the household's players by key, those not there yet created in it:
+    ``names`` maps each key to the name a new player gets. Only the household's own players:
+    an import never reaches another's."""
     keys = list(names)
     ids: dict[str, int] = {}
     for start in range(0, len(keys), LOOKUP_BATCH):
         ids.update(connection.execute(
             select(players.c.name_key, players.c.id)
-            .where(players.c.name_key.in_(keys[start:start + LOOKUP_BATCH]))).all())
-    missing = [{"name": names[key], "name_key": key, "created_at": now}
+            .where(players.c.household_id == household,
+                   players.c.name_key.in_(keys[start:start + LOOKUP_BATCH]))).all())
+    missing = [{"household_id": household, "name": names[key], "name_key": key,
+                "created_at": now}
                for key in keys if key not in ids]
     if missing:
         ids.update(connection.execute(
@@ -282,7 +289,7 @@ def _player_ids(connection: Connection, names: dict[str, str], now: datetime) ->
     return ids
 
 
-def _write_games(store: Store, prepared: list[_Prepared], now: datetime,
+def _write_games(store: Store, prepared: list[_Prepared], household: int, now: datetime,
                  seat_insert: _BulkInsert, entry_insert: _BulkInsert) -> list[int]:
     """One transaction, one statement per table: the write lock is held for the inserts."""
     names: dict[str, str] = {}
@@ -290,7 +297,7 @@ def _write_games(store: Store, prepared: list[_Prepared], now: datetime,
         for identity in game.identities:
             names.setdefault(player_key(identity), identity)
     with store.engine.begin() as connection:
-        player_ids = _player_ids(connection, names, now)
+        player_ids = _player_ids(connection, names, household, now)
         game_ids = list(connection.scalars(
             insert(games).returning(games.c.id, sort_by_parameter_order=True),
             [game.game for game in prepared]))
@@ -309,8 +316,10 @@ def _write_games(store: Store, prepared: list[_Prepared], now: datetime,
     return game_ids
 
 
-def import_games(store: Store, checked: Sequence[GameImport]) -> list[int]:
-    """Write checked games in one transaction; return their new ids, in the same order.
+def import_games(store: Store, checked: Sequence[GameImport],
+                 household: int = HOME_HOUSEHOLD) -> list[int]:
+    """Write checked games into the household in one transaction; return their new ids, in
+    the same order.
 
     Every row is made first, then written by one statement per table, so that an import of
     12,000 games holds the database's write lock for about a second, not a minute.
@@ -322,12 +331,12 @@ def import_games(store: Store, checked: Sequence[GameImport]) -> list[int]:
     entry_insert = _BulkInsert(dialect, entries, ("game_id", "seq", "seat", "column", "box",
                                                   "dice", "score", "created_at"))
     now = _now()
-    prepared = [_prepare(game, now, entry_insert) for game in checked]
+    prepared = [_prepare(game, household, now, entry_insert) for game in checked]
     try:
-        return _write_games(store, prepared, now, seat_insert, entry_insert)
+        return _write_games(store, prepared, household, now, seat_insert, entry_insert)
     except IntegrityError:
         # Another request created one of these players at the same moment; it exists now.
-        return _write_games(store, prepared, now, seat_insert, entry_insert)
+        return _write_games(store, prepared, household, now, seat_insert, entry_insert)
 
 
 def _document(game, seats: list, log: list) -> dict[str, Any]:
@@ -358,10 +367,12 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
     return document
 
 
-def export_documents(store: Store, game_id: int | None = None) -> Iterator[dict[str, Any]]:
-    """The documents of every game (or of one), by id; GameNotFound for an unknown id."""
+def export_documents(store: Store, game_id: int | None = None,
+                     household: int = HOME_HOUSEHOLD) -> Iterator[dict[str, Any]]:
+    """The documents of every game of the household (or of one), by id; GameNotFound for an
+    id the household has not."""
     with store.engine.connect() as connection:
-        query = select(games.c.id).order_by(games.c.id)
+        query = select(games.c.id).where(games.c.household_id == household).order_by(games.c.id)
         if game_id is not None:
             query = query.where(games.c.id == game_id)
         ids = list(connection.scalars(query))

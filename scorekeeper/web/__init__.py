@@ -10,6 +10,7 @@ from scorekeeper.web import (
     errors,
     games,
     halloffame,
+    households,
     language,
     live,
     main,
@@ -25,6 +26,7 @@ from scorekeeper.web import (
 def register_blueprints(app: Flask) -> None:
     """Attach the web blueprints, the error pages and the labels templates need."""
     security.register(app)
+    households.register(app)
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)

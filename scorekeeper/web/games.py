@@ -16,7 +16,7 @@ from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import load_or_404, store
+from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -47,7 +47,7 @@ def new():
     if form.validate_on_submit():
         names = [name for name in form.names.data if name]
         try:
-            game_id = start_game(store(), _rules_from(form), names)
+            game_id = start_game(store(), _rules_from(form), names, household())
         except RuleError as rule_error:
             error = rule_error.render(_)
         else:
@@ -240,7 +240,7 @@ def play(game_id: int):
     try:
         # The state loaded above is the one checked: the store's count check guards the rest.
         cell, after = write_turn(store(), record, state, form.seq.data, column, box,
-                                 form.dice.data)
+                                 form.dice.data, household())
     except StaleSheet:
         record, state = load_or_404(game_id)
         return _render_sheet(record, state, form, _stale_message(), 409)
@@ -281,7 +281,8 @@ def _undo(record: GameRecord, state: GameState):
                     "entre-temps) : rien n'a été annulé."), "error")
             return redirect(url_for("games.sheet", game_id=game_id), code=303)
         try:
-            store().undo_entry(game_id, form.seq.data, seen_at=record.updated_at)
+            store().undo_entry(game_id, form.seq.data, seen_at=record.updated_at,
+                               household=household())
         except (StaleSheet, NothingToUndo):
             flash(_stale_message(), "error")
         else:

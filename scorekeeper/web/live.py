@@ -6,7 +6,8 @@ connection per open sheet would soon use them all; a poll a second costs one sma
 
 from flask import Blueprint, jsonify, render_template
 
-from scorekeeper.web.store import load_or_404, store
+from scorekeeper.store import GameVersion
+from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("live", __name__, url_prefix="/games")
 
@@ -14,7 +15,11 @@ bp = Blueprint("live", __name__, url_prefix="/games")
 @bp.get("/<int:game_id>/version")
 def version(game_id: int):
     """What an open sheet compares with what it shows; any change means: reload."""
-    found = store().game_version(game_id)
+    return version_response(store().game_version(game_id, household()))
+
+
+def version_response(found: GameVersion | None):
+    """A game's version as the open sheets poll it; 404 for no game."""
     if found is None:
         return jsonify(error="not found"), 404
     response = jsonify(seq=found.entry_count, status=found.status,

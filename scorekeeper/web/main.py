@@ -9,7 +9,7 @@ from markupsafe import Markup
 
 from scorekeeper.net import lan_address
 from scorekeeper.web.paging import page_from_request
-from scorekeeper.web.store import store
+from scorekeeper.web.store import household, store
 
 bp = Blueprint("main", __name__)
 
@@ -41,8 +41,9 @@ def qr_code_svg(url: str) -> Markup:
 def home():
     url = join_url()
     return render_template(
-        "home.html", games=store().games_in_progress(limit=HOME_GAMES),
-        games_count=store().count_games_in_progress(), join_url=url, join_qr=qr_code_svg(url),
+        "home.html", games=store().games_in_progress(household(), limit=HOME_GAMES),
+        games_count=store().count_games_in_progress(household()), join_url=url,
+        join_qr=qr_code_svg(url),
         offline=url.startswith(f"http://{LOOPBACK}:"),
     )
 
@@ -50,6 +51,7 @@ def home():
 @bp.get("/games/in-progress")
 def in_progress():
     """Every game in progress, a page at a time: the rest of the home page's list."""
-    page = page_from_request(store().count_games_in_progress(), IN_PROGRESS_PAGE_SIZE)
-    games = store().games_in_progress(offset=page.offset, limit=page.size)
+    page = page_from_request(store().count_games_in_progress(household()),
+                             IN_PROGRESS_PAGE_SIZE)
+    games = store().games_in_progress(household(), offset=page.offset, limit=page.size)
     return render_template("in_progress.html", games=games, page=page)

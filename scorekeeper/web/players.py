@@ -40,7 +40,7 @@ from scorekeeper.web.forms import Form, database_id
 from scorekeeper.web.halloffame import rule_set_label
 from scorekeeper.web.paging import not_found, page_from_request
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import store
+from scorekeeper.web.store import household, store
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -64,7 +64,7 @@ class MergeForm(Form):
 
 
 def _player_or_404(player_id: int) -> PlayerRecord:
-    player = get_player(store(), player_id)
+    player = get_player(store(), player_id, household())
     if player is None:
         not_found(_("Aucun joueur n'a le numéro %(id)d.", id=player_id))
     return player
@@ -134,15 +134,16 @@ def totals_chart(lines: list[ResultLine], average: float) -> Chart:
 
 @bp.get("")
 def index():
-    page = page_from_request(count_players(store()), PLAYERS_PAGE_SIZE)
+    page = page_from_request(count_players(store(), household()), PLAYERS_PAGE_SIZE)
     return render_template("players/index.html",
-                           players=list_players(store(), page.offset, page.size), page=page)
+                           players=list_players(store(), page.offset, page.size, household()),
+                           page=page)
 
 
 @bp.get("/<int:player_id>")
 def show(player_id: int):
     player = _player_or_404(player_id)
-    stats = player_rule_set_stats(store(), player_id)
+    stats = player_rule_set_stats(store(), player_id, household())
     chosen = None
     if stats:
         key = request.args.get("rules", stats[0].rule_set.key)
@@ -155,7 +156,8 @@ def show(player_id: int):
     chart = None
     if chosen is not None:
         chart = totals_chart(
-            player_recent_totals(store(), player_id, chosen.rule_set.key, CHART_GAMES),
+            player_recent_totals(store(), player_id, chosen.rule_set.key, CHART_GAMES,
+                                 household()),
             chosen.average)
     return render_template(
         "players/show.html",
@@ -163,12 +165,13 @@ def show(player_id: int):
         stats=stats,
         chosen=chosen,
         chart=chart,
-        boxes=player_box_stats_of(store(), player_id, chosen.rule_set.key) if chosen else [],
+        boxes=(player_box_stats_of(store(), player_id, chosen.rule_set.key, household())
+               if chosen else []),
         labels={rule_set.key: rule_set_label(rule_set.rules)
-                for rule_set in list_rule_sets(store())},
-        games=player_games(store(), player_id, page.offset, page.size),
+                for rule_set in list_rule_sets(store(), household())},
+        games=player_games(store(), player_id, page.offset, page.size, household()),
         page=page,
-        open_games=player_open_games(store(), player_id),
+        open_games=player_open_games(store(), player_id, household()),
     )
 
 
@@ -179,7 +182,7 @@ def rename(player_id: int):
     error, taken_by = None, None
     if form.validate_on_submit():
         try:
-            renamed = rename_player(store(), player_id, form.name.data)
+            renamed = rename_player(store(), player_id, form.name.data, household())
         except RuleError as rule_error:
             error = rule_error.render(_)
         except NameTaken as taken:
@@ -202,7 +205,7 @@ def rename(player_id: int):
 
 def _merge_page(player: PlayerRecord, form: MergeForm, error: str | None = None,
                 status: int = 200):
-    candidates = other_players(store(), player.id)
+    candidates = other_players(store(), player.id, household())
     form.other.choices = [(other.id, other.name) for other in candidates]
     return render_template("players/merge.html", player=player, form=form,
                            candidates=candidates, error=error), status
@@ -225,12 +228,12 @@ def merge(player_id: int):
     if not form.validate_on_submit():
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)
-    other = get_player(store(), form.other.data)
+    other = get_player(store(), form.other.data, household())
     if other is None or other.id == player_id:
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)
     try:
-        merge_players(store(), player_id, other.id)
+        merge_players(store(), player_id, other.id, household())
     except SharedGames as shared:
         return _merge_page(player, form, _(
             "%(other)s et %(name)s ont joué ensemble (partie n° %(game)d) : ce sont deux "

@@ -9,7 +9,7 @@ from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.workers import PrintersBusy
 from scorekeeper.store import GameNotFound
 from scorekeeper.web.paging import no_game
-from scorekeeper.web.store import store
+from scorekeeper.web.store import household, store
 
 bp = Blueprint("prints", __name__)
 
@@ -68,7 +68,7 @@ def game_sheet(game_id: int):
     except RuleError as error:
         return _bad_query(error)
     try:
-        _key, pdf = game_pdf(store(), game_id, paper)
+        _key, pdf = game_pdf(store(), game_id, paper, household())
     except GameNotFound:
         no_game(game_id)
     response = _pdf_response(pdf, _("yams-partie-%(id)d.pdf", id=game_id))

@@ -19,7 +19,7 @@ from scorekeeper.web.advice import game_review
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game, not_found
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import load_or_404, store
+from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("review", __name__, url_prefix="/games")
 
@@ -78,7 +78,7 @@ def show(game_id: int):
     ]
     return render_template(
         "review/show.html", record=record, state=state, final=final, step=step, count=count,
-        log=log, players=players_of_game(store(), game_id), resume_form=ResumeForm(),
+        log=log, players=players_of_game(store(), game_id, household()), resume_form=ResumeForm(),
         covered=is_covered(final.rules), analysis=game_review(final),
     )
 
@@ -110,7 +110,7 @@ def abandon(game_id: int):
         return _confirm_page("review/abandon.html", game_id, form,
                              _("Rechargez la page et recommencez."), 400)
     try:
-        abandon_game(store(), game_id)
+        abandon_game(store(), game_id, household())
     except GameNotFound:
         no_game(game_id)
     except WrongStatus as error:
@@ -127,7 +127,7 @@ def resume(game_id: int):
         flash(_("Rechargez la page et recommencez."), "error")
         return redirect(url_for("review.show", game_id=game_id), code=303)
     try:
-        resume_game(store(), game_id)
+        resume_game(store(), game_id, household())
     except GameNotFound:
         no_game(game_id)
     except WrongStatus as error:
@@ -151,7 +151,7 @@ def delete(game_id: int):
         return _confirm_page("review/delete.html", game_id, form,
                              _("Rechargez la page et recommencez."), 400)
     try:
-        delete_game(store(), game_id)
+        delete_game(store(), game_id, household())
     except GameNotFound:
         no_game(game_id)
     flash(_("Partie n° %(id)d supprimée.", id=game_id), "info")

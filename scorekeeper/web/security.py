@@ -28,15 +28,17 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.routing import BaseConverter, ValidationError
+from werkzeug.security import check_password_hash
 from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
 
 from scorekeeper.rules.numbers import read_whole
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store.households import get_household
 from scorekeeper.store.pins import add_pin_failure, forget_pin_failures, recent_pin_failures
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.forms import Form
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.web.store import STORE_EXTENSION, household
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -52,6 +54,7 @@ SECURITY_HEADERS = {
 }
 
 PIN_SETTING = "HOUSEHOLD_PIN"
+HOSTED_SETTING = "HOUSEHOLDS"
 UNLOCK_SECONDS = 300
 # Wrong PINs allowed from one address within PIN_WINDOW_SECONDS; a 4-digit PIN then takes
 # days to guess instead of minutes.
@@ -104,21 +107,24 @@ class PinAttempts:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def wait_seconds(self, address: str) -> int:
-        """How long this address must wait before trying again; 0 when it may try now."""
+    def wait_seconds(self, address: str, household: int = HOME_HOUSEHOLD) -> int:
+        """How long this address must wait before trying the household's PIN again; 0 when
+        it may try now."""
         now = time.time()
-        recent = recent_pin_failures(self.store, address, _moment(now - PIN_WINDOW_SECONDS))
+        recent = recent_pin_failures(self.store, address, _moment(now - PIN_WINDOW_SECONDS),
+                                     household)
         if len(recent) < MAX_PIN_FAILURES:
             return 0
         oldest = recent[-MAX_PIN_FAILURES].timestamp()
         return max(1, int(oldest + PIN_WINDOW_SECONDS - now + 0.999))
 
-    def failed(self, address: str) -> None:
+    def failed(self, address: str, household: int = HOME_HOUSEHOLD) -> None:
         now = time.time()
-        add_pin_failure(self.store, address, _moment(now), _moment(now - PIN_WINDOW_SECONDS))
+        add_pin_failure(self.store, address, _moment(now), _moment(now - PIN_WINDOW_SECONDS),
+                        household)
 
-    def succeeded(self, address: str) -> None:
-        forget_pin_failures(self.store, address)
+    def succeeded(self, address: str, household: int = HOME_HOUSEHOLD) -> None:
+        forget_pin_failures(self.store, address, household)
 
 
 def _moment(seconds: float) -> datetime:
@@ -143,9 +149,26 @@ def _add_security_headers(response: Response) -> Response:
     return response
 
 
+def _hosted() -> bool:
+    return bool(current_app.config.get(HOSTED_SETTING))
+
+
+def _pin_required() -> bool:
+    """Hosted, every household has a PIN: its passphrase. At home, the config's, if any."""
+    return _hosted() or _household_pin() is not None
+
+
 def _household_pin() -> str | None:
     pin = current_app.config.get(PIN_SETTING)
     return str(pin) if pin not in (None, "") else None
+
+
+def _is_the_pin(typed: str) -> bool:
+    if _hosted():
+        found = get_household(current_app.extensions[STORE_EXTENSION], household())
+        return bool(found and found.passphrase_hash
+                    and check_password_hash(found.passphrase_hash, typed))
+    return hmac.compare_digest(typed.strip().encode(), (_household_pin() or "").encode())
 
 
 def _unlocked() -> bool:
@@ -174,16 +197,15 @@ def _check_pin(form: PinForm) -> tuple[str, int] | None:
     """None when the form holds the right PIN (and unlocks the session), else why not."""
     attempts: PinAttempts = current_app.extensions[PIN_ATTEMPTS_EXTENSION]
     address = request.remote_addr or "?"
-    wait = attempts.wait_seconds(address)
+    wait = attempts.wait_seconds(address, household())
     if wait:
         return _("Trop de codes faux : réessayez dans %(seconds)d secondes.", seconds=wait), 429
     if not form.validate():
         return _("Tapez le code de la maison."), 403
-    expected = _household_pin() or ""
-    if not hmac.compare_digest(form.household_pin.data.strip().encode(), expected.encode()):
-        attempts.failed(address)
+    if not _is_the_pin(form.household_pin.data):
+        attempts.failed(address, household())
         return _("Code faux : ce n'est pas le code de la maison."), 403
-    attempts.succeeded(address)
+    attempts.succeeded(address, household())
     session[UNLOCKED_UNTIL] = time.time() + UNLOCK_SECONDS
     return None
 
@@ -211,7 +233,7 @@ def require_pin(view: Callable) -> Callable:
 
     @functools.wraps(view)
     def guarded(*args, **kwargs):
-        if _household_pin() is None or _unlocked():
+        if not _pin_required() or _unlocked():
             return view(*args, **kwargs)
         form = PinForm()
         if request.method != "POST":
@@ -236,7 +258,7 @@ def unlock():
     """The PIN page of a GET or an upload: unlock, then go back where the player was."""
     form = PinForm()
     next_url = _local_path(form.household_next.data) or "/"
-    if _household_pin() is None or _unlocked():
+    if not _pin_required() or _unlocked():
         return redirect(next_url, code=303)
     refusal = _check_pin(form)
     if refusal is not None:

@@ -1,6 +1,6 @@
 """The app's store, for the views."""
 
-from flask import current_app
+from flask import current_app, g
 
 from scorekeeper.rules import GameState
 from scorekeeper.store import GameNotFound, GameRecord, Store
@@ -15,9 +15,17 @@ def store() -> Store:
     return current_app.extensions[STORE_EXTENSION]
 
 
+def household() -> int:
+    """The household of the request, set before it by web/households.py: the home one, or
+    in hosted mode the one of the signed-in device. Never a default: a view reached without
+    one fails rather than show another household's data."""
+    return g.household_id
+
+
 def load_or_404(game_id: int) -> tuple[GameRecord, GameState]:
-    """A stored game and the state its log replays to, or the 404 page that names it."""
+    """A stored game of the request's household and the state its log replays to, or the
+    404 page that names it."""
     try:
-        return load(store(), game_id)
+        return load(store(), game_id, household())
     except GameNotFound:
         no_game(game_id)

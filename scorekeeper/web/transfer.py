@@ -33,7 +33,7 @@ from scorekeeper.store.transfer import (
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import store
+from scorekeeper.web.store import household, store
 
 bp = Blueprint("transfer", __name__)
 
@@ -97,12 +97,13 @@ def _download(documents, filename: str) -> Response:
 @bp.get("/import-export/games.json")
 def download():
     today = format_date(datetime.now(UTC), "yyyy-MM-dd")
-    return _download(export_documents(store()), _("yams-parties-%(date)s.json", date=today))
+    return _download(export_documents(store(), household=household()),
+                     _("yams-parties-%(date)s.json", date=today))
 
 
 @bp.get("/games/<int:game_id>/game.json")
 def game_download(game_id: int):
-    documents = export_documents(store(), game_id)
+    documents = export_documents(store(), game_id, household())
     try:
         # The first document is read now, so that an unknown game is a 404, not a broken file.
         first = next(documents)
@@ -126,6 +127,6 @@ def upload():
     except ImportRefused as refused:
         return _page(form, [_("Rien n'a été importé.")]
                      + [problem.render(_) for problem in refused.problems], 422)
-    ids = import_games(store(), checked)
+    ids = import_games(store(), checked, household())
     flash(ngettext("%(num)d partie importée.", "%(num)d parties importées.", len(ids)), "info")
     return redirect(url_for("halloffame.index"), code=303)

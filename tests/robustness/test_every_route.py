@@ -14,6 +14,7 @@ The counts are printed (`-s`) for the README.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlencode, urlsplit
@@ -25,9 +26,12 @@ from sqlalchemy import text
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.households import create_household, set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.web import advice
+from scorekeeper.web.households import passphrase_hash
 
 HOSTILE_NUMBERS = ["9" * 5000, "-1", "²", "①", "١", "0"]
 HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "\x00", "é" * 2000,
@@ -38,18 +42,33 @@ HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "\x00", "é"
 QUERY_NAMES = ["page", "recent", "step", "other", "rules", "seq", "dice", "target", "paper",
                "pages", "sec", "preset", "columns", "vache", "next",
                "_method", "endpoint", "_external", "_anchor", "_scheme", "unknown"]
-# POST routes whose form no page shows without a setting: the PIN's (tests/web/test_security).
-NOT_ON_A_PAGE = {"security.unlock"}
+# POST routes whose form no page shows without a setting: the PIN's (tests/web/test_security),
+# and deleting a household, whose form shows once its PIN is typed (tests/web/test_households).
+NOT_ON_A_PAGE = {"security.unlock", "households.delete"}
+# POST routes of a hosted server only: a 404 in a home.
+HOSTED_ONLY = {"households.join", "households.signup", "households.new_join_link",
+               "households.remove", "households.delete"}
+# Forms that may delete what other forms need, or sign the device out: posted last.
+DESTRUCTIVE = {"review.delete", "players.merge", "households.remove", "households.delete",
+               "households.join", "households.signup"}
 # The advice page's answer while its table is being built, "try again in a moment": the
 # table takes 20 s of CPU, not built here.
 PREPARING = (503, "/advice")
+# The hosted household, joined by name and passphrase.
+HOSTED_NAME = "Les Martin"
+PASSPHRASE = "robust passphrase"
+# Refused attempts are counted in the database by design (wrong PINs, wrong passphrases):
+# the tables that a refused post may change.
+FAILURE_TABLES = {"pin_failures", "passphrase_failures"}
+# The spectator link of the game in progress: the routes that take a token get it.
+SPECTATOR_TOKEN = "spectator-token-of-the-game-in-progress"
 
 
-class _NoAdvisorTables(Strategies):
-    """No table, and none built: every advice page answers that it is being prepared."""
+class _NeverBuilt(Strategies):
+    """The advisor's tables as while their build runs: queued, never built."""
 
-    def get(self, rules, build=True):
-        return None
+    def _build_all(self) -> None:
+        pass
 
 
 def _server_error(status: int, url: str) -> bool:
@@ -57,24 +76,29 @@ def _server_error(status: int, url: str) -> bool:
     return status >= 500 and not preparing
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    """A household with a game in progress, a finished one and an abandoned one."""
-    yield from _household(tmp_path_factory)
+@pytest.fixture(scope="module", params=["home", "hosted"])
+def app(request, tmp_path_factory):
+    """A household with a game in progress, a finished one and an abandoned one: the one
+    household of a home, or one of a hosted server (HOUSEHOLDS), its device joined."""
+    yield from _household(tmp_path_factory, hosted=request.param == "hosted")
 
 
-def _household(tmp_path_factory):
-    app = create_app({"TESTING": True}, instance_path=tmp_path_factory.mktemp("instance"))
-    app.extensions[advice.ADVISOR_EXTENSION] = _NoAdvisorTables(app.instance_path)
+def _household(tmp_path_factory, hosted: bool):
+    app = create_app({"TESTING": True, "HOUSEHOLDS": hosted},
+                     instance_path=tmp_path_factory.mktemp("instance"))
+    app.extensions[advice.ADVISOR_EXTENSION] = _NeverBuilt(app.instance_path)
     store = app.extensions[STORE_EXTENSION]
-    playing = start_game(store, Rules(), ["Mag", "Alix"])
-    play_turn(store, playing, 0, "free", "sixes", "66662")
-    play_turn(store, playing, 1, "free", "ones", "11123")
-    finished = start_game(store, Rules(), ["Mag"])
+    household = (create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE)) if hosted
+                 else HOME_HOUSEHOLD)
+    playing = start_game(store, Rules(), ["Mag", "Alix"], household)
+    play_turn(store, playing, 0, "free", "sixes", "66662", household)
+    play_turn(store, playing, 1, "free", "ones", "11123", household)
+    finished = start_game(store, Rules(), ["Mag"], household)
     for seq, box in enumerate(Rules().boxes):
-        play_turn(store, finished, seq, "free", box, "12346")
-    abandoned = start_game(store, Rules(), ["Léa"])
-    abandon_game(store, abandoned)
+        play_turn(store, finished, seq, "free", box, "12346", household)
+    abandoned = start_game(store, Rules(), ["Léa"], household)
+    abandon_game(store, abandoned, household)
+    set_spectator_token(store, playing, SPECTATOR_TOKEN)
     app.config["GAME_IDS"] = (playing, finished, abandoned)
     yield app
     store.dispose()
@@ -82,10 +106,23 @@ def _household(tmp_path_factory):
 
 def _snapshot(app) -> dict:
     with app.extensions[STORE_EXTENSION].engine.connect() as connection:
-        tables = connection.execute(text(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).scalars().all()
+        tables = [name for name in connection.execute(text(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).scalars()
+            if name not in FAILURE_TABLES]
         return {name: connection.execute(text(f'SELECT * FROM "{name}" ORDER BY 1')).all()
                 for name in tables}
+
+
+def _client(app):
+    """A test client; on a hosted server, its device has joined the household."""
+    client = app.test_client()
+    if app.config["HOUSEHOLDS"]:
+        page = client.get("/household/join").get_data(as_text=True)
+        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+        response = client.post("/household/join", data={
+            "name": HOSTED_NAME, "passphrase": PASSPHRASE, "csrf_token": token})
+        assert response.status_code in (302, 303), response.status_code
+    return client
 
 
 def _get_pages(app) -> list[str]:
@@ -99,7 +136,7 @@ def _get_pages(app) -> list[str]:
             continue
         games = app.config["GAME_IDS"] if "game_id" in rule.arguments else (None,)
         for game_id in games:
-            values = {"game_id": game_id, "player_id": 1}
+            values = {"game_id": game_id, "player_id": 1, "token": SPECTATOR_TOKEN}
             with app.test_request_context():
                 pages.append(url_for(rule.endpoint, **{name: values[name]
                                                        for name in rule.arguments}))
@@ -107,7 +144,7 @@ def _get_pages(app) -> list[str]:
 
 
 def test_every_get_route_with_hostile_query_arguments(app, capsys):
-    client = app.test_client()
+    client = _client(app)
     before = _snapshot(app)
     pages = _get_pages(app)
     count = 0
@@ -219,14 +256,15 @@ def _endpoint(app, action: str) -> str:
 
 
 def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(app, capsys):
-    client = app.test_client()
+    client = _client(app)
     forms = _forms(app, client)
     post_routes = {rule.endpoint for rule in app.url_map.iter_rules() if "POST" in rule.methods}
     found = {_endpoint(app, form.action) for form in forms}
+    if not app.config["HOUSEHOLDS"]:
+        post_routes -= HOSTED_ONLY
     assert post_routes - NOT_ON_A_PAGE <= found, "a POST route that no page's form reaches"
     # Destructive forms last, so that the others still find their game.
-    forms.sort(key=lambda form: _endpoint(app, form.action) in ("review.delete",
-                                                                "players.merge"))
+    forms.sort(key=lambda form: _endpoint(app, form.action) in DESTRUCTIVE)
     cases = 0
     for form in forms:
         for what, fields in _variants(form):

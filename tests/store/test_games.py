@@ -16,6 +16,7 @@ from scorekeeper.store import (
     StaleSheet,
     Store,
 )
+from scorekeeper.store.households import create_household
 from scorekeeper.store.schema import entries, players
 
 RULES = {"preset": "classique", "columns": ["free"], "yams_bonus": True}
@@ -240,3 +241,16 @@ def test_games_in_progress_lists_the_most_recently_played_first(store):
     assert summaries[1].players == ("Chloé",)
     assert summaries[1].entry_count == 0
     assert summaries[0].updated_at > summaries[0].created_at
+
+
+def test_games_in_progress_are_paged_and_counted_within_their_household(store):
+    other = create_household(store, "Les Voisins", "hash")
+    mine = [store.create_game(RULES, ["Alice"]) for _ in range(3)]
+    theirs = store.create_game(RULES, ["Alice"], other)
+
+    assert store.count_games_in_progress() == 3
+    assert store.count_games_in_progress(other) == 1
+    assert [s.id for s in store.games_in_progress(limit=2)] == [mine[2], mine[1]]
+    assert [s.id for s in store.games_in_progress(offset=2, limit=2)] == [mine[0]]
+    assert [s.id for s in store.games_in_progress(other)] == [theirs]
+    assert store.games_in_progress(other, offset=1) == []

@@ -165,6 +165,7 @@ def test_playing_a_finished_game_is_refused(table, snapshot):
     assert snapshot() == before
 
 
+@pytest.mark.sqlite_only("holds the SQLite file's write lock")
 @pytest.mark.parametrize(("lang", "sentence"), [
     ("fr", "réessayez dans un instant"), ("en", "try again in a moment")])
 def test_a_turn_that_meets_a_held_lock_is_told_to_try_again(table, game, app, snapshot,

@@ -1,0 +1,234 @@
+"""Households of a hosted score keeper: their names and passphrases, devices, join links,
+spectator links, wrong passphrases, and the deletion of a household with all it owns.
+
+Passphrases and link secrets reach this module already hashed, or as random tokens: the web
+layer hashes, the store keeps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.store.errors import StoreError
+from scorekeeper.store.schema import (
+    devices,
+    entries,
+    game_players,
+    games,
+    households,
+    join_links,
+    passphrase_failures,
+    pin_failures,
+    player_box_stats,
+    player_stats,
+    players,
+    results,
+    rule_sets,
+    spectator_links,
+)
+from scorekeeper.store.store import Store, _now
+
+MAX_HOUSEHOLD_NAME_LENGTH = 60
+MAX_ADDRESS_LENGTH = 64
+
+
+class HouseholdNameTaken(StoreError):
+    """Another household already has this name, ignoring case."""
+
+
+@dataclass(frozen=True)
+class HouseholdRecord:
+    id: int
+    name: str
+    passphrase_hash: str | None
+
+
+@dataclass(frozen=True)
+class DeviceRecord:
+    id: int
+    household_id: int
+    token: str
+    name: str
+    created_at: datetime
+    last_seen_at: datetime
+
+
+def household_key(name: str) -> str:
+    """The identity of a household's name: the same name ignoring case is the same one."""
+    return name.strip().casefold()
+
+
+def _household(row) -> HouseholdRecord | None:
+    return None if row is None else HouseholdRecord(row.id, row.name, row.passphrase_hash)
+
+
+def create_household(store: Store, name: str, passphrase_hash: str) -> int:
+    """A new household; HouseholdNameTaken when another has this name (ignoring case)."""
+    try:
+        return store.write(lambda connection: connection.execute(insert(households).values(
+            name=name.strip(), name_key=household_key(name), passphrase_hash=passphrase_hash,
+            created_at=_now())).inserted_primary_key[0])
+    except IntegrityError:
+        raise HouseholdNameTaken(name) from None
+
+
+def find_household(store: Store, name: str) -> HouseholdRecord | None:
+    """The household called `name` (ignoring case), None if there is none."""
+    with store.engine.connect() as connection:
+        return _household(connection.execute(
+            select(households).where(households.c.name_key == household_key(name))
+        ).one_or_none())
+
+
+def get_household(store: Store, household: int) -> HouseholdRecord | None:
+    with store.engine.connect() as connection:
+        return _household(connection.execute(
+            select(households).where(households.c.id == household)).one_or_none())
+
+
+def count_households(store: Store) -> int:
+    with store.engine.connect() as connection:
+        return connection.scalar(select(func.count()).select_from(households))
+
+
+def add_device(store: Store, household: int, token: str, name: str) -> int:
+    now = _now()
+    return store.write(lambda connection: connection.execute(insert(devices).values(
+        household_id=household, token=token, name=name[:120], created_at=now,
+        last_seen_at=now)).inserted_primary_key[0])
+
+
+def device_by_token(store: Store, token: str) -> DeviceRecord | None:
+    """The device this token signs in, None once it was removed."""
+    with store.engine.connect() as connection:
+        row = connection.execute(select(devices).where(devices.c.token == token)).one_or_none()
+    return None if row is None else DeviceRecord(*row)
+
+
+def device_seen(store: Store, device_id: int, at: datetime) -> None:
+    store.write(lambda connection: connection.execute(
+        update(devices).where(devices.c.id == device_id).values(last_seen_at=at)))
+
+
+def list_devices(store: Store, household: int) -> list[DeviceRecord]:
+    """The household's devices, the latest seen first."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(
+            select(devices).where(devices.c.household_id == household)
+            .order_by(devices.c.last_seen_at.desc(), devices.c.id.desc())).all()
+    return [DeviceRecord(*row) for row in rows]
+
+
+def remove_device(store: Store, household: int, device_id: int) -> bool:
+    """Sign a device of the household out for good; False when it has no such device."""
+    return bool(store.write(lambda connection: connection.execute(
+        delete(devices).where(devices.c.id == device_id,
+                              devices.c.household_id == household)).rowcount))
+
+
+def add_join_link(store: Store, household: int, token_hash: str, expires_at: datetime) -> None:
+    store.write(lambda connection: connection.execute(insert(join_links).values(
+        token_hash=token_hash, household_id=household, expires_at=expires_at)))
+
+
+def use_join_link(store: Store, token_hash: str, now: datetime) -> int | None:
+    """The household a join link opens, used up; None for a used, expired or unknown link.
+    Expired links are forgotten on the way."""
+
+    def use(connection: Connection) -> int | None:
+        connection.execute(delete(join_links).where(join_links.c.expires_at < now))
+        household = connection.scalar(select(join_links.c.household_id)
+                                      .where(join_links.c.token_hash == token_hash))
+        # The delete decides: of two devices using one link at once, one gets the row.
+        if household is None or not connection.execute(delete(join_links).where(
+                join_links.c.token_hash == token_hash)).rowcount:
+            return None
+        return household
+
+    return store.write(use)
+
+
+def spectator_token(store: Store, game_id: int) -> str | None:
+    """The game's spectator link token, None while it has none."""
+    with store.engine.connect() as connection:
+        return connection.scalar(select(spectator_links.c.token)
+                                 .where(spectator_links.c.game_id == game_id))
+
+
+def set_spectator_token(store: Store, game_id: int, token: str | None) -> None:
+    """Give the game this spectator token (None: revoke its link)."""
+
+    def change(connection: Connection) -> None:
+        connection.execute(delete(spectator_links).where(spectator_links.c.game_id == game_id))
+        if token is not None:
+            connection.execute(insert(spectator_links).values(token=token, game_id=game_id))
+
+    store.write(change)
+
+
+def spectated_game(store: Store, token: str) -> tuple[int, int] | None:
+    """(game id, household) a spectator token shows, None for a revoked or unknown one."""
+    with store.engine.connect() as connection:
+        row = connection.execute(
+            select(games.c.id, games.c.household_id)
+            .join(spectator_links, spectator_links.c.game_id == games.c.id)
+            .where(spectator_links.c.token == token)).one_or_none()
+    return None if row is None else (row.id, row.household_id)
+
+
+def recent_passphrase_failures(store: Store, name: str, address: str,
+                               since: datetime) -> tuple[int, int]:
+    """Wrong passphrases since `since`: for this household name, and from this address."""
+    with store.engine.connect() as connection:
+        by_name = connection.scalar(select(func.count()).select_from(passphrase_failures).where(
+            passphrase_failures.c.name_key == household_key(name)[:180],
+            passphrase_failures.c.failed_at > since))
+        by_address = connection.scalar(
+            select(func.count()).select_from(passphrase_failures).where(
+                passphrase_failures.c.address == address[:MAX_ADDRESS_LENGTH],
+                passphrase_failures.c.failed_at > since))
+    return by_name, by_address
+
+
+def add_passphrase_failure(store: Store, name: str, address: str, at: datetime,
+                           forget_before: datetime) -> None:
+    """Count a wrong passphrase (or an unknown name: they look the same), and forget the
+    ones older than `forget_before`."""
+
+    def add(connection: Connection) -> None:
+        connection.execute(delete(passphrase_failures)
+                           .where(passphrase_failures.c.failed_at < forget_before))
+        connection.execute(insert(passphrase_failures).values(
+            name_key=household_key(name)[:180], address=address[:MAX_ADDRESS_LENGTH],
+            failed_at=at))
+
+    store.write(add)
+
+
+def delete_household(store: Store, household: int) -> None:
+    """Delete the household and everything it owns, in one transaction."""
+
+    def remove(connection: Connection) -> None:
+        game_ids = select(games.c.id).where(games.c.household_id == household)
+        player_ids = select(players.c.id).where(players.c.household_id == household)
+        connection.execute(delete(results).where(results.c.household_id == household))
+        connection.execute(delete(player_box_stats)
+                           .where(player_box_stats.c.player_id.in_(player_ids)))
+        connection.execute(delete(player_stats).where(player_stats.c.player_id.in_(player_ids)))
+        connection.execute(delete(rule_sets).where(rule_sets.c.household_id == household))
+        connection.execute(delete(spectator_links)
+                           .where(spectator_links.c.game_id.in_(game_ids)))
+        connection.execute(delete(entries).where(entries.c.game_id.in_(game_ids)))
+        connection.execute(delete(game_players).where(game_players.c.game_id.in_(game_ids)))
+        connection.execute(delete(games).where(games.c.household_id == household))
+        connection.execute(delete(players).where(players.c.household_id == household))
+        connection.execute(delete(pin_failures).where(pin_failures.c.household_id == household))
+        connection.execute(delete(devices).where(devices.c.household_id == household))
+        connection.execute(delete(join_links).where(join_links.c.household_id == household))
+        connection.execute(delete(households).where(households.c.id == household))
+
+    store.write(remove)

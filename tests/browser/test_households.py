@@ -1,0 +1,90 @@
+"""Hosted mode in Chromium: a family creates its household, a second tablet joins by the
+link of the join QR code, the two see the same game, and a removed tablet is signed out."""
+
+import re
+import threading
+
+import pytest
+import waitress
+from playwright.sync_api import expect
+
+from scorekeeper.app import create_app
+from scorekeeper.rules import BOX_LABELS
+from scorekeeper.web.store import STORE_EXTENSION
+from tests.browser.conftest import TABLETS
+from tests.browser.test_turns import confirm, tap_box, tap_dice
+from tests.databases import give_database, take_database
+
+PASSPHRASE = "la phrase de la maison"
+
+
+@pytest.fixture
+def hosted_server(tmp_path):
+    database_url = take_database(tmp_path)
+    app = create_app({"DATABASE_URL": database_url, "HOUSEHOLDS": True}, instance_path=tmp_path)
+    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=served.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{served.effective_port}"
+    served.close()
+    thread.join(timeout=5)
+    app.extensions[STORE_EXTENSION].dispose()
+    give_database(database_url)
+
+
+def _tablet(browser, server, size):
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR",
+                                  has_touch=True, base_url=server)
+    context.set_default_timeout(5000)
+    return context, context.new_page()
+
+
+def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, artifacts):
+    first_context, first = _tablet(browser, hosted_server, TABLETS["landscape"])
+    second_context, second = _tablet(browser, hosted_server, TABLETS["portrait"])
+    try:
+        first.goto("/")
+        expect(first).to_have_title(re.compile("^Rejoindre une maison"))
+        first.get_by_role("link", name="Créer une maison").click()
+        first.get_by_label("Nom de la maison").fill("Les Martin")
+        first.get_by_label("Phrase secrète").fill(PASSPHRASE)
+        first.get_by_role("button", name="Créer la maison").click()
+        expect(first.locator(".household-name")).to_have_text("Les Martin")
+
+        first.locator(".household-name").click()
+        first.get_by_role("button", name="Ajouter un appareil").click()
+        expect(first.locator(".join-qr svg")).to_be_visible()
+        first.screenshot(path=artifacts / "household-join-link.png")
+        link = first.locator(".join-link").get_attribute("href")
+
+        second.goto(link)
+        expect(second.locator(".household-name")).to_have_text("Les Martin")
+
+        first.goto("/")
+        first.get_by_role("link", name="Nouvelle partie").click()
+        first.get_by_label("Joueur 1", exact=True).fill("Mag")
+        first.get_by_role("button", name="Commencer la partie").click()
+        expect(first).to_have_title(re.compile("^À Mag de jouer"))
+        tap_dice(first, "66666")
+        tap_box(first, BOX_LABELS["yams"])
+        confirm(first)
+        game_url = first.url
+
+        second.goto(game_url)
+        expect(second.locator('button[name="target"][aria-label^="Yams : "]')).to_have_count(0)
+        expect(second.locator("body")).to_contain_text("50")
+
+        second.goto("/household/devices")
+        expect(second.locator("tbody tr")).to_have_count(2)
+        second.screenshot(path=artifacts / "household-devices.png")
+        # The first tablet is the one not marked as this device.
+        second.locator("tbody tr", has_not_text="cet appareil").get_by_role(
+            "button", name="Retirer").click()
+        expect(second.locator("tbody tr")).to_have_count(1)
+
+        first.goto("/")
+        expect(first).to_have_title(re.compile("^Rejoindre une maison"))
+    finally:
+        first_context.close()
+        second_context.close()

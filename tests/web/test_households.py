@@ -1,0 +1,205 @@
+"""Hosted mode through the test client, CSRF on: sign-up, joining by passphrase or by link,
+the limit on wrong passphrases, devices and their removal, spectator links, deleting a
+household. Household mode (the default) is every other test of the suite."""
+
+import re
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.store.households import count_households, find_household
+from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
+
+PASSPHRASE = "correct horse battery"
+
+
+@pytest.fixture
+def hosted(instance_path, database_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True},
+                     instance_path=instance_path)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+def _token(client, path: str) -> str:
+    page = client.get(path).get_data(as_text=True)
+    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
+    assert match, f"no CSRF token on {path}"
+    return match.group(1)
+
+
+def _post(client, form_page: str, path: str, data: dict):
+    return client.post(path, data={**data, "csrf_token": _token(client, form_page)})
+
+
+def _signup(client, name="Les Martin", passphrase=PASSPHRASE):
+    return _post(client, "/household/new", "/household/new",
+                 {"name": name, "passphrase": passphrase})
+
+
+def _join(client, name="Les Martin", passphrase=PASSPHRASE):
+    return _post(client, "/household/join", "/household/join",
+                 {"name": name, "passphrase": passphrase})
+
+
+def test_a_device_that_has_not_joined_sees_only_the_join_page(hosted):
+    client = hosted.test_client()
+    for path in ("/", "/hall-of-fame", "/players", "/games/new", "/import-export",
+                 "/household/devices"):
+        response = client.get(path)
+        assert response.status_code == 302, path
+        assert response.headers["Location"].endswith("/household/join"), path
+    assert client.post("/games/new").status_code in (400, 401)
+    page = client.get("/household/join").get_data(as_text=True)
+    assert "Rejoindre une maison" in page and "Créer une maison" in page
+
+
+def test_signing_up_creates_the_household_and_joins_the_device(hosted):
+    client = hosted.test_client()
+    response = _signup(client)
+    assert response.status_code == 303
+    home = client.get("/").get_data(as_text=True)
+    assert "Les Martin" in home
+    found = find_household(hosted.extensions[STORE_EXTENSION], "les martin")
+    assert found is not None and found.passphrase_hash.startswith("scrypt:")
+    assert PASSPHRASE not in found.passphrase_hash
+    cookie = client.get_cookie("remember_token")
+    assert cookie is not None and cookie.http_only and cookie.same_site == "Lax"
+    assert cookie.expires > datetime.now(UTC) + timedelta(days=300)
+
+
+def test_a_taken_name_or_a_short_passphrase_is_refused_with_a_message(hosted):
+    _signup(hosted.test_client())
+    response = _signup(hosted.test_client(), name="LES MARTIN")
+    assert response.status_code == 422
+    assert "Ce nom est déjà pris" in response.get_data(as_text=True)
+    response = _signup(hosted.test_client(), name="Autres", passphrase="court")
+    assert response.status_code == 422
+    assert "au moins 8 caractères" in response.get_data(as_text=True)
+    assert count_households(hosted.extensions[STORE_EXTENSION]) == 2  # home + Les Martin
+
+
+def test_sign_up_closed_by_config(instance_path, database_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True,
+                      "HOUSEHOLD_SIGNUP": False}, instance_path=instance_path)
+    client = app.test_client()
+    assert client.get("/household/new").status_code == 404
+    assert "Créer une maison" not in client.get("/household/join").get_data(as_text=True)
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+def test_joining_with_a_wrong_passphrase_or_name_says_the_same_and_is_limited(hosted):
+    _signup(hosted.test_client())
+    client = hosted.test_client()
+    wrong_pass = _join(client, passphrase="not the one")
+    wrong_name = _join(client, name="Nobody here")
+    assert wrong_pass.status_code == wrong_name.status_code == 422
+    message = "Ce nom et cette phrase secrète ne vont pas ensemble."
+    assert message in wrong_pass.get_data(as_text=True)
+    assert message in wrong_name.get_data(as_text=True)
+    for _ in range(MAX_PASSPHRASE_FAILURES - 2):
+        _join(client, passphrase="still wrong")
+    # Now even the right passphrase waits: the household's tries are used up.
+    refused = _join(client)
+    assert refused.status_code == 422
+    assert "essais manqués" in refused.get_data(as_text=True)
+    assert client.get("/").status_code == 302
+
+
+def test_joining_with_the_passphrase(hosted):
+    _signup(hosted.test_client())
+    client = hosted.test_client()
+    assert _join(client, name="  les MARTIN ").status_code == 303
+    assert client.get("/").status_code == 200
+
+
+def test_a_join_link_joins_one_device_once(hosted):
+    first = hosted.test_client()
+    _signup(first)
+    page = _post(first, "/household/devices", "/household/join-link", {}).get_data(as_text=True)
+    link = re.search(r'class="join-link" href="([^"]+)"', page).group(1)
+    assert "<svg" in page
+    second = hosted.test_client()
+    assert second.get(link).status_code == 302
+    assert second.get("/").status_code == 200
+    third = hosted.test_client()
+    third.get(link)
+    assert third.get("/").status_code == 302
+    devices = first.get("/household/devices").get_data(as_text=True)
+    assert devices.count('name="device"') == 2
+
+
+def test_removing_a_device_signs_it_out_at_its_next_request(hosted):
+    first = hosted.test_client()
+    _signup(first)
+    second = hosted.test_client()
+    _join(second)
+    page = first.get("/household/devices").get_data(as_text=True)
+    ids = re.findall(r'name="device" value="(\d+)"', page)
+    assert len(ids) == 2
+    # The latest seen first: the second device joined last.
+    response = _post(first, "/household/devices", "/household/devices/remove",
+                     {"device": ids[0]})
+    assert response.status_code == 303
+    assert second.get("/").status_code == 302
+    assert first.get("/").status_code == 200
+
+
+def test_a_spectator_link_shows_the_game_until_revoked(hosted):
+    client = hosted.test_client()
+    _signup(client)
+    response = _post(client, "/games/new", "/games/new",
+                     {"names-0": "Zoé", "preset": "classique"})
+    game_id = int(response.headers["Location"].rsplit("/", 1)[1])
+    page_path = f"/games/{game_id}/spectator-link"
+    page = _post(client, page_path, page_path, {}).get_data(as_text=True)
+    assert "<svg" not in page  # a redirect first
+    page = client.get(page_path).get_data(as_text=True)
+    link = re.search(r'class="spectator-link" href="([^"]+)"', page).group(1)
+    screen = hosted.test_client()
+    watched = screen.get(link)
+    assert watched.status_code == 200 and "Zoé" in watched.get_data(as_text=True)
+    assert screen.get(f"{link}/version").json["seq"] == 0
+    assert screen.get(f"/games/{game_id}").status_code == 302
+    _post(client, page_path, page_path, {"revoke": "1"})
+    assert screen.get(link).status_code == 404
+
+
+def test_deleting_the_household_after_its_pin_and_a_confirmation(hosted):
+    client = hosted.test_client()
+    _signup(client)
+    _post(client, "/games/new", "/games/new", {"names-0": "Zoé", "preset": "classique"})
+    other = hosted.test_client()
+    _signup(other, name="Les Autres")
+    page = client.get("/household/delete").get_data(as_text=True)
+    assert 'name="household_pin"' in page
+    token = _token(client, "/games/new")
+    response = client.post("/household-pin", data={
+        "csrf_token": token, "household_pin": "wrong", "household_next": "/household/delete"})
+    assert response.status_code == 403
+    response = client.post("/household-pin", data={
+        "csrf_token": token, "household_pin": PASSPHRASE, "household_next": "/household/delete"})
+    assert response.status_code == 303
+    assert "Effacer la maison et tout" in client.get("/household/delete").get_data(as_text=True)
+    response = _post(client, "/household/delete", "/household/delete", {})
+    assert response.status_code == 303
+    store = hosted.extensions[STORE_EXTENSION]
+    assert find_household(store, "Les Martin") is None
+    assert find_household(store, "Les Autres") is not None
+    assert client.get("/").status_code == 302
+    assert other.get("/").status_code == 200
+
+
+def test_wrong_passphrases_from_one_address_are_limited_whatever_the_names(hosted):
+    _signup(hosted.test_client())
+    client = hosted.test_client()
+    for number in range(MAX_PASSPHRASE_FAILURES):
+        assert _join(client, name=f"Maison {number}").status_code == 422
+    refused = _join(client)
+    assert "essais manqués" in refused.get_data(as_text=True)
+    other_address = hosted.test_client()
+    response = other_address.post("/household/join", environ_base={"REMOTE_ADDR": "10.0.0.9"},
+                                  data={"name": "Les Martin", "passphrase": PASSPHRASE,
+                                        "csrf_token": _token(other_address, "/household/join")})
+    assert response.status_code == 303
