@@ -18,6 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.server import percentile
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.store.play import start_game
@@ -25,10 +26,6 @@ from scorekeeper.store.samples import random_document
 
 PLAYERS = ["Mag", "Alix"]
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def run(app, games: int) -> str:

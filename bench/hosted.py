@@ -36,6 +36,7 @@ from urllib.parse import urlencode
 
 from sqlalchemy import create_engine, text
 
+from bench.server import percentile
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.play import start_game
@@ -164,10 +165,6 @@ async def household(port: int, games: list[int], until: float, figures: Figures,
         for tablet in [*tablets, player]:
             tablet.close()
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def cpu_seconds(pid: int) -> float:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from flask import Response, request
 
+from bench.server import percentile
 from tests.robustness.live import Client, LiveServer, Sheet
 
 BARE_PATH = "/bench/bare"
@@ -55,10 +56,6 @@ def serve(port: int, instance: Path) -> None:
 
     waitress.serve(app, host="127.0.0.1", port=port, threads=SERVER_THREADS)
 
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 class Device(threading.Thread):

@@ -14,10 +14,9 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
-from itertools import product
 from pathlib import Path
 
-from bench.server import Server, seed_games
+from bench.server import Server, seed_games, sheet_pdf_requests
 
 WARM_UP = 50
 
@@ -30,8 +29,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-pdf-memory-") as folder:
         instance = Path(folder, "instance")
         ids = seed_games(instance, args.games)
-        asks = [(game_id, paper, lang) for paper, lang, game_id
-                in product(("a4", "letter"), ("fr", "en"), ids)][:args.pdfs]
+        asks = sheet_pdf_requests(ids)[:args.pdfs]
         with Server.scorekeeper(instance, Path(folder, "server.log")) as server:
             idle_rss, idle_pss = server.memory_mib()
             connection = server.connection()

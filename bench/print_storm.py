@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.server import Server, percentile, seed_games
+from bench.server import Server, percentile, seed_games, sheet_pdf_requests
 
 POLL_EVERY_SECONDS = 0.02
 
@@ -45,8 +45,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-print-storm-") as folder:
         instance = Path(folder, "instance")
         ids = seed_games(instance, args.games)
-        asks = itertools.cycle([(game_id, paper, lang) for paper in ("a4", "letter")
-                                for lang in ("fr", "en") for game_id in ids])
+        asks = itertools.cycle(sheet_pdf_requests(ids))
         lock = threading.Lock()
         counts = {200: 0, 503: 0}
         stop = threading.Event()

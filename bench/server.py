@@ -21,18 +21,10 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
+from tests.robustness.live import REPO_ROOT, SERVE_CODE, free_port
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SERVE_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
 PLAYERS = ("Mag", "Alix", "Sam", "Lou")
 
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def seed_games(instance: Path, count: int, seed: int = 15) -> list[int]:
@@ -138,6 +130,13 @@ def rss_mib(pid: int) -> float:
 
 def pss_mib(pid: int) -> float:
     return _smaps_field(pid, "Pss")
+
+
+def sheet_pdf_requests(game_ids: list[int]) -> list[tuple[int, str, str]]:
+    """(game, paper, language) for every filled-sheet PDF of these games: each a PDF of its
+    own, drawn once then cached."""
+    return [(game_id, paper, language) for paper in ("a4", "letter")
+            for language in ("fr", "en") for game_id in game_ids]
 
 
 def percentile(values: list[float], fraction: float) -> float:
