@@ -25,9 +25,9 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from scorekeeper.advisor import load, load_or_build
 from scorekeeper.advisor.builds import Strategies, reuse_freed_memory
 from scorekeeper.advisor.solver import build_table
+from scorekeeper.advisor.strategy import load, load_or_build
 from scorekeeper.app import create_app
 from scorekeeper.rules import Entry, GameState, Rules
 from scorekeeper.rules.options import BOX_OF_FACE

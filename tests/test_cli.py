@@ -86,6 +86,29 @@ def test_a_start_imports_neither_weasyprint_nor_alembic(tmp_path):
     assert again.stdout.strip() == "[]"
 
 
+def test_numpy_waits_for_the_first_advice(tmp_path):
+    # The tables are numpy arrays: a server whose players never ask for advice starts and
+    # idles without it, sheets and the review page included.
+    code = """if True:
+        import sys
+        from scorekeeper.app import create_app
+        from scorekeeper.rules import Rules
+        from scorekeeper.store.play import start_game
+        from scorekeeper.web.store import STORE_EXTENSION
+        app = create_app(instance_path=sys.argv[1])
+        game = start_game(app.extensions[STORE_EXTENSION], Rules(), ["Mag", "Alix"])
+        client = app.test_client()
+        for page in ("/", f"/games/{game}", f"/games/{game}/review"):
+            assert client.get(page).status_code == 200, page
+        print("numpy" in sys.modules)
+        client.get(f"/games/{game}/advice/progress")  # looks for the table, builds none
+        print("numpy" in sys.modules)
+    """
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
+                            text=True, check=True)
+    assert result.stdout.split() == ["False", "True"]
+
+
 def test_addresses_follow_the_listening_host(monkeypatch):
     monkeypatch.setattr(cli, "lan_address", lambda: "10.0.0.7")
     assert cli.addresses_to_open("0.0.0.0", 80) == ["http://localhost:80", "http://10.0.0.7:80"]

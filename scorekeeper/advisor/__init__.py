@@ -4,21 +4,8 @@ from it.
     strategy = load_or_build(rules, instance_dir)   # about 20 s the first time, then a file
     strategy.advise(state, "66653")                 # [Advice(box, column, expected_total), ...]
     strategy.advise_keeps(state, "52551", 1)        # [KeepAdvice(keep, expected_total), ...]
+
+`tables` answers what needs no table (is this game covered, is this request sound, where is
+the file) without importing numpy; `strategy` loads and uses the tables, `solver` builds
+them, `builds` keeps a server's tables and builds the missing ones in a worker process.
 """
-
-from scorekeeper.advisor.strategy import (
-    Advice,
-    KeepAdvice,
-    Strategy,
-    cache_path,
-    check_covered,
-    check_request,
-    is_covered,
-    load,
-    load_or_build,
-)
-
-__all__ = [
-    "Advice", "KeepAdvice", "Strategy", "cache_path", "check_covered", "check_request",
-    "is_covered", "load", "load_or_build",
-]

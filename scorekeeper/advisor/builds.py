@@ -6,6 +6,8 @@ memory leaves with it and it runs at a lower priority than the request threads. 
 in the instance folder makes the builds one at a time across processes too (gunicorn).
 """
 
+from __future__ import annotations
+
 import contextlib
 import ctypes
 import fcntl
@@ -16,9 +18,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from scorekeeper.advisor.strategy import CACHE_GLOB, Strategy, cache_path, load, load_or_build
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.rules.options import Rules
+
+if TYPE_CHECKING:
+    from scorekeeper.advisor.strategy import Strategy
 
 logger = logging.getLogger(__name__)
 
@@ -62,6 +68,8 @@ def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> N
 
         def progress(solved: int, total: int) -> None:
             done.value = solved / total
+
+        from scorekeeper.advisor.strategy import load_or_build
 
         load_or_build(rules, instance_dir, progress)
 
@@ -111,6 +119,10 @@ class Strategies:
             return self.building.get(rules)
 
     def _load(self, rules: Rules) -> Strategy | None:
+        # Imported at the first advice asked for: a server nobody asks starts and idles
+        # without numpy (a sixth of a second, and a third of its memory).
+        from scorekeeper.advisor.strategy import load
+
         strategy = load(rules, self.instance_path)
         if strategy is None:
             return None

@@ -11,13 +11,13 @@ from typing import NoReturn, TextIO
 import click
 
 from scorekeeper.advisor.builds import reuse_freed_memory
-from scorekeeper.advisor.strategy import (
+from scorekeeper.advisor.strategy import load_or_build
+from scorekeeper.advisor.tables import (
     LAST_THROW,
     cache_path,
     check_covered,
     check_request,
     check_throw,
-    load_or_build,
 )
 from scorekeeper.app import default_instance_path
 from scorekeeper.rules.document import read_document

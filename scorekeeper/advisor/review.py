@@ -1,9 +1,14 @@
 """How well each turn of a game was played: the best box, and what the chosen one gave away."""
 
-from dataclasses import dataclass
+from __future__ import annotations
 
-from scorekeeper.advisor.strategy import Strategy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from scorekeeper.rules import GameState
+
+if TYPE_CHECKING:  # the strategy brings numpy: imported by whoever loads a table
+    from scorekeeper.advisor.strategy import Strategy
 
 # Expected totals are floats: choices within this margin count as the best one.
 SAME_VALUE = 1e-6

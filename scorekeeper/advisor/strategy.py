@@ -2,8 +2,6 @@
 expected rests of the game, built once and cached in the instance folder."""
 
 import contextlib
-import hashlib
-import json
 import os
 import tempfile
 from dataclasses import dataclass
@@ -21,82 +19,24 @@ from scorekeeper.advisor.solver import (
     roll_values,
     sheet_state,
 )
+from scorekeeper.advisor.tables import (
+    LAST_THROW,
+    THROWS,
+    cache_path,
+    check_covered,
+    check_request,
+    table_options,
+)
 from scorekeeper.advisor.turn import KEEP_INDEX, keep_values
-from scorekeeper.rules.dice import Dice, parse_dice
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import Column, GameState
 from scorekeeper.rules.labels import N_
 from scorekeeper.rules.options import Rules
 
-# Bumped when the table's layout or meaning changes, so that old cache files are not read.
-TABLE_FORMAT = 1
-
-# The options that only change what a box scores: the table covers each of their values.
-_TABLE_OPTIONS = ("joker", "yams_bonus", "three_kind", "four_kind", "full_house")
-
-
-def is_covered(rules: Rules) -> bool:
-    """Whether the exact table exists for these rules: one free column of the classique or
-    Yatzy sheet with five dice, and no house rule that looks at more than the player's own
-    column."""
-    return (rules.preset in ("classique", "yatzy") and rules.columns == ("free",)
-            and rules.dice == 5 and not rules.vache and not rules.plus_minus)
-
-
-def check_covered(rules: Rules) -> None:
-    if not is_covered(rules):
-        # What the table's state (filled boxes, upper total, Yams at 50) cannot hold: la
-        # vache depends on the other players, Plus et Moins on the values written, ordered
-        # or several columns on an order and more boxes, sec and six dice on other throws.
-        raise RuleError(N_("Le conseil n'existe que pour le Yams classique ou le Yatzy à "
-                           "cinq dés, sur une seule colonne libre, sans la vache ni Plus et "
-                           "Moins."))
-
 
 def table_shape(rules: Rules) -> tuple[int, int, int]:
     """Every set of filled boxes, Yams at 50 or not, every capped upper total."""
     return (1 << len(rules.boxes), 2, UPPER_CAP + 1)
-
-
-def _table_options(rules: Rules) -> dict:
-    options = {"format": TABLE_FORMAT, **{name: getattr(rules, name) for name in _TABLE_OPTIONS}}
-    if rules.preset != "classique":
-        # Named only for the other sheets: the classique tables keep the file names they had.
-        options["preset"] = rules.preset
-    return options
-
-
-def check_request(state: GameState, dice: object) -> Dice:
-    """The dice read, once the game and the dice are known to have advice (else RuleError)."""
-    check_covered(state.rules)
-    if state.is_over:
-        raise RuleError(N_("La partie est terminée : il n'y a plus rien à conseiller."))
-    return parse_dice(dice, state.rules.dice)
-
-
-THROWS = (1, 2, 3)
-LAST_THROW = 3
-
-
-def check_throw(throw: object) -> int:
-    """Which throw of the turn the dice come from (1, 2 or 3; 3 when not given)."""
-    if throw is None or throw == "":
-        return LAST_THROW
-    text = str(throw).strip()
-    if text not in {str(number) for number in THROWS}:
-        raise RuleError(N_("« {value} » n'est pas un lancer : choisissez 1, 2 ou 3."),
-                        value=text[:10])
-    return int(text)
-
-
-CACHE_GLOB = "advisor-*.npy"
-
-
-def cache_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
-    """The table's file in the instance folder, named by a hash of the options it depends on."""
-    options = json.dumps(_table_options(rules), sort_keys=True)
-    digest = hashlib.sha256(options.encode()).hexdigest()
-    return Path(instance_dir) / CACHE_GLOB.replace("*", digest[:16])
 
 
 @dataclass(frozen=True)
@@ -187,7 +127,7 @@ class Strategy:
 
     def _check(self, state: GameState, dice: object) -> tuple[int, ...]:
         dice = check_request(state, dice)
-        if _table_options(state.rules) != _table_options(self.rules):
+        if table_options(state.rules) != table_options(self.rules):
             raise RuleError(N_("Ce conseil a été calculé pour d'autres règles que celles "
                                "de la partie."))
         return dice

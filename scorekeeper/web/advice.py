@@ -8,10 +8,9 @@ Shown only when a player asks: players play their own game.
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 
-from scorekeeper.advisor import is_covered
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
-from scorekeeper.advisor.strategy import LAST_THROW, THROWS, check_request, check_throw
+from scorekeeper.advisor.tables import LAST_THROW, THROWS, check_request, check_throw, is_covered
 from scorekeeper.rules import GameState, RuleError
 from scorekeeper.web.store import load_or_404
 

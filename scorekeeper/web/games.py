@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.advisor import is_covered
+from scorekeeper.advisor.tables import is_covered
 from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import TRIPLE_COLUMNS

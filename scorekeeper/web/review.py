@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from wtforms import SubmitField
 
-from scorekeeper.advisor import is_covered
+from scorekeeper.advisor.tables import is_covered
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Entry, GameState, Score, replay
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store import GameNotFound

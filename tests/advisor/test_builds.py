@@ -8,7 +8,8 @@ import pytest
 
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.solver import build_table
-from scorekeeper.advisor.strategy import CACHE_GLOB, _save, cache_path
+from scorekeeper.advisor.strategy import _save
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.rules import Rules
 from tests.advisor.helpers import END_GAME_FILLED
 

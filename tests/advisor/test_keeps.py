@@ -7,7 +7,8 @@ from itertools import combinations, product
 import pytest
 
 from scorekeeper.advisor.solver import build_table, sheet_state
-from scorekeeper.advisor.strategy import Strategy, check_throw
+from scorekeeper.advisor.strategy import Strategy
+from scorekeeper.advisor.tables import check_throw
 from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.rules import Rules
 from scorekeeper.rules.errors import RuleError

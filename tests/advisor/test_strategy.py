@@ -5,16 +5,9 @@ import random
 import numpy as np
 import pytest
 
-from scorekeeper.advisor import (
-    Advice,
-    Strategy,
-    cache_path,
-    check_covered,
-    is_covered,
-    load,
-    load_or_build,
-)
 from scorekeeper.advisor import strategy as strategy_module
+from scorekeeper.advisor.strategy import Advice, Strategy, load, load_or_build
+from scorekeeper.advisor.tables import cache_path, check_covered, is_covered
 from scorekeeper.rules import Entry, RuleError, Rules
 from tests.advisor.brute_force import ROLLS, BruteForce
 from tests.advisor.helpers import END_GAME_FILLED, game, solo_state

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.advisor import cache_path, load_or_build
 from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.strategy import load_or_build
+from scorekeeper.advisor.tables import cache_path
 from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.rules import BOX_LABELS, GameState, Rules
 from scorekeeper.store.play import load
