@@ -17,6 +17,7 @@ import tzlocal
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
+from jinja2 import FileSystemBytecodeCache
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.store import Store
@@ -30,6 +31,8 @@ DATABASE_FILE = "scorekeeper.sqlite3"
 CONFIG_FILE = "config.py"
 DATABASE_URL_ENV = "SCOREKEEPER_DATABASE_URL"
 SECRET_KEY_ENV = "SCOREKEEPER_SECRET_KEY"
+# The templates compiled by the previous starts, keyed by their source's checksum.
+TEMPLATE_CACHE_DIR = "compiled-templates"
 # The instance's files only its owner may read: the games, the key that signs sessions,
 # and config.py, which holds the household PIN. SQLite gives its -wal and -shm files the
 # database's own permissions.
@@ -141,7 +144,13 @@ def create_app(
     instance = Path(app.instance_path)
     with _private_files():
         instance.mkdir(parents=True, exist_ok=True)
+        (instance / TEMPLATE_CACHE_DIR).mkdir(exist_ok=True)
     _make_private(instance)
+    # Compiling the templates a page needs takes longer than serving it: each start after
+    # the first reads them compiled (Jinja writes each file aside, then renames it, so that
+    # several processes may share the folder).
+    app.jinja_options = {**app.jinja_options, "bytecode_cache": FileSystemBytecodeCache(
+        str(instance / TEMPLATE_CACHE_DIR))}
 
     app.config.from_mapping(
         DATABASE_URL=f"sqlite:///{instance / DATABASE_FILE}",

@@ -10,6 +10,7 @@ from scorekeeper.app import (
     DATABASE_FILE,
     SECRET_KEY_FILE,
     STORE_EXTENSION,
+    TEMPLATE_CACHE_DIR,
     create_app,
     default_instance_path,
 )
@@ -39,6 +40,22 @@ def test_a_new_instance_is_its_owners_only(tmp_path):
                 assert _mode(instance / name) == 0o600, name
     finally:
         store.dispose()
+
+
+def test_the_next_start_reads_the_templates_compiled(tmp_path, monkeypatch):
+    instance = tmp_path / "instance"
+    assert create_app({"TESTING": True}, instance_path=instance).test_client().get(
+        "/").status_code == 200
+    compiled = list((instance / TEMPLATE_CACHE_DIR).iterdir())
+    assert compiled and all(_mode(path) == 0o600 for path in compiled)
+    assert _mode(instance / TEMPLATE_CACHE_DIR) == 0o700
+    again = create_app({"TESTING": True}, instance_path=instance)
+
+    def compile_again(*_args, **_kwargs):
+        raise AssertionError("a template was compiled again")
+
+    monkeypatch.setattr(again.jinja_env, "compile", compile_again)
+    assert again.test_client().get("/").status_code == 200
 
 
 def test_an_older_instance_is_closed_on_start(tmp_path):
