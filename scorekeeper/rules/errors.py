@@ -1,6 +1,6 @@
 """The one exception the rules raise, carrying a message the upper layers can translate."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS
 
@@ -21,17 +21,20 @@ class RuleError(ValueError):
     from ``params``. ``str(error)`` gives the French message.
     """
 
-    def __init__(self, template: str, **params: object) -> None:
+    def __init__(self, template: str, box_labels: Mapping[str, str] = BOX_LABELS,
+                 **params: object) -> None:
         super().__init__(template)
         self.template = template
         self.params = params
+        # A game's own names for its boxes: Yatzy's last box is "Yatzy", not "Yams".
+        self.box_labels = box_labels
 
     def render(self, translate: Callable[[str], str] = _identity) -> str:
         """The message in the language ``translate`` gives (French by default)."""
         shown = {}
         for name, value in self.params.items():
-            if name in _BOX_PARAMS and value in BOX_LABELS:
-                value = translate(BOX_LABELS[value])
+            if name in _BOX_PARAMS and value in self.box_labels:
+                value = translate(self.box_labels[value])
             elif name in _COLUMN_PARAMS and value in COLUMN_LABELS:
                 value = translate(COLUMN_LABELS[value])
             shown[name] = value

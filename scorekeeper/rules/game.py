@@ -245,9 +245,9 @@ class GameState:
             return None  # not a box of this game: score() says so in full
         column = self.sheets[player].columns[kind]
         if box in column.cells:
-            return RuleError(N_("{box} : déjà remplie"), box=box)
+            return RuleError(N_("{box} : déjà remplie"), self.rules.box_labels, box=box)
         if box not in column.open_boxes:
-            return RuleError(N_("Colonne {column} : d'abord {next_box}"),
+            return RuleError(N_("Colonne {column} : d'abord {next_box}"), self.rules.box_labels,
                              column=kind, next_box=column.open_boxes[0])
         if dice is None:
             return None
@@ -289,13 +289,14 @@ class GameState:
         dice = parse_dice(entry.dice, self.rules.dice)
         column = self.sheets[active].columns[entry.column]
         if entry.box in column.cells:
-            raise RuleError(N_("La case {box} est déjà remplie."), box=entry.box)
+            raise RuleError(N_("La case {box} est déjà remplie."), self.rules.box_labels,
+                            box=entry.box)
         placement = self.placement(active, entry.column, dice)
         if entry.box not in placement.boxes:
             if placement.forced is not None:
                 raise placement.forced
             raise RuleError(N_("La colonne {column} se remplit dans l'ordre : "
-                               "la prochaine case est {next_box}."),
+                               "la prochaine case est {next_box}."), self.rules.box_labels,
                             column=entry.column, next_box=placement.boxes[0])
         return self._score_allowed(active, column, entry.box, dice)
 

@@ -3,7 +3,7 @@
 from flask import Flask
 from flask_babel import get_locale
 
-from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
+from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS
 from scorekeeper.sheets.layout import bonus_result
 from scorekeeper.web import (
     advice,
@@ -41,6 +41,6 @@ def register_blueprints(app: Flask) -> None:
     errors.register(app)
     language.install_template_gettext(app)
     app.jinja_env.globals.update(
-        BOX_LABELS=BOX_LABELS, COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,
+        COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,
         get_locale=get_locale, bonus_result=bonus_result,
     )

@@ -7,7 +7,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext as _
 
 from scorekeeper.advisor.tables import is_covered
-from scorekeeper.rules import BOX_LABELS, Entry, GameState, RuleError, Rules, Score, parse_dice
+from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
@@ -176,7 +176,7 @@ def turn(game_id: int):
 
 def _describe(state: GameState, cell: Score, player: int) -> str:
     name = state.players[player]
-    box = _(BOX_LABELS[cell.box])
+    box = _(state.rules.box_labels[cell.box])
     if cell.barred:
         text = _("%(name)s barre la case %(box)s.", name=name, box=box)
     else:
@@ -288,7 +288,8 @@ def _undo(record: GameRecord, state: GameState):
         else:
             last = state.entries[-1]
             flash(_("Entrée annulée : %(name)s, %(box)s. À %(name)s de rejouer.",
-                    name=state.players[last.player], box=_(BOX_LABELS[last.box])), "info")
+                    name=state.players[last.player], box=_(state.rules.box_labels[last.box])),
+                  "info")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     form.seq.data = len(state.entries)
     form.version.data = record.version.token

@@ -16,7 +16,7 @@ from flask_babel import get_locale, get_translations
 from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
-from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS
+from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Rules
 from scorekeeper.web.forms import Form
 from scorekeeper.web.security import _local_path
 
@@ -73,17 +73,19 @@ def install_template_gettext(app: Flask) -> None:
 
 
 @functools.cache
-def _names(locale: str) -> MappingProxyType:
+def _names(locale: str, box_labels: tuple[tuple[str, str], ...]) -> MappingProxyType:
     catalogue = _catalogue()
     return MappingProxyType({key: catalogue.ugettext(label)
-                             for key, label in {**BOX_LABELS, **COLUMN_LABELS}.items()})
+                             for key, label in (*box_labels, *COLUMN_LABELS.items())})
 
 
 @bp.app_template_global()
-def names() -> MappingProxyType:
-    """Every box's and column's name in the page's language, by key ("sixes", "down"):
-    translated once per language, for the sheet that shows them in every row."""
-    return _names(str(get_locale()))
+def names(rules: Rules | None = None) -> MappingProxyType:
+    """Every box's and column's name in the page's language, by key ("sixes", "down"), in
+    the words of the game's rules (a Yatzy sheet's last box is "Yatzy"): translated once per
+    language, for the sheet that shows them in every row."""
+    box_labels = BOX_LABELS if rules is None else rules.box_labels
+    return _names(str(get_locale()), tuple(box_labels.items()))
 
 
 @bp.app_template_global()

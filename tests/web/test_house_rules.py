@@ -2,6 +2,7 @@
 
 import pytest
 
+from scorekeeper.rules import Entry
 from scorekeeper.store.play import load
 
 
@@ -123,6 +124,24 @@ def test_yatzy_preset(table, app):
     assert state.rules.is_yatzy and state.sheets[0].total == 22
     page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
     assert "Deux paires" in page and "Prime (50)" in page and "Prime Yams" not in page
+
+
+def test_a_yatzy_game_names_its_last_box_yatzy(table, app):
+    game_id = table.new_game(["Mag", "Alix"], preset="yatzy")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert '<th scope="row" class="box-name">Yatzy</th>' in page
+    assert 'class="box-name">Yams<' not in page
+    table.play(game_id, 0, "66666", "free:yams")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Mag marque 50 en Yatzy." in page
+    undo = table.client.get(f"/games/{game_id}/undo").get_data(as_text=True)
+    assert "50 en Yatzy" in undo
+    state = state_of(app, game_id)
+    assert state.refusal(0, "free", "yams").render() == "Yatzy : déjà remplie"
+    # A classique game keeps its Yams.
+    classique = state_of(app, table.new_game(["Mag"]))
+    assert classique.play(Entry(0, "free", "yams", (6, 6, 6, 6, 6))).refusal(
+        0, "free", "yams").render() == "Yams : déjà remplie"
 
 
 def test_rules_cannot_change_after_the_first_entry(table, app):
