@@ -25,16 +25,13 @@ import threading
 import time
 from pathlib import Path
 
-from flask import Response
-
-from bench.server import percentile
+from bench.server import BARE_PATH, add_bare_page, percentile
 from scorekeeper.app import create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store.play import start_game
 from scorekeeper.web.games import SWAP_HEADER
 from scorekeeper.web.store import STORE_EXTENSION
 
-BARE_PATH = "/bench/bare"
 PLAYERS = ("Mag", "Alix")
 _FIELD = r'name="{}"[^>]*value="([^"]*)"'
 
@@ -115,23 +112,6 @@ class Tablet:
                 return "".join(map(str, dice))
 
 
-def bench_app(instance: Path):
-    app = create_app(instance_path=instance)
-    bodies: dict[int, bytes] = {}
-
-    @app.get(BARE_PATH)
-    def bare() -> Response:
-        from flask import request
-
-        size = min(request.args.get("size", 1000, type=int), 1_000_000)
-        if size not in bodies:
-            head = b"<!doctype html><title>bare</title><p>"
-            bodies[size] = head + b"x" * max(0, size - len(head))
-        return Response(bodies[size], mimetype="text/html")
-
-    return app
-
-
 def alone(app, games: int) -> Turns:
     turns = Turns()
     tablet = Tablet(app, 0)
@@ -173,7 +153,8 @@ def main() -> None:
     parser.add_argument("--tablets", type=int, default=4)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-turn-") as folder:
-        app = bench_app(Path(folder))
+        app = create_app(instance_path=Path(folder))
+        add_bare_page(app)
         alone(app, 1)  # templates compiled, catalogues read: as on a server already up
         print(f"turn POST (the next sheet swapped in) against a bare page of its size, "
               f"{len(PLAYERS)} players, Classique")
