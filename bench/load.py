@@ -24,12 +24,9 @@ import threading
 import time
 from pathlib import Path
 
-from flask import Response, request
-
-from bench.server import percentile
+from bench.server import BARE_PATH, add_bare_page, percentile
 from tests.robustness.live import Client, LiveServer, Sheet
 
-BARE_PATH = "/bench/bare"
 PLAYERS = ("Mag", "Alix")
 NEW_GAME = {"names-0": PLAYERS[0], "names-1": PLAYERS[1], "preset": "classique",
             "four_kind": "sum", "three_kind": "sum", "full_house": "fixed25",
@@ -44,16 +41,7 @@ def serve(port: int, instance: Path) -> None:
     from scorekeeper.cli import SERVER_THREADS
 
     app = create_app(instance_path=instance)
-    bodies: dict[int, bytes] = {}
-
-    @app.get(BARE_PATH)
-    def bare() -> Response:
-        size = min(request.args.get("size", 1000, type=int), 10_000_000)
-        if size not in bodies:
-            head = b"<!doctype html><title>bare</title><p>"
-            bodies[size] = head + b"x" * max(0, size - len(head))
-        return Response(bodies[size], mimetype="text/html")
-
+    add_bare_page(app)
     waitress.serve(app, host="127.0.0.1", port=port, threads=SERVER_THREADS)
 
 

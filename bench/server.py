@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from flask import Flask, Response, request
+
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.samples import random_document
@@ -137,6 +139,24 @@ def sheet_pdf_requests(game_ids: list[int]) -> list[tuple[int, str, str]]:
     own, drawn once then cached."""
     return [(game_id, paper, language) for paper in ("a4", "letter")
             for language in ("fr", "en") for game_id in game_ids]
+
+
+# A page of the app that does nothing but answer N bytes of HTML: what a request costs the
+# server and the network before any work of the app's own.
+BARE_PATH = "/bench/bare"
+
+
+def add_bare_page(app: Flask) -> None:
+    """Give `app` the bare page: BARE_PATH?size=N answers N bytes of HTML (10 MB at most)."""
+    bodies: dict[int, bytes] = {}
+
+    @app.get(BARE_PATH)
+    def bare() -> Response:
+        size = min(request.args.get("size", 1000, type=int), 10_000_000)
+        if size not in bodies:
+            head = b"<!doctype html><title>bare</title><p>"
+            bodies[size] = head + b"x" * max(0, size - len(head))
+        return Response(bodies[size], mimetype="text/html")
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -95,7 +95,8 @@ def load(store: Store, game_id: int,
 
 
 def play_turn(store: Store, game_id: int, expected_seq: int, column: str, box: str,
-              dice: object, household: int = HOME_HOUSEHOLD) -> tuple[Score, GameState]:
+              dice: object,
+              household: int = HOME_HOUSEHOLD) -> tuple[Score, GameRecord, GameState]:
     """Load the game, then write the active player's entry as ``write_turn`` does."""
     record, state = load(store, game_id, household)
     return write_turn(store, record, state, expected_seq, column, box, dice, household)
@@ -103,8 +104,10 @@ def play_turn(store: Store, game_id: int, expected_seq: int, column: str, box: s
 
 def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq: int,
                column: str, box: str, dice: object,
-               household: int = HOME_HOUSEHOLD) -> tuple[Score, GameState]:
-    """Write the active player's entry on ``state``, the game ``record`` as just loaded.
+               household: int = HOME_HOUSEHOLD) -> tuple[Score, GameRecord, GameState]:
+    """Write the active player's entry on ``state``, the game ``record`` as just loaded;
+    return the entry's score and the game as written (the record and its state, as a load
+    would give them now, with no query).
 
     Raises StaleSheet when the client saw another sheet, or when another entry or an undo
     reaches the store first (the store checks the game's last change is still the one
@@ -127,4 +130,4 @@ def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq:
     if after.is_over:
         record = replace(record, status=FINISHED, finished_at=updated_at)
     replays(store).keep(record, after)
-    return cell, after
+    return cell, record, after

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -54,6 +55,14 @@ from scorekeeper.store.results import backfill_results, forget_results, record_r
 from scorekeeper.store.schema import entries, game_players, games, households, players
 
 BUSY_TIMEOUT_MS = 5000
+
+# SQLite lets one writer in at a time, and a writer that finds the database locked sleeps
+# before it tries again, longer each time (1, 2, 5, 10, 15, 20, 25 ms...): four tablets
+# confirming at once waited up to 100 ms for a lock held a millisecond or two each. So the
+# writers of one process queue on a lock of their own, and the next goes in as soon as the
+# last is done. Writers of another process (an import from the command line) still meet
+# SQLite's wait: past the busy timeout a writer goes on without the lock and SQLite decides.
+_WRITERS_WAIT_S = BUSY_TIMEOUT_MS / 1000
 
 # How many times a transaction that PostgreSQL broke off (deadlock, serialization failure)
 # is run again before the error goes up; the SQLSTATEs that say "run it again".
@@ -234,9 +243,12 @@ class Store:
             engine_options.setdefault("pool_pre_ping", True)
         self.engine: Engine = _create_engine(url, engine_options)
         _engines.add(self.engine)
+        # PostgreSQL locks rows, and its writers really run at the same time.
+        self._writers: threading.Lock | None = None
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _on_sqlite_connect)
             event.listen(self.engine, "begin", _on_sqlite_begin)
+            self._writers = threading.Lock()
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration; a no-op when it is already there.
@@ -284,15 +296,20 @@ class Store:
         the whole transaction is then run again, a few times at most, so that two tablets
         finishing games at once both succeed.
         """
-        attempt = 1
-        while True:
-            try:
-                with self.engine.begin() as connection:
-                    return work(connection)
-            except OperationalError as error:
-                if attempt == WRITE_ATTEMPTS or not _must_retry(error):
-                    raise
-                attempt += 1
+        queued = self._writers is not None and self._writers.acquire(timeout=_WRITERS_WAIT_S)
+        try:
+            attempt = 1
+            while True:
+                try:
+                    with self.engine.begin() as connection:
+                        return work(connection)
+                except OperationalError as error:
+                    if attempt == WRITE_ATTEMPTS or not _must_retry(error):
+                        raise
+                    attempt += 1
+        finally:
+            if queued:
+                self._writers.release()
 
     def dispose(self) -> None:
         """Close the pooled connections (before deleting the database file, for instance)."""

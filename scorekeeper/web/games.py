@@ -239,8 +239,8 @@ def play(game_id: int):
                                floor=state.vache_floor(player, column, box))
     try:
         # The state loaded above is the one checked: the store's count check guards the rest.
-        cell, after = write_turn(store(), record, state, form.seq.data, column, box,
-                                 form.dice.data, household())
+        cell, record, after = write_turn(store(), record, state, form.seq.data, column, box,
+                                         form.dice.data, household())
     except StaleSheet:
         record, state = load_or_404(game_id)
         return _render_sheet(record, state, form, _stale_message(), 409)
@@ -250,8 +250,6 @@ def play(game_id: int):
     if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and
         # a page load. Without scripts the redirect keeps the page safe to reload.
-        # The game as just written, from the replays the store keeps: no replay again.
-        record, after = load_or_404(game_id)
         return _render_sheet(record, after, quiet_while_typing=True)
     return redirect(url_for("games.sheet", game_id=game_id), code=303)
 

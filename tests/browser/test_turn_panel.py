@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import TABLETS
-from .test_turns import confirm, tap_box, tap_dice
+from .test_turns import confirm, next_sheet, tap_box, tap_dice
 
 KEYPAD_BOX = """() => { const box = document.querySelector('.keypad').getBoundingClientRect();
                        return [box.x, box.y, box.width, box.height]; }"""
@@ -115,7 +115,7 @@ def turn_by_keyboard(page, dice, box, key):
     tab_to(page, f'button[value="{box}"]')
     page.keyboard.press(key)
     expect(page.locator("[data-confirm]")).to_be_focused()
-    with page.expect_navigation():
+    with next_sheet(page):
         page.keyboard.press(key)
 
 

@@ -1,6 +1,7 @@
 """Turns played by tapping, as at the table: the keypad, a box, its confirmation."""
 
 import re
+from contextlib import contextmanager
 
 from playwright.sync_api import expect
 
@@ -32,8 +33,21 @@ def tap_box(page, label):
     page.locator(f'button[name="target"][aria-label^="{label}, "]').click()
 
 
+@contextmanager
+def next_sheet(page):
+    """Wait for the sheet that follows a confirmed turn (or the ranking after the last one),
+    swapped into the page by sheet.js: no page load, and no new address when it is the same."""
+    page.evaluate("""() => {
+      window.sheetSwapped = false;
+      document.addEventListener("sheet:swapped", () => { window.sheetSwapped = true; },
+                                { once: true });
+    }""")
+    yield
+    page.wait_for_function("() => window.sheetSwapped")
+
+
 def confirm(page):
-    with page.expect_navigation():
+    with next_sheet(page):
         page.locator("[data-confirm]").click()
 
 
@@ -139,7 +153,7 @@ def test_by_keyboard(open_page, seed):
     expect(box).to_be_focused()
     page.keyboard.press("Enter")
     expect(page.locator("[data-confirm]")).to_be_focused()
-    with page.expect_navigation():
+    with next_sheet(page):
         page.keyboard.press("Enter")
     expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
 
@@ -172,3 +186,20 @@ def test_a_lost_connection_to_the_preview_still_plays_the_box(open_page, seed):
     with page.expect_navigation():
         page.get_by_role("button", name="Six, 18 points possibles").click()
     expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
+
+
+def test_the_address_after_a_turn_is_the_sheets_then_the_rankings(open_page, seed):
+    """A sheet opened with dice in its address drops them once the turn is written; the
+    last turn leads to the ranking's address."""
+    boxes = ["ones", "twos", "threes", "fours", "fives", "three_kind", "four_kind",
+             "full_house", "small_straight", "large_straight", "yams"]
+    game_id = seed(["Mag"], [("12345", f"free:{box}") for box in boxes])
+    page = open_page(f"/games/{game_id}?dice=66653")
+    tap_box(page, "Six")
+    confirm(page)
+    assert page.url.endswith(f"/games/{game_id}")
+    tap_dice(page, "12345")
+    tap_box(page, "Chance")
+    confirm(page)
+    assert page.url.endswith(f"/games/{game_id}/ranking")
+    expect(page).to_have_title(re.compile("^Classement"))

@@ -1,5 +1,6 @@
 """The database under the store: connection settings, migrations, and data across restarts."""
 
+import threading
 from datetime import UTC, datetime
 
 import pytest
@@ -10,6 +11,7 @@ from sqlalchemy import delete, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store import EntryRecord, Store
+from scorekeeper.store import store as store_module
 from scorekeeper.store.migrations import alembic_config, head_revision
 from scorekeeper.store.schema import entries, games, metadata
 
@@ -93,3 +95,46 @@ def test_games_survive_a_restart(database_url):
     second.migrate()
     assert second.load_game(game_id) == before
     second.dispose()
+
+
+def _write_in_thread(store, work):
+    thread = threading.Thread(target=store.write, args=(work,))
+    thread.start()
+    return thread
+
+
+@pytest.mark.sqlite_only("SQLite lets one writer in at a time; PostgreSQL locks rows")
+def test_the_writers_of_one_process_queue_for_sqlite_instead_of_sleeping_on_its_lock(store):
+    first_in, first_may_end, second_in = threading.Event(), threading.Event(), threading.Event()
+
+    def first(connection):
+        first_in.set()
+        first_may_end.wait(timeout=10)
+
+    first_writer = _write_in_thread(store, first)
+    first_in.wait(timeout=10)
+    second_writer = _write_in_thread(store, lambda connection: second_in.set())
+    # The second waits for the first's transaction to end before it begins its own.
+    assert not second_in.wait(timeout=0.2)
+    first_may_end.set()
+    assert second_in.wait(timeout=10)
+    first_writer.join()
+    second_writer.join()
+
+
+@pytest.mark.sqlite_only("SQLite lets one writer in at a time; PostgreSQL locks rows")
+def test_a_writer_waits_for_the_queue_no_longer_than_sqlites_busy_timeout(store, monkeypatch):
+    monkeypatch.setattr(store_module, "_WRITERS_WAIT_S", 0.05)
+    first_in, first_may_end = threading.Event(), threading.Event()
+
+    def first(connection):
+        first_in.set()
+        first_may_end.wait(timeout=10)
+
+    first_writer = _write_in_thread(store, first)
+    first_in.wait(timeout=10)
+    # Past the wait the second goes on by itself: here it meets no lock in SQLite.
+    game_id = store.create_game({}, ["Alice"])
+    first_may_end.set()
+    first_writer.join()
+    assert store.load_game(game_id).players == ("Alice",)

@@ -55,11 +55,12 @@ def test_the_turn_written_is_kept_as_the_store_now_holds_it(store, replayed):
     game_id = start_game(store, RULES, ["Mag", "Alix"])
     load(store, game_id)
 
-    _cell, after = play_turn(store, game_id, 0, "free", "sixes", "66653")
+    _cell, written, after = play_turn(store, game_id, 0, "free", "sixes", "66653")
     record, state = load(store, game_id)
 
     assert replayed == [game_id]  # the load before the turn only
     assert state is after
+    assert record == written
     assert record == store.load_game(game_id)
     assert state.sheets[0].total == fresh(store, game_id).sheets[0].total == 18
 
