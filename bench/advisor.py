@@ -28,7 +28,7 @@ from bench.advisor_rust import verhoeff_free_choice
 from scorekeeper.advisor import load, load_or_build
 from scorekeeper.advisor.builds import Strategies, reuse_freed_memory
 from scorekeeper.advisor.solver import build_table
-from scorekeeper.app import create_app
+from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, GameState, Rules
 from scorekeeper.web.advice import ADVISOR_EXTENSION
 
@@ -95,6 +95,7 @@ def advice_times(instance: str, options: dict, games: int) -> dict[str, list[flo
 def turn_times(client, turns: int) -> list[float]:
     """Seconds of each turn through the web app (the entry posted, the sheet it redirects
     to), on fresh one-player games."""
+    store = client.application.extensions[STORE_EXTENSION]
     chooser = random.Random(2)
     times = []
     boxes = Rules().boxes
@@ -107,10 +108,11 @@ def turn_times(client, turns: int) -> list[float]:
                 "dice": "5", "yams_bonus": "y"})
             game_id, played = int(response.headers["Location"].rsplit("/", 1)[1]), 0
         dice = "".join(str(chooser.randint(1, 6)) for _ in range(5))
+        version = store.game_version(game_id).token  # the sheet's hidden field
         start = time.perf_counter()
         response = client.post(f"/games/{game_id}/entries", data={
-            "seq": played, "dice": dice, "target": f"free:{boxes[played]}", "confirm": "1"},
-            follow_redirects=True)
+            "seq": played, "version": version, "dice": dice, "target": f"free:{boxes[played]}",
+            "confirm": "1"}, follow_redirects=True)
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
         played += 1
@@ -126,7 +128,7 @@ def during_a_build(instance: str, turns: int = 80) -> dict:
     idle = turn_times(client, turns // 2)
     strategies = app.extensions[ADVISOR_EXTENSION]
     assert isinstance(strategies, Strategies)
-    rules = Rules.from_dict({"joker": "free", "yams_bonus": False})
+    rules = Rules.from_dict({"preset": "yatzy"})  # the longest build
     strategies.get(rules)
     while strategies.progress(rules) == 0.0:  # the worker starting
         time.sleep(0.05)

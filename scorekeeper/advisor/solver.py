@@ -86,6 +86,8 @@ class SheetIndex:
         self.bit = {box: 1 << index for index, box in enumerate(self.boxes)}
         self.full = (1 << len(self.boxes)) - 1
         self.yams_bit = self.bit["yams"]
+        self.upper_bits = sum(self.bit[box] for box in UPPER_BOXES)
+        self._rows: dict[int, np.ndarray] = {}
         # Points of each box for each roll, from the rules engine itself.
         self.points = {box: np.array([score(rules, box, roll) for roll in ROLLS], dtype=float)
                        for box in self.boxes}
@@ -159,22 +161,22 @@ class SheetIndex:
         Yams50 can only be true once the Yams box is filled, and only matters (so is only
         solved) when a later Yams earns the +100.
         """
-        upper_bits = sum(self.bit[box] for box in UPPER_BOXES)
         masks = np.fromiter(masks, dtype=np.int64)
-        # The (yams50, upper) rows of a mask depend only on its upper boxes and Yams box.
-        rows_of = {}
-        parts = []
-        for mask in masks.tolist():
-            key = mask & (upper_bits | self.yams_bit)
-            if key not in rows_of:
-                yams50 = (0, 1) if mask & self.yams_bit and self.rules.has_yams_bonus else (0,)
-                rows_of[key] = np.array([(flag, upper) for upper in self.reachable_uppers(mask)
-                                         for flag in yams50], dtype=np.int64)
-            parts.append(rows_of[key])
+        parts = [self.rows(mask) for mask in masks.tolist()]
         if not parts:
             return (np.zeros(0, dtype=np.int64),) * 3
         rows = np.concatenate(parts)
         return np.repeat(masks, [len(part) for part in parts]), rows[:, 0], rows[:, 1]
+
+    def rows(self, mask: int) -> np.ndarray:
+        """The reachable (yams50, upper) of ``mask``, one row each."""
+        # They depend only on the upper boxes and the Yams box: a few hundred answers.
+        key = mask & (self.upper_bits | self.yams_bit)
+        if key not in self._rows:
+            yams50 = (0, 1) if mask & self.yams_bit and self.rules.has_yams_bonus else (0,)
+            self._rows[key] = np.array([(flag, upper) for upper in self.reachable_uppers(mask)
+                                        for flag in yams50], dtype=np.int64).reshape(-1, 2)
+        return self._rows[key]
 
     def joker_points(self, masks: Sequence[int], rule: JokerRule) -> np.ndarray:
         """``points[row, face - 1, box]`` of a Yams when the Yams box of ``masks[row]`` is
@@ -206,25 +208,24 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     flat = values.reshape(-1)  # a view: solved states are written through it
     base = sheet.mask(filled)
     masks_in_play = [mask for mask in range(sheet.full) if mask & base == base]
-    joker = None
-    if rules.has_joker:
-        # Indexed by mask: each chunk of states takes its own rows.
-        joker = np.full((sheet.full + 1, len(FACES), len(sheet.boxes)), -np.inf)
-        joker[masks_in_play] = sheet.joker_points(masks_in_play, joker_rule)
     # Each state's value needs the states with one more box filled: solve by number of
-    # filled boxes, from the full sheet down.
-    batches = [sheet.states(mask for mask in masks_in_play if mask.bit_count() == count)
-               for count in range(len(sheet.boxes) - 1, -1, -1)]
-    total = sum(len(batch[0]) for batch in batches)
+    # filled boxes, from the full sheet down, listing each number's states in turn (their
+    # arrays take the memory of the ones before instead of fresh pages).
+    total = sum(len(sheet.rows(mask)) for mask in masks_in_play)
     done = 0
-    for masks, yams50, uppers in batches:
+    for count in range(len(sheet.boxes) - 1, -1, -1):
+        in_batch = [mask for mask in masks_in_play if mask.bit_count() == count]
+        masks, yams50, uppers = sheet.states(in_batch)
+        joker = sheet.joker_points(in_batch, joker_rule) if rules.has_joker else None
+        joker_masks = np.array(in_batch)  # ascending: each state finds its mask's joker row
         states = _flat_index(masks, yams50, uppers)
         solved, sharing = _states_to_solve(sheet, masks, yams50, uppers)
         masks, yams50, uppers = masks[solved], yams50[solved], uppers[solved]
         for start in range(0, len(masks), CHUNK):
             part = slice(start, start + CHUNK)
-            last_roll = _last_roll_values(sheet, None if joker is None else joker[masks[part]],
-                                          flat, masks[part], yams50[part], uppers[part])
+            rows = None if joker is None else joker[np.searchsorted(joker_masks, masks[part])]
+            last_roll = _last_roll_values(sheet, rows, flat, masks[part], yams50[part],
+                                          uppers[part])
             flat[_flat_index(masks[part], yams50[part], uppers[part])] = turn_value(last_roll)
             done += len(masks[part])
             if progress is not None:
