@@ -118,14 +118,15 @@ def turn_value(last_roll: np.ndarray) -> np.ndarray:
     dice thrown three times.
 
     The first throw keeps nothing: its value is the rolls' weighted sum, 252 products
-    instead of the averages of all 462 keeps.
+    instead of the averages of all 462 keeps (einsum without ``optimize`` is numpy's own
+    loop: no BLAS, no thread).
     """
     return np.einsum("r,rs->s", ROLL_CHANCES, _rolls_worth(last_roll, 2))
 
 
 def _rolls_worth(last_roll: np.ndarray, throws_left: int) -> np.ndarray:
-    """What each roll is worth when the best keep among its dice may still be thrown
-    ``throws_left`` times."""
+    """What each roll is worth with ``throws_left`` throws still to come, the best keep
+    among its dice set aside before each."""
     value = last_roll.copy()  # _best_keeps works in place
     for _ in range(throws_left):
         value = _best_keeps(_averages(value))
