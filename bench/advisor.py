@@ -1,16 +1,15 @@
 """Benchmark of the advisor: full builds (time, peak memory, system time, the published start
-values) against the Rust solver ``yatzy-solver`` built in the same run, the time of the box
-and keep advice, and a turn played while a table is built. Figures measured in one run; not
-a test.
+values), the time of the box and keep advice, and a turn played while a table is built.
+Figures measured in one run; not a test. ``bench.advisor_rust`` times the builds against the
+Rust solver ``yatzy-solver``.
 
-    python bench/advisor.py          (with scorekeeper installed, e.g. pip install -e .)
+    python -m bench.advisor
 
 Each build runs in a fresh process set up as the server's build worker (freed memory kept
 in the heap), so that its peak memory (ru_maxrss: the whole process, interpreter and numpy
 included) and its CPU times are its own. Budgets (issues 8, 15, 19): build <= 60 s on two
-cores and <= the Rust solver's single-threaded time, peak memory <= 300 MB, system time
-<= 5 % of the build's CPU, one box advice <= 5 ms, keep advice p99 <= 20 ms, a turn during a
-build p95 <= 2x idle.
+cores, peak memory <= 300 MB, system time <= 5 % of the build's CPU, one box advice <= 5 ms,
+keep advice p99 <= 20 ms, a turn during a build p95 <= 2x idle.
 """
 
 import os
@@ -25,13 +24,12 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from bench.advisor_rust import verhoeff_free_choice
 from scorekeeper.advisor.builds import Strategies, reuse_freed_memory
 from scorekeeper.advisor.solver import build_table
 from scorekeeper.advisor.strategy import load, load_or_build
-from scorekeeper.app import create_app
+from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, GameState, Rules
-from scorekeeper.rules.options import BOX_OF_FACE
-from scorekeeper.rules.scoring import score
 from scorekeeper.web.advice import ADVISOR_EXTENSION
 
 BUILD_BUDGET_S = 60
@@ -41,27 +39,15 @@ ADVICE_BUDGET_MS = 5
 KEEP_P99_BUDGET_MS = 20
 TURN_DURING_BUILD_BUDGET = 2.0
 
-# (label, rules, published value or None, whether it is Verhoeff's joker, yatzy-solver's
-# variant with the same rules or None)
+# (label, rules, published value or None, whether it is Verhoeff's joker)
 BUILDS = [
-    ("official joker, +100", {"preset": "classique"}, 254.5877, False, None),
-    ("free joker, +100", {"joker": "free"}, None, False, None),
-    ("official joker, no +100", {"yams_bonus": False}, None, False, None),
-    # Verhoeff's "free choice" joker: any free box, but Full and the straights score their
-    # full value only once the face's upper box is filled. Not one of our rules (RULES.md's
-    # free joker always gives the full value): solved to check the solver against the
-    # second published figure, and against yatzy-solver's American rules.
-    ("Verhoeff free-choice joker (reference only)", {"preset": "classique"}, 254.5896, True,
-     "american"),
-    ("Scandinavian Yatzy", {"preset": "yatzy"}, 248.44, False, "yatzy-scandinavian"),
+    ("official joker, +100", {"preset": "classique"}, 254.5877, False),
+    ("free joker, +100", {"joker": "free"}, None, False),
+    ("official joker, no +100", {"yams_bonus": False}, None, False),
+    # Not one of our rules: solved to check the solver against the second published figure.
+    ("Verhoeff free-choice joker (reference only)", {"preset": "classique"}, 254.5896, True),
+    ("Scandinavian Yatzy", {"preset": "yatzy"}, 248.44, False),
 ]
-
-
-def verhoeff_free_choice(rules: Rules, filled: frozenset[str], face: int) -> dict[str, int]:
-    dice = (face,) * 5
-    full_value = BOX_OF_FACE[face] in filled
-    return {box: score(rules, box, dice, joker=full_value)
-            for box in rules.boxes if box not in filled}
 
 
 def measure_build(options: dict, instance: str, verhoeff: bool) -> dict:
@@ -80,20 +66,6 @@ def measure_build(options: dict, instance: str, verhoeff: bool) -> dict:
     user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
     return {"seconds": seconds, "peak_mb": after.ru_maxrss / 1024, "baseline_mb": baseline_mb,
             "value": value, "system_share": system / (user + system)}
-
-
-def measure_rust_build(variant: str) -> dict | None:
-    """yatzy-solver's build of ``variant`` on one thread, in this (fresh) process; None when
-    it is not installed."""
-    os.environ["RAYON_NUM_THREADS"] = "1"  # read when its thread pool starts
-    try:
-        import yatzy_solver
-    except ImportError:
-        return None
-    start = time.perf_counter()
-    solver = yatzy_solver.Solver.build(yatzy_solver.Variant(variant))
-    seconds = time.perf_counter() - start
-    return {"seconds": seconds, "value": solver.state_value("upper 0 | filled -")}
 
 
 def advice_times(instance: str, options: dict, games: int) -> dict[str, list[float]]:
@@ -123,6 +95,7 @@ def advice_times(instance: str, options: dict, games: int) -> dict[str, list[flo
 def turn_times(client, turns: int) -> list[float]:
     """Seconds of each turn through the web app (the entry posted, the sheet it redirects
     to), on fresh one-player games."""
+    store = client.application.extensions[STORE_EXTENSION]
     chooser = random.Random(2)
     times = []
     boxes = Rules().boxes
@@ -135,10 +108,11 @@ def turn_times(client, turns: int) -> list[float]:
                 "dice": "5", "yams_bonus": "y"})
             game_id, played = int(response.headers["Location"].rsplit("/", 1)[1]), 0
         dice = "".join(str(chooser.randint(1, 6)) for _ in range(5))
+        version = store.game_version(game_id).token  # the sheet's hidden field
         start = time.perf_counter()
         response = client.post(f"/games/{game_id}/entries", data={
-            "seq": played, "dice": dice, "target": f"free:{boxes[played]}", "confirm": "1"},
-            follow_redirects=True)
+            "seq": played, "version": version, "dice": dice, "target": f"free:{boxes[played]}",
+            "confirm": "1"}, follow_redirects=True)
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
         played += 1
@@ -154,7 +128,7 @@ def during_a_build(instance: str, turns: int = 80) -> dict:
     idle = turn_times(client, turns // 2)
     strategies = app.extensions[ADVISOR_EXTENSION]
     assert isinstance(strategies, Strategies)
-    rules = Rules.from_dict({"joker": "free", "yams_bonus": False})
+    rules = Rules.from_dict({"preset": "yatzy"})  # the longest build
     strategies.get(rules)
     while strategies.progress(rules) == 0.0:  # the worker starting
         time.sleep(0.05)
@@ -183,28 +157,16 @@ def main() -> None:
     spawn = get_context("spawn")
     with tempfile.TemporaryDirectory() as instance:
         print(f"\n{'build':44} {'start value':>11} {'published':>9} {'time s':>7} "
-              f"{'/60 s':>6} {'peak MB':>8} {'/300 MB':>8} {'sys/CPU':>8} {'Rust s':>7} "
-              f"{'/Rust':>6}")
-        for label, options, published, verhoeff, variant in BUILDS:
+              f"{'/60 s':>6} {'peak MB':>8} {'/300 MB':>8} {'sys/CPU':>8}")
+        for label, options, published, verhoeff in BUILDS:
             # A fresh process per build: its peak memory and CPU times are its own.
             with ProcessPoolExecutor(1, mp_context=spawn) as pool:
                 result = pool.submit(measure_build, options, instance, verhoeff).result()
-            rust = None
-            if variant is not None:
-                with ProcessPoolExecutor(1, mp_context=spawn) as pool:
-                    rust = pool.submit(measure_rust_build, variant).result()
             shown = f"{published:9.4f}" if published is not None else f"{'-':>9}"
-            rust_shown = (f"{rust['seconds']:7.1f} {result['seconds'] / rust['seconds']:6.2f}"
-                          if rust else f"{'-':>7} {'-':>6}")
             print(f"{label:44} {result['value']:11.4f} {shown} {result['seconds']:7.1f} "
                   f"{result['seconds'] / BUILD_BUDGET_S:6.2f} {result['peak_mb']:8.0f} "
                   f"{result['peak_mb'] / MEMORY_BUDGET_MB:8.2f} "
-                  f"{result['system_share']:8.3f} {rust_shown}")
-            if rust:
-                print(f"{'':44} yatzy-solver {variant} (1 thread): start value "
-                      f"{rust['value']:.4f}")
-            elif variant is not None:
-                print(f"{'':44} yatzy-solver is not installed: pip install yatzy-solver")
+                  f"{result['system_share']:8.3f}")
         print(f"(peak MB is the whole process; {result['baseline_mb']:.0f} MB of it is the "
               "interpreter, numpy and the rules before the build starts; sys/CPU is the "
               f"build's system time over its CPU time, budget {SYSTEM_SHARE_BUDGET})")

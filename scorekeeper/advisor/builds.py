@@ -1,8 +1,9 @@
 """The strategy tables of one server: loaded on demand, a bounded number kept, and a missing
 one built in a worker process, one build at a time, while requests go on.
 
-A build takes tens of seconds of numpy work and peaks near 200 MB: in its own process, its
-memory leaves with it and it runs at a lower priority than the request threads. A lock file
+A build takes seconds of numpy work (3 s for the classique sheet, 6 s for Yatzy, on one
+quiet core) and peaks near 120 MB: in its own process, its memory leaves with it and it runs
+at a lower priority than the request threads. A lock file
 in the instance folder makes the builds one at a time across processes too (gunicorn).
 """
 

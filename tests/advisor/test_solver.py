@@ -13,6 +13,12 @@ from tests.advisor.helpers import END_GAME_FILLED, solo_state
 SUB_GAMES = [
     pytest.param({}, ["fives", "sixes"], {"ones": 4, "twos": 8, "threes": 9, "fours": 12},
                  id="upper-bonus-within-reach"),
+    # Once the bonus is out of reach the upper total no longer matters and the solver copies
+    # one state's value to the others: 8 + 25 + 30 reaches 63 exactly, 7 never does.
+    pytest.param({}, ["fives", "sixes"], {"ones": 2, "twos": 6}, id="upper-bonus-just-in-reach"),
+    pytest.param({}, ["fives", "sixes"], {"ones": 3, "twos": 4}, id="upper-bonus-out-of-reach"),
+    pytest.param({}, ["ones", "twos"], {"threes": 15, "fours": 20, "fives": 25, "sixes": 5},
+                 id="upper-bonus-won"),
     pytest.param({}, ["fours", "full_house", "large_straight"], {"yams": 50},
                  id="official-joker-and-100"),
     pytest.param({}, ["twos", "sixes"], {"yams": 50}, id="official-joker-upper-at-zero"),

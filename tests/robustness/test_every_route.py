@@ -52,7 +52,7 @@ HOSTED_ONLY = {"households.join", "households.signup", "households.new_join_link
 DESTRUCTIVE = {"review.delete", "players.merge", "households.remove", "households.delete",
                "households.join", "households.signup"}
 # The advice page's answer while its table is being built, "try again in a moment": the
-# table takes 20 s of CPU, not built here.
+# table takes seconds of CPU, not built here.
 PREPARING = (503, "/advice")
 # The hosted household, joined by name and passphrase.
 HOSTED_NAME = "Les Martin"

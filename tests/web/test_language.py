@@ -176,7 +176,7 @@ def test_the_switch_refuses_other_languages_and_other_sites(client, language, ne
 def seeded(table, monkeypatch):
     """A game in progress, a finished one, an abandoned Triple, their players, a hall of fame.
 
-    The advisor's table is never built here (tens of seconds): it stays "being prepared".
+    The advisor's table is never built here (seconds of CPU): it stays "being prepared".
     """
     monkeypatch.setattr(advice_module.Strategies, "get", lambda *args, **kwargs: None)
     finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
