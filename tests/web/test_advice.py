@@ -1,8 +1,8 @@
 """The "Conseil" page and the review's précision, on the real optimal-strategy table.
 
-The table is built once for the whole session (3 to 6 s on a quiet core), by the server's own worker
-process: these tests check the advisor the web shows against the published start value of
-the classique game.
+The table is built once for the whole session (3 to 6 s on a quiet core), by the server's
+own worker process: these tests check the advisor the web shows against the published start
+value of the classique game.
 """
 
 import re
