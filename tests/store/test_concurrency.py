@@ -2,8 +2,9 @@
 
 On PostgreSQL (READ COMMITTED) writers really run at once; on SQLite they queue for the
 write lock. The same test runs on both: threads of one app, each with its own client and
-its own game, all sharing players and rule sets, finish and undo their last turn together.
-A transaction PostgreSQL breaks off (a deadlock) is run again whole.
+its own game, all sharing players and rule sets, finish and undo their last turn together,
+while imports of games of the same players run. A transaction PostgreSQL breaks off (a
+deadlock) is run again whole.
 """
 
 import functools
@@ -13,15 +14,17 @@ import threading
 from collections.abc import Callable
 
 import pytest
+from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.store import players as players_module
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.players import list_players, merge_players
-from scorekeeper.store.results import expected_tables, stored_tables
+from scorekeeper.store.results import ResultsDelta, expected_tables, stored_tables
 from scorekeeper.store.samples import random_document
+from scorekeeper.store.schema import games
 from scorekeeper.store.transfer import check_files, import_games
 
 THREADS = 8
@@ -121,6 +124,39 @@ def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(b
     assert stored == expected
 
 
+def test_imports_racing_finishes_and_undos_keep_every_counter_equal_to_the_replays(busy_app):
+    store = busy_app.extensions[STORE_EXTENSION]
+    rng = random.Random(21)
+    games_played = [_one_turn_from_the_end(store, rng, index) for index in range(4)]
+    # Old and new games of the same players and rule sets: every streak is recounted.
+    batches = [check_files([("games.json", json.dumps([
+        {**random_document(Rules.from_dict({"preset": PRESETS[number % 2]}),
+                           rng.sample(NAMES, 2), rng),
+         "finished_at": f"20{20 + number}-01-01"} for number in range(8)]))])
+        for _ in range(3)]
+    barrier = threading.Barrier(len(games_played) + 1)
+    statuses: list[int] = []
+
+    def table(game_id, last_turn) -> None:
+        client = busy_app.test_client()
+        barrier.wait(timeout=60)
+        for round_number in range(2 * ROUNDS):
+            statuses.append(_finish_or_undo(client, store, game_id, last_turn,
+                                             round_number % 2 == 1))
+
+    def importer() -> None:
+        barrier.wait(timeout=60)
+        for checked in batches:
+            import_games(store, checked)
+
+    _together(barrier, importer, *(functools.partial(table, *game) for game in games_played))
+
+    assert statuses == [303] * (len(games_played) * 2 * ROUNDS)
+    stored, expected = _counters(store)
+    assert len({row["game_id"] for row in expected["results"]}) == 24
+    assert stored == expected
+
+
 class _BrokenOff(Exception):
     """What psycopg raises when PostgreSQL breaks a transaction off to end a deadlock."""
 
@@ -141,6 +177,25 @@ def _broken_off_once(monkeypatch, owner, name):
 
     monkeypatch.setattr(owner, name, first_one_deadlocks)
     return calls
+
+
+def test_an_import_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch):
+    rng = random.Random(7)
+    documents = [random_document(Rules(), rng.sample(NAMES, 2), rng) for _ in range(6)]
+    checked = check_files([("games.json", json.dumps(documents))])
+    # After its counters: everything else of the transaction is written by then.
+    calls = _broken_off_once(monkeypatch, ResultsDelta, "add_to_counters")
+
+    ids = import_games(store, checked)
+
+    assert len(calls) == 2
+    # Each game once, with its whole log: nothing of the first attempt stayed.
+    assert [len(load(store, game_id)[0].entries) for game_id in ids] == [
+        len(game.state.entries) for game in checked]
+    with store.engine.connect() as connection:
+        assert connection.scalar(select(func.count()).select_from(games)) == len(documents)
+    stored, expected = _counters(store)
+    assert len(expected["results"]) == 12 and stored == expected
 
 
 def test_a_merge_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch):
