@@ -175,7 +175,8 @@ def merge_players(store: Store, keep_id: int, other_id: int,
     """
     if keep_id == other_id:
         raise SamePlayer("a player cannot be merged into themselves")
-    with store.engine.begin() as connection:
+
+    def merge(connection: Connection) -> PlayerRecord:
         kept = _get(connection, keep_id, household)
         _get(connection, other_id, household)
         both = shared_games(connection, keep_id, other_id)
@@ -188,7 +189,11 @@ def merge_players(store: Store, keep_id: int, other_id: int,
         # Their histories interleave: counters and bonus streaks are counted again.
         rebuild_player_aggregates(connection, [keep_id, other_id])
         connection.execute(delete(players).where(players.c.id == other_id))
-    return kept
+        return kept
+
+    # It rewrites the counters of two players in another order than a finishing game:
+    # on PostgreSQL the two may deadlock, and the merge is then run again.
+    return store.write(merge)
 
 
 def players_of_game(store: Store, game_id: int,

@@ -178,14 +178,10 @@ def insert_results(connection: Connection, rows: list[dict[str, Any]],
     to canonical rules."""
     if not rows:
         return
-    # Counter rows first, always in the same order (rule sets, then players), as
-    # forget_results does: two games finishing or reopening at once wait on each other
-    # instead of deadlocking.
-    _add_to_rule_sets(connection, rows, rules_texts, +1)
-    _add_to_players(connection, rows, _boxes_of(rules_texts), +1)
+    delta = ResultsDelta.of(rows, rules_texts, +1)
+    delta.add_to_counters(connection)
     connection.execute(insert(results), rows)
-    for player_id, key, since in _earliest_per_pair(rows):
-        _restreak(connection, player_id, key, since)
+    delta.restreak(connection)
 
 
 def forget_results(connection: Connection, game_id: int) -> None:
@@ -197,11 +193,10 @@ def forget_results(connection: Connection, game_id: int) -> None:
     if not rows:
         return
     rules_texts = _rules_texts(connection, (row["rules_key"] for row in rows))
-    _add_to_rule_sets(connection, rows, rules_texts, -1)
-    _add_to_players(connection, rows, _boxes_of(rules_texts), -1)
+    delta = ResultsDelta.of(rows, rules_texts, -1)
+    delta.add_to_counters(connection)
     connection.execute(delete(results).where(results.c.game_id == game_id))
-    for player_id, key, since in _earliest_per_pair(rows):
-        _restreak(connection, player_id, key, since)
+    delta.restreak(connection)
     # Emptied counter rows go last: rule sets are referenced by the results.
     player_ids = {row["player_id"] for row in rows}
     connection.execute(delete(player_box_stats).where(
@@ -246,33 +241,93 @@ def rebuild_player_aggregates(connection: Connection,
     connection.execute(boxes_delete)
     connection.execute(stats_delete)
     rows = [dict(row._mapping) for row in connection.execute(query)]
-    _add_to_players(connection, rows,
-                    boxes_by_rules_key(connection, (row["rules_key"] for row in rows)), +1)
+    rules_texts = _rules_texts(connection, (row["rules_key"] for row in rows))
+    ResultsDelta.of(rows, rules_texts, +1).add_to_players(connection)
     for player_id, key in sorted({(row["player_id"], row["rules_key"]) for row in rows}):
         _restreak(connection, player_id, key, None)
 
 
-def _earliest_per_pair(rows: Iterable[Mapping[str, Any]]) -> list[tuple[int, str, tuple]]:
-    earliest: dict[tuple[int, str], tuple] = {}
-    for row in rows:
-        pair = (row["player_id"], row["rules_key"])
-        point = (row["finished_at"], row["game_id"])
-        if pair not in earliest or point < earliest[pair]:
-            earliest[pair] = point
-    return [(player_id, key, since) for (player_id, key), since in sorted(earliest.items())]
+@dataclass(frozen=True)
+class ResultsDelta:
+    """What some results rows add to (or, signed -1, take from) every aggregate: the rows
+    of the upserts, and where each player's bonus streaks must be recounted from.
 
+    Made without the database, so that an import makes it before its transaction; a player
+    is whatever the results rows hold in ``player_id``, an id or, until the ids are known,
+    any other key that ``for_players`` later maps to them.
+    """
 
-def _add_to_rule_sets(connection: Connection, rows: list[Mapping[str, Any]],
-                      rules_texts: Mapping[str, str], sign: int) -> None:
-    counts: dict[tuple[int, str], Counter] = defaultdict(Counter)
-    for row in rows:
-        counts[row["household_id"], row["rules_key"]]["results"] += 1
-        counts[row["household_id"], row["rules_key"]]["games"] += row["seat"] == 0
-    _add_counters(connection, rule_sets, ("household_id", "key"), RULE_SET_COUNTERS, [
-        {"household_id": household, "key": key, "rules": rules_texts[key],
-         "games": sign * delta["games"], "results": sign * delta["results"]}
-        for (household, key), delta in counts.items()
-    ])
+    rule_sets: list[dict[str, Any]]
+    player_stats: list[dict[str, Any]]
+    player_box_stats: list[dict[str, Any]]
+    # (player, rules key, (finished_at, game_id) of the earliest of their rows).
+    streaks_since: list[tuple[Any, str, tuple]]
+
+    @classmethod
+    def of(cls, rows: Iterable[Mapping[str, Any]], rules_texts: Mapping[str, str],
+           sign: int) -> ResultsDelta:
+        rows = list(rows)
+        sets: dict[tuple[int, str], Counter] = defaultdict(Counter)
+        earliest: dict[tuple[Any, str], tuple] = {}
+        for row in rows:
+            sets[row["household_id"], row["rules_key"]]["results"] += 1
+            sets[row["household_id"], row["rules_key"]]["games"] += row["seat"] == 0
+            pair = (row["player_id"], row["rules_key"])
+            point = (row["finished_at"], row["game_id"])
+            if pair not in earliest or point < earliest[pair]:
+                earliest[pair] = point
+        stats, boxes = player_deltas(rows, _boxes_of(rules_texts))
+        return cls(
+            rule_sets=[{"household_id": household, "key": key, "rules": rules_texts[key],
+                        "games": sign * delta["games"], "results": sign * delta["results"]}
+                       for (household, key), delta in sets.items()],
+            player_stats=[{"player_id": player, "rules_key": key,
+                           **{name: sign * delta[name] for name in PLAYER_COUNTERS}}
+                          for (player, key), delta in stats.items()],
+            player_box_stats=[{"player_id": player, "rules_key": key, "box": box,
+                               **{name: sign * delta[name] for name in BOX_COUNTERS}}
+                              for (player, key, box), delta in boxes.items()],
+            streaks_since=[(player, key, since)
+                           for (player, key), since in sorted(earliest.items())],
+        )
+
+    def for_players(self, ids: Mapping[Any, int]) -> ResultsDelta:
+        """The same delta, each player given by ``ids[player]``."""
+        return ResultsDelta(
+            self.rule_sets,
+            [{**row, "player_id": ids[row["player_id"]]} for row in self.player_stats],
+            [{**row, "player_id": ids[row["player_id"]]} for row in self.player_box_stats],
+            sorted((ids[player], key, since) for player, key, since in self.streaks_since),
+        )
+
+    def open_rule_sets(self, connection: Connection) -> None:
+        """Make the rule sets that have no row yet, nothing counted, without locking the
+        others: results, which refer to them, can then be written before the counters are
+        locked (an import locks them only for its last statements)."""
+        if self.rule_sets:
+            statement = _dialect_insert(connection.dialect.name)(rule_sets)
+            connection.execute(
+                statement.on_conflict_do_nothing(index_elements=["household_id", "key"]),
+                [{**row, "games": 0, "results": 0} for row in self.rule_sets])
+
+    def add_to_counters(self, connection: Connection) -> None:
+        # Counter rows always in the same order (rule sets, then players), whoever adds or
+        # takes away: two games finishing or reopening at once wait on each other instead
+        # of deadlocking.
+        _add_counters(connection, rule_sets, ("household_id", "key"), RULE_SET_COUNTERS,
+                      self.rule_sets)
+        self.add_to_players(connection)
+
+    def add_to_players(self, connection: Connection) -> None:
+        _add_counters(connection, player_stats, ("player_id", "rules_key"), PLAYER_COUNTERS,
+                      self.player_stats)
+        _add_counters(connection, player_box_stats, ("player_id", "rules_key", "box"),
+                      BOX_COUNTERS, self.player_box_stats)
+
+    def restreak(self, connection: Connection) -> None:
+        """Recount the bonus streaks the rows change, once they are written (or deleted)."""
+        for player_id, key, since in self.streaks_since:
+            _restreak(connection, player_id, key, since)
 
 
 def player_deltas(rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tuple[str, ...]]
@@ -312,25 +367,6 @@ def _boxes_of(rules_texts: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     return {key: Rules.from_dict(json.loads(text)).boxes for key, text in rules_texts.items()}
 
 
-def boxes_by_rules_key(connection: Connection, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    return _boxes_of(_rules_texts(connection, keys))
-
-
-def _add_to_players(connection: Connection, rows: list[Mapping[str, Any]],
-                    boxes_of: Mapping[str, tuple[str, ...]], sign: int) -> None:
-    stats, boxes = player_deltas(rows, boxes_of)
-    _add_counters(connection, player_stats, ("player_id", "rules_key"), PLAYER_COUNTERS, [
-        {"player_id": player_id, "rules_key": key,
-         **{name: sign * delta[name] for name in PLAYER_COUNTERS}}
-        for (player_id, key), delta in stats.items()
-    ])
-    _add_counters(connection, player_box_stats, ("player_id", "rules_key", "box"), BOX_COUNTERS, [
-        {"player_id": player_id, "rules_key": key, "box": box,
-         **{name: sign * delta[name] for name in BOX_COUNTERS}}
-        for (player_id, key, box), delta in boxes.items()
-    ])
-
-
 def _add_counters(connection: Connection, table: Table, key_names: tuple[str, ...],
                   counters: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
     """Add each row's counters to the stored row of the same key, making the rows missing.
@@ -344,13 +380,18 @@ def _add_counters(connection: Connection, table: Table, key_names: tuple[str, ..
                            sorted(rows, key=lambda row: [row[name] for name in key_names]))
 
 
+def _dialect_insert(dialect: str):
+    """The INSERT that has ON CONFLICT, on the store's two engines: imported from the
+    dialect in use, so that a start on SQLite never loads PostgreSQL's (a twentieth of a
+    second)."""
+    return importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert
+
+
 @functools.cache
 def _upsert(dialect: str, table: Table, key_names: tuple[str, ...],
             counters: tuple[str, ...]):
-    # Built once: building it costs more than running it. The dialect's own insert, which
-    # has ON CONFLICT, comes from the dialect in use: a start on SQLite never loads
-    # PostgreSQL's (a twentieth of a second).
-    statement = importlib.import_module(f"sqlalchemy.dialects.{dialect}").insert(table)
+    # Built once: building it costs more than running it.
+    statement = _dialect_insert(dialect)(table)
     # RETURNING makes SQLAlchemy send the rows as one multi-row statement ("insertmanyvalues")
     # where the driver would send one statement a row: one round trip instead of thirty.
     return statement.on_conflict_do_update(

@@ -123,8 +123,8 @@ entries = Table(
     Column("dice", String(10), nullable=False),
     Column("score", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+    # Also the index of a game's entries (migration 0008).
     UniqueConstraint("game_id", "seq"),
-    Index(None, "game_id"),
 )
 
 # What the hall of fame and the player pages read: a cache of the replay of finished games,

@@ -289,19 +289,23 @@ class Store:
                 if sqlite:
                     connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")
 
-    def write(self, work: Callable[[Connection], T]) -> T:
+    def write(self, work: Callable[[Connection], T], connection: Connection | None = None) -> T:
         """Run `work` in one transaction and return what it returns.
 
         PostgreSQL breaks off a transaction caught in a deadlock or a serialization failure;
         the whole transaction is then run again, a few times at most, so that two tablets
-        finishing games at once both succeed.
+        finishing games at once both succeed. The transaction runs on `connection` when
+        given (one holding temporary tables that `work` reads), else on a pooled one.
         """
         queued = self._writers is not None and self._writers.acquire(timeout=_WRITERS_WAIT_S)
         try:
             attempt = 1
             while True:
                 try:
-                    with self.engine.begin() as connection:
+                    if connection is None:
+                        with self.engine.begin() as pooled:
+                            return work(pooled)
+                    with connection.begin():
                         return work(connection)
                 except OperationalError as error:
                     if attempt == WRITE_ATTEMPTS or not _must_retry(error):

@@ -15,11 +15,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Dialect, Table, insert, select
+from sqlalchemy import (
+    Column,
+    Connection,
+    Integer,
+    MetaData,
+    Table,
+    and_,
+    bindparam,
+    exists,
+    insert,
+    select,
+)
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import (
@@ -34,13 +45,11 @@ from scorekeeper.rules.document import read_json
 from scorekeeper.rules.labels import N_
 from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
-from scorekeeper.store.results import canonical_rules, insert_results, result_rows
-from scorekeeper.store.schema import entries, game_players, games, players
+from scorekeeper.store.results import ResultsDelta, canonical_rules, result_rows
+from scorekeeper.store.schema import entries, game_players, games, players, results
 from scorekeeper.store.store import HOME_HOUSEHOLD, Store, _dice_text, _now, player_key
 
 EXPORT_BATCH = 500
-# Keys looked up in one query: well below SQLite's limit on bound parameters.
-LOOKUP_BATCH = 500
 
 
 def _identity(text: str) -> str:
@@ -203,117 +212,152 @@ def check_files(files: Iterable[tuple[str, bytes | str]]) -> list[GameImport]:
     return checked
 
 
-class _BulkInsert:
-    """An INSERT run as one executemany of the driver, its rows given as tuples in the order
-    of ``names``: SQLAlchemy's handling of each row's parameters takes several times the
-    insert itself, and the rows can be made before the transaction."""
-
-    def __init__(self, dialect: Dialect, table: Table, names: Sequence[str]) -> None:
-        quote = dialect.identifier_preparer.quote
-        # sqlite3 takes ?, psycopg %s: the two engines of the store.
-        mark = "?" if dialect.paramstyle == "qmark" else "%s"
-        self.sql = (f"INSERT INTO {quote(table.name)} ({', '.join(map(quote, names))}) "
-                    f"VALUES ({', '.join([mark] * len(names))})")
-        self.table = table
-        self.dialect = dialect
-
-    def value(self, name: str, value: Any) -> Any:
-        """``value`` as the column ``name`` stores it (a UTC datetime), as SQLAlchemy would
-        convert it."""
-        process = self.table.c[name].type.bind_processor(self.dialect)
-        return value if process is None else process(value)
-
-    def execute(self, connection: Connection, rows: list[tuple]) -> None:
-        if rows:
-            connection.exec_driver_sql(self.sql, rows)
+# Staging: one temporary table per table an import writes, on the import's own connection.
+# They are filled before the transaction that writes (on SQLite a temporary table is another
+# database: filling it takes no lock on the games'), which then copies them in with one
+# INSERT ... SELECT each, run by the database alone.
+_STAGING = MetaData()
 
 
-@dataclass(frozen=True)
-class _Prepared:
-    """A checked game's rows, made before the transaction, each missing only the game's id
-    (first), and in results its players' ids, known once the game is inserted."""
-
-    game: dict[str, Any]
-    identities: list[str]
-    seats: list[tuple]
-    entries: list[tuple]
-    results: list[dict[str, Any]]
-    rules_text: str
+def _staging_table(name: str, *columns: Column) -> Table:
+    return Table(f"import_{name}", _STAGING, *columns, prefixes=["TEMPORARY"])
 
 
-def _prepare(game: GameImport, household: int, now: datetime,
-             entry_insert: _BulkInsert) -> _Prepared:
-    state = game.state
-    rules = state.rules.to_dict()
-    written_at = game.finished_at or game.created_at
+def _copies(table: Table, *left_out: str) -> list[Column]:
+    return [Column(column.name, column.type) for column in table.c if column.name not in left_out]
+
+
+# A seat or a result names its player by key: their ids are known in the transaction only.
+_staged_players = _staging_table("players", Column("position", Integer),
+                                 *_copies(players, "id"))
+_staged_games = _staging_table("games", *_copies(games))
+_staged_seats = _staging_table("seats", *_copies(game_players, "player_id"),
+                               Column("player_key", players.c.name_key.type))
+_staged_entries = _staging_table("entries", *_copies(entries, "id"))
+_staged_results = _staging_table("results", *_copies(results, "player_id"),
+                                 Column("player_key", players.c.name_key.type))
+
+
+def _copy_in(table: Table, staged: Table, player_key: Column | None = None):
+    """INSERT INTO table SELECT FROM staged, with the player's id found by key."""
+    names = [column.name for column in staged.c if column is not player_key]
+    query = select(*(staged.c[name] for name in names))
+    if player_key is not None:
+        names.append("player_id")
+        query = query.add_columns(players.c.id).join(players, and_(
+            players.c.household_id == bindparam("household"),
+            players.c.name_key == player_key))
+    return insert(table).from_select(names, query)
+
+
+_NEW_PLAYERS = insert(players).from_select(
+    ["household_id", "name", "name_key", "created_at"],
+    select(_staged_players.c.household_id, _staged_players.c.name, _staged_players.c.name_key,
+           _staged_players.c.created_at)
+    .where(~exists().where(players.c.household_id == _staged_players.c.household_id,
+                           players.c.name_key == _staged_players.c.name_key))
+    .order_by(_staged_players.c.position))
+_PLAYER_IDS = select(players.c.name_key, players.c.id).join(_staged_players, and_(
+    players.c.household_id == _staged_players.c.household_id,
+    players.c.name_key == _staged_players.c.name_key))
+_COPY_GAMES = _copy_in(games, _staged_games)
+_COPY_SEATS = _copy_in(game_players, _staged_seats, _staged_seats.c.player_key)
+_COPY_ENTRIES = _copy_in(entries, _staged_entries)
+_COPY_RESULTS = _copy_in(results, _staged_results, _staged_results.c.player_key)
+
+
+def _fill(connection: Connection, staged: Table, rows: list[tuple]) -> None:
+    """Rows, tuples in the order of the table's columns, by the driver's own bulk path:
+    SQLAlchemy's handling of each row's parameters takes several times the insert itself."""
+    if not rows:
+        return
+    names = ", ".join(map(connection.dialect.identifier_preparer.quote, staged.c.keys()))
+    if connection.dialect.name == "postgresql":
+        # COPY: psycopg's executemany sends one statement a row, 7 s for 380,000 entries.
+        with (connection.connection.dbapi_connection.cursor() as cursor,
+              cursor.copy(f"COPY {staged.name} ({names}) FROM STDIN") as copy):
+            for row in rows:
+                copy.write_row(row)
+    else:
+        marks = ", ".join(["?"] * len(staged.c))
+        connection.exec_driver_sql(f"INSERT INTO {staged.name} ({names}) VALUES ({marks})",
+                                   rows)
+
+
+@dataclass
+class _Rows:
+    """Every row an import writes, made before its transaction: each a tuple in the order
+    of its staging table's columns."""
+
+    # Each player's key, and the name they get if they are new.
+    players: dict[str, str]
+    games: list[tuple] = field(default_factory=list)
+    seats: list[tuple] = field(default_factory=list)
+    entries: list[tuple] = field(default_factory=list)
+    results: list[tuple] = field(default_factory=list)
+    # The results as dicts, players given by key, for the counters.
+    result_dicts: list[dict[str, Any]] = field(default_factory=list)
+    rules_texts: dict[str, str] = field(default_factory=dict)
+
+
+def _rows(checked: Sequence[GameImport], game_ids: list[int], household: int,
+          now: datetime, stored_date: Callable[[datetime | None], Any]) -> _Rows:
+    made = _Rows(players={})
     # Imported now: a game written in this database has the time it was written as its last
     # change, whatever the file says, so no kept replay of a deleted game that had the same
     # id can ever pass for it (store/play.py).
-    game_row = {"household_id": household, "rules": json.dumps(rules, sort_keys=True),
-                "status": game.status,
-                "created_at": game.created_at, "updated_at": now,
-                "finished_at": game.finished_at}
-    seats = [(seat, name.strip()) for seat, name in enumerate(state.players)]
-    stored_at = entry_insert.value("created_at", written_at)
-    log = [(seq, entry.player, entry.column, entry.box, _dice_text(entry.dice),
-            state.sheets[entry.player].columns[entry.column].cells[entry.box].points, stored_at)
-           for seq, entry in enumerate(state.entries)]
-    # Seat results need only the replayed state: made here, their ids given in the write.
-    results = (result_rows(0, household, rules, game.finished_at, [0] * len(state.players),
-                           state)
-               if game.status == FINISHED else [])
-    return _Prepared(game_row, [identity.strip() for identity in game.identities], seats, log,
-                     results, canonical_rules(rules))
+    updated_at = stored_date(now)
+    result_names = [column.name for column in _staged_results.c]
+    for game_id, game in zip(game_ids, checked, strict=True):
+        state = game.state
+        rules = state.rules.to_dict()
+        made.games.append((game_id, household, json.dumps(rules, sort_keys=True), game.status,
+                           stored_date(game.created_at), updated_at,
+                           stored_date(game.finished_at)))
+        keys = []
+        for seat, (name, identity) in enumerate(zip(state.players, game.identities,
+                                                    strict=True)):
+            keys.append(player_key(identity))
+            made.players.setdefault(keys[-1], identity.strip())
+            made.seats.append((game_id, seat, name.strip(), keys[-1]))
+        written_at = stored_date(game.finished_at or game.created_at)
+        made.entries += [
+            (game_id, seq, entry.player, entry.column, entry.box, _dice_text(entry.dice),
+             state.sheets[entry.player].columns[entry.column].cells[entry.box].points,
+             written_at)
+            for seq, entry in enumerate(state.entries)]
+        if game.status == FINISHED:
+            rows = result_rows(game_id, household, rules, game.finished_at, keys, state)
+            made.rules_texts.setdefault(rows[0]["rules_key"], canonical_rules(rules))
+            made.result_dicts += rows
+            finished_at = stored_date(game.finished_at)
+            made.results += [tuple({**row, "finished_at": finished_at,
+                                    "player_key": row["player_id"]}[name]
+                                   for name in result_names) for row in rows]
+    return made
 
 
-def _player_ids(connection: Connection, names: dict[str, str], household: int,
-                now: datetime) -> dict[str, int]:
-    """The id of each of the household's players by key, those not there yet created in it:
-    ``names`` maps each key to the name a new player gets. Only the household's own players:
-    an import never reaches another's."""
-    keys = list(names)
-    ids: dict[str, int] = {}
-    for start in range(0, len(keys), LOOKUP_BATCH):
-        ids.update(connection.execute(
-            select(players.c.name_key, players.c.id)
-            .where(players.c.household_id == household,
-                   players.c.name_key.in_(keys[start:start + LOOKUP_BATCH]))).all())
-    missing = [{"household_id": household, "name": names[key], "name_key": key,
-                "created_at": now}
-               for key in keys if key not in ids]
-    if missing:
-        ids.update(connection.execute(
-            insert(players).returning(players.c.name_key, players.c.id,
-                                      sort_by_parameter_order=True),
-            missing).all())
-    return ids
+def _reserve_game_ids(store: Store, count: int) -> list[int]:
+    """Numbers for ``count`` new games, never given to another game: an import that fails
+    after this leaves them unused, as a deleted game leaves its number."""
+    if store.engine.dialect.name == "postgresql":
+        with store.engine.begin() as connection:
+            return sorted(connection.exec_driver_sql(
+                "SELECT nextval(pg_get_serial_sequence('games', 'id')) "
+                "FROM generate_series(1, %s)", (count,)).scalars())
 
+    def reserve(connection: Connection) -> list[int]:
+        # Games have AUTOINCREMENT (migration 0006): SQLite numbers a new game after the
+        # larger of the sequence's value and the largest id; raising it reserves numbers.
+        connection.exec_driver_sql(
+            "INSERT INTO sqlite_sequence (name, seq) SELECT 'games', 0 "
+            "WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'games')")
+        last = connection.exec_driver_sql(
+            "UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM games))"
+            " + ? WHERE name = 'games' RETURNING seq", (count,)).scalar_one()
+        return list(range(last - count + 1, last + 1))
 
-def _write_games(store: Store, prepared: list[_Prepared], household: int, now: datetime,
-                 seat_insert: _BulkInsert, entry_insert: _BulkInsert) -> list[int]:
-    """One transaction, one statement per table: the write lock is held for the inserts."""
-    names: dict[str, str] = {}
-    for game in prepared:
-        for identity in game.identities:
-            names.setdefault(player_key(identity), identity)
-    with store.engine.begin() as connection:
-        player_ids = _player_ids(connection, names, household, now)
-        game_ids = list(connection.scalars(
-            insert(games).returning(games.c.id, sort_by_parameter_order=True),
-            [game.game for game in prepared]))
-        seats, log, results, rules_texts = [], [], [], {}
-        for game_id, game in zip(game_ids, prepared, strict=True):
-            seat_players = [player_ids[player_key(identity)] for identity in game.identities]
-            seats += [(game_id, *seat, seat_players[seat[0]]) for seat in game.seats]
-            log += [(game_id, *entry) for entry in game.entries]
-            for result in game.results:
-                results.append({**result, "game_id": game_id,
-                                "player_id": seat_players[result["seat"]]})
-                rules_texts[result["rules_key"]] = game.rules_text
-        seat_insert.execute(connection, seats)
-        entry_insert.execute(connection, log)
-        insert_results(connection, results, rules_texts)
-    return game_ids
+    return store.write(reserve)
 
 
 def import_games(store: Store, checked: Sequence[GameImport],
@@ -321,22 +365,57 @@ def import_games(store: Store, checked: Sequence[GameImport],
     """Write checked games into the household in one transaction; return their new ids, in
     the same order.
 
-    Every row is made first, then written by one statement per table, so that an import of
-    12,000 games holds the database's write lock for about a second, not a minute.
+    Every row and every counter's change is made first and put in temporary tables; the
+    transaction then copies them in with one statement per table, so that an import of
+    12,000 games holds SQLite's write lock for about a second, not a minute.
     """
     if not checked:
         return []
-    dialect = store.engine.dialect
-    seat_insert = _BulkInsert(dialect, game_players, ("game_id", "seat", "name", "player_id"))
-    entry_insert = _BulkInsert(dialect, entries, ("game_id", "seq", "seat", "column", "box",
-                                                  "dice", "score", "created_at"))
     now = _now()
-    prepared = [_prepare(game, household, now, entry_insert) for game in checked]
-    try:
-        return _write_games(store, prepared, household, now, seat_insert, entry_insert)
-    except IntegrityError:
-        # Another request created one of these players at the same moment; it exists now.
-        return _write_games(store, prepared, household, now, seat_insert, entry_insert)
+    dialect = store.engine.dialect
+    # The dialect's own processing, as SQLAlchemy does it: on SQLite the type's generic one
+    # writes another text ("+00:00" for ".000000"), which would not compare with the others.
+    stored_date = games.c.created_at.type.dialect_impl(dialect).bind_processor(dialect)
+    game_ids = _reserve_game_ids(store, len(checked))
+    made = _rows(checked, game_ids, household, now, stored_date)
+    delta = ResultsDelta.of(made.result_dicts, made.rules_texts, +1)
+    staged = {_staged_players: [(position, household, name, key, stored_date(now))
+                                for position, (key, name) in enumerate(made.players.items())],
+              _staged_games: made.games, _staged_seats: made.seats,
+              _staged_entries: made.entries, _staged_results: made.results}
+
+    def write(connection: Connection) -> None:
+        # A write first: on SQLite the lock is taken before anything is read.
+        connection.execute(_NEW_PLAYERS)
+        player_ids = dict(connection.execute(_PLAYER_IDS).all())
+        own = {"household": household}
+        for statement in (_COPY_GAMES, _COPY_SEATS, _COPY_ENTRIES):
+            connection.execute(statement, own)
+        counted = delta.for_players(player_ids)
+        counted.open_rule_sets(connection)
+        connection.execute(_COPY_RESULTS, own)
+        # The rows other writers share come last (on PostgreSQL a finishing game waits for
+        # them until the commit), in the order a finishing game locks them.
+        counted.add_to_counters(connection)
+        counted.restreak(connection)
+
+    with store.engine.connect() as connection:
+        with connection.begin():
+            for table, rows in staged.items():
+                table.create(connection)
+                _fill(connection, table, rows)
+        try:
+            try:
+                store.write(write, connection)
+            except IntegrityError:
+                # Another request created one of these players at the same moment; it
+                # exists now.
+                store.write(write, connection)
+        finally:
+            with connection.begin():
+                for table in staged:
+                    table.drop(connection)
+    return game_ids
 
 
 def _document(game, seats: list, log: list) -> dict[str, Any]:

@@ -2,19 +2,30 @@
 
 On PostgreSQL (READ COMMITTED) writers really run at once; on SQLite they queue for the
 write lock. The same test runs on both: threads of one app, each with its own client and
-its own game, all sharing players and rule sets, finish and undo their last turn together.
+its own game, all sharing players and rule sets, finish and undo their last turn together,
+while imports of games of the same players run. A transaction PostgreSQL breaks off (a
+deadlock) is run again whole.
 """
 
+import functools
+import json
 import random
 import threading
+from collections.abc import Callable
 
 import pytest
+from sqlalchemy import func, select
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules, read_document
-from scorekeeper.store.play import play_turn, start_game
-from scorekeeper.store.results import expected_tables, stored_tables
+from scorekeeper.store import players as players_module
+from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.store.players import list_players, merge_players
+from scorekeeper.store.results import ResultsDelta, expected_tables, stored_tables
 from scorekeeper.store.samples import random_document
+from scorekeeper.store.schema import games
+from scorekeeper.store.transfer import check_files, import_games
 
 THREADS = 8
 ROUNDS = 6
@@ -43,6 +54,45 @@ def _one_turn_from_the_end(store, rng, index):
                      "target": f"{last.column}:{last.box}", "confirm": "1"}
 
 
+def _finish_or_undo(client, store, game_id: int, last_turn: dict, finished: bool) -> int:
+    """Play the last turn of a game, or undo it once played; the answer's status."""
+    # Each game is played by one thread alone: the version read here is the one its sheet
+    # would show.
+    version = store.game_version(game_id).token
+    if finished:
+        return client.post(f"/games/{game_id}/undo",
+                           data={"seq": last_turn["seq"] + 1, "version": version}).status_code
+    return client.post(f"/games/{game_id}/entries",
+                       data={**last_turn, "version": version}).status_code
+
+
+def _together(barrier: threading.Barrier, *jobs: Callable[[], None]) -> None:
+    """Run each job in a thread of its own; the first failure is raised here, in the test's
+    thread, and breaks the barrier so that no other thread waits for the failed one."""
+    failures: list[BaseException] = []
+
+    def run(job: Callable[[], None]) -> None:
+        try:
+            job()
+        except BaseException as error:
+            failures.append(error)
+            barrier.abort()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+
+
+def _counters(store) -> tuple[dict, dict]:
+    """The aggregate tables as stored, and as a replay of every finished game gives them."""
+    with store.engine.connect() as connection:
+        return stored_tables(connection), expected_tables(connection)
+
+
 def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(busy_app):
     store = busy_app.extensions[STORE_EXTENSION]
     rng = random.Random(13)
@@ -55,41 +105,110 @@ def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(b
                                            ).status_code == 303
     barrier = threading.Barrier(THREADS)
     statuses: list[int] = []
-    failures: list[BaseException] = []
 
     def table(index: int) -> None:
         game_id, last_turn = games[index]
         client = busy_app.test_client()
         finished = index % 2 == 0
-        try:
-            for _ in range(2 * ROUNDS):
-                barrier.wait(timeout=60)
-                # Each game is played by its thread alone: the version read here is the one
-                # its sheet would show.
-                version = store.game_version(game_id).token
-                if finished:
-                    response = client.post(f"/games/{game_id}/undo",
-                                           data={"seq": last_turn["seq"] + 1, "version": version})
-                else:
-                    response = client.post(f"/games/{game_id}/entries",
-                                           data={**last_turn, "version": version})
-                statuses.append(response.status_code)
-                finished = not finished
-        except BaseException as error:  # re-raised below, in the test's thread
-            failures.append(error)
-            barrier.abort()
+        for _ in range(2 * ROUNDS):
+            barrier.wait(timeout=60)
+            statuses.append(_finish_or_undo(client, store, game_id, last_turn, finished))
+            finished = not finished
 
-    threads = [threading.Thread(target=table, args=(index,)) for index in range(THREADS)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    _together(barrier, *(functools.partial(table, index) for index in range(THREADS)))
 
-    if failures:
-        raise failures[0]
     assert statuses == [303] * (THREADS * 2 * ROUNDS)
-    with store.engine.connect() as connection:
-        stored, expected = stored_tables(connection), expected_tables(connection)
+    stored, expected = _counters(store)
     # Half the games end finished, whatever the interleaving.
     assert sum(row["seat"] == 0 for row in expected["results"]) == THREADS // 2
+    assert stored == expected
+
+
+def test_imports_racing_finishes_and_undos_keep_every_counter_equal_to_the_replays(busy_app):
+    store = busy_app.extensions[STORE_EXTENSION]
+    rng = random.Random(21)
+    games_played = [_one_turn_from_the_end(store, rng, index) for index in range(4)]
+    # Old and new games of the same players and rule sets: every streak is recounted.
+    batches = [check_files([("games.json", json.dumps([
+        {**random_document(Rules.from_dict({"preset": PRESETS[number % 2]}),
+                           rng.sample(NAMES, 2), rng),
+         "finished_at": f"20{20 + number}-01-01"} for number in range(8)]))])
+        for _ in range(3)]
+    barrier = threading.Barrier(len(games_played) + 1)
+    statuses: list[int] = []
+
+    def table(game_id, last_turn) -> None:
+        client = busy_app.test_client()
+        barrier.wait(timeout=60)
+        for round_number in range(2 * ROUNDS):
+            statuses.append(_finish_or_undo(client, store, game_id, last_turn,
+                                             round_number % 2 == 1))
+
+    def importer() -> None:
+        barrier.wait(timeout=60)
+        for checked in batches:
+            import_games(store, checked)
+
+    _together(barrier, importer, *(functools.partial(table, *game) for game in games_played))
+
+    assert statuses == [303] * (len(games_played) * 2 * ROUNDS)
+    stored, expected = _counters(store)
+    assert len({row["game_id"] for row in expected["results"]}) == 24
+    assert stored == expected
+
+
+class _BrokenOff(Exception):
+    """What psycopg raises when PostgreSQL breaks a transaction off to end a deadlock."""
+
+    sqlstate = "40P01"
+
+
+def _broken_off_once(monkeypatch, owner, name):
+    """``owner.name`` runs, then fails the first time as a deadlock would; the times it ran."""
+    original = getattr(owner, name)
+    calls = []
+
+    def first_one_deadlocks(*args, **kwargs):
+        calls.append(args)
+        result = original(*args, **kwargs)
+        if len(calls) == 1:
+            raise OperationalError("deadlock detected", None, _BrokenOff())
+        return result
+
+    monkeypatch.setattr(owner, name, first_one_deadlocks)
+    return calls
+
+
+def test_an_import_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch):
+    rng = random.Random(7)
+    documents = [random_document(Rules(), rng.sample(NAMES, 2), rng) for _ in range(6)]
+    checked = check_files([("games.json", json.dumps(documents))])
+    # After its counters: everything else of the transaction is written by then.
+    calls = _broken_off_once(monkeypatch, ResultsDelta, "add_to_counters")
+
+    ids = import_games(store, checked)
+
+    assert len(calls) == 2
+    # Each game once, with its whole log: nothing of the first attempt stayed.
+    assert [len(load(store, game_id)[0].entries) for game_id in ids] == [
+        len(game.state.entries) for game in checked]
+    with store.engine.connect() as connection:
+        assert connection.scalar(select(func.count()).select_from(games)) == len(documents)
+    stored, expected = _counters(store)
+    assert len(expected["results"]) == 12 and stored == expected
+
+
+def test_a_merge_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch):
+    rng = random.Random(8)
+    documents = [random_document(Rules(), [first, "Zoé"], rng)
+                 for first in ("Mag", "Maggie", "Mag", "Maggie")]
+    import_games(store, check_files([("games.json", json.dumps(documents))]))
+    by_name = {player.name: player.id for player in list_players(store)}
+    calls = _broken_off_once(monkeypatch, players_module, "rebuild_player_aggregates")
+
+    merge_players(store, by_name["Mag"], by_name["Maggie"])
+
+    assert len(calls) == 2
+    assert [player.name for player in list_players(store)] == ["Mag", "Zoé"]
+    stored, expected = _counters(store)
     assert stored == expected

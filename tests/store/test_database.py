@@ -4,6 +4,7 @@ import threading
 from datetime import UTC, datetime
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
@@ -138,3 +139,28 @@ def test_a_writer_waits_for_the_queue_no_longer_than_sqlites_busy_timeout(store,
     first_may_end.set()
     first_writer.join()
     assert store.load_game(game_id).players == ("Alice",)
+
+
+def _entry_index_names(connection) -> set[str]:
+    return {index["name"] for index in inspect(connection).get_indexes("entries")}
+
+
+def test_entries_are_found_by_game_through_their_unique_index_alone(store):
+    """Migration 0008 drops the index on game_id, which the unique (game_id, seq) serves;
+    going back to 0007 and up again keeps every entry."""
+    game_id = store.create_game({}, ["Alice"])
+    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False)
+    before = store.load_game(game_id)
+    cfg = alembic_config()
+    with store.engine.begin() as connection:
+        assert "ix_entries_game_id" not in _entry_index_names(connection)
+        if connection.dialect.name == "sqlite":
+            plan = " ".join(row[-1] for row in connection.exec_driver_sql(
+                "EXPLAIN QUERY PLAN SELECT * FROM entries WHERE game_id = 1 ORDER BY seq"))
+            assert plan.startswith("SEARCH entries USING INDEX") and "TEMP B-TREE" not in plan
+        cfg.attributes["connection"] = connection
+        command.downgrade(cfg, "0007")
+        assert "ix_entries_game_id" in _entry_index_names(connection)
+        command.upgrade(cfg, "head")
+        assert "ix_entries_game_id" not in _entry_index_names(connection)
+    assert store.load_game(game_id) == before

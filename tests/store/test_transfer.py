@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -10,7 +11,7 @@ from sqlalchemy import select
 from scorekeeper.rules import Rules, read_document, write_document
 from scorekeeper.store import ABANDONED, FINISHED, IN_PROGRESS, GameNotFound, Store
 from scorekeeper.store import halloffame as hof
-from scorekeeper.store.play import load
+from scorekeeper.store.play import load, play_turn
 from scorekeeper.store.players import list_players, merge_players, rename_player
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.schema import metadata
@@ -218,3 +219,26 @@ def test_dates_statuses_and_names_of_an_import(store):
     assert games[2].players == ("Mag",) and games[2].finished_at is None
     assert [entry.score for entry in games[2].entries] == [4, 8]
     assert [game.id for game in store.games_in_progress()] == [ids[2]]
+
+
+def test_an_imported_game_is_stored_as_a_played_one_and_plays_on(store):
+    """Imported rows reach the database by the driver's bulk path: their dates must be the
+    text SQLAlchemy writes, or the check that a game did not change (its updated_at) and
+    the order of results by time go wrong on SQLite."""
+    unfinished = solo_document("Mag")
+    unfinished["entries"] = unfinished["entries"][:2]
+    imported, _ = import_games(store, check_files([("games.json", json.dumps(
+        [unfinished, solo_document("Alix", finished_at="2024-03-01")]))]))
+
+    play_turn(store, imported, 2, "free", "threes", (3, 3, 3, 3, 1))
+
+    assert len(load(store, imported)[0].entries) == 3
+    with store.engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            dates = connection.exec_driver_sql(
+                "SELECT created_at FROM games UNION SELECT updated_at FROM games "
+                "UNION SELECT finished_at FROM games WHERE finished_at IS NOT NULL "
+                "UNION SELECT created_at FROM entries UNION SELECT finished_at FROM results "
+                "UNION SELECT created_at FROM players").scalars().all()
+            assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", date)
+                       for date in dates), dates
