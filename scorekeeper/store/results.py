@@ -154,11 +154,12 @@ def _stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int]
 
 
 def record_results(connection: Connection, game_id: int, finished_at: datetime,
-                   state: GameState | None = None) -> None:
+                   state: GameState | None = None, household: int | None = None) -> None:
     """Cache the results of a game that has just finished, from a replay of its stored log.
 
     ``state`` is that replay when the caller has just made it (the turn that finished the
     game, on the log it checked was still the stored one); else the log is replayed here.
+    ``household``, the game's, when the caller checked it already (else it is looked up).
     A log that does not replay to the end has no results: only finished games are ranked.
     """
     if state is None:
@@ -167,7 +168,9 @@ def record_results(connection: Connection, game_id: int, finished_at: datetime,
         rules, player_ids = state.rules.to_dict(), _seated_player_ids(connection, game_id)
     if not state.is_over:
         return
-    household = connection.scalar(select(games.c.household_id).where(games.c.id == game_id))
+    if household is None:
+        household = connection.scalar(
+            select(games.c.household_id).where(games.c.id == game_id))
     rows = result_rows(game_id, household, rules, finished_at, player_ids, state)
     insert_results(connection, rows, {rows[0]["rules_key"]: canonical_rules(rules)})
 

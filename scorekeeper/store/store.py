@@ -427,7 +427,8 @@ class Store:
                  "score": entry.score, "created_at": now},
             )
             if finished:
-                record_results(connection, game_id, now, final_state)
+                # The game's household: _lock_game found the game in it.
+                record_results(connection, game_id, now, final_state, household)
 
         try:
             self.write(append)
