@@ -163,6 +163,24 @@ def timed_ms(client, url: str) -> float:
     return elapsed
 
 
+def median_page_times(apps, urls, repeat: int) -> list[dict[str, float]]:
+    """Each app's median time of each page in ms: the apps and pages taken turn about, so
+    that whatever else the machine does slows them alike (three warm-up requests each)."""
+    clients = [app.test_client() for app in apps]
+    times = [{url: [] for url in urls} for _ in apps]
+    for url in urls:
+        for client in clients:
+            for _ in range(3):
+                timed_ms(client, url)
+    for _ in range(repeat):
+        for url in urls:
+            for client, measured in zip(clients, times, strict=True):
+                measured[url].append(timed_ms(client, url))
+    for app in apps:
+        app.extensions[STORE_EXTENSION].dispose()
+    return [{url: statistics.median(measured[url]) for url in urls} for measured in times]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
@@ -173,22 +191,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-halloffame-") as folder:
         built = [build(Path(folder) / "small", args.small, check=True),
                  build(Path(folder) / "large", args.games, check=False)]
-        clients = [app.test_client() for app, _figures in built]
-        times = [{url: [] for url in pages} for _ in built]
-        for url in pages:
-            for client in clients:
-                for _ in range(3):
-                    timed_ms(client, url)
-        for _ in range(args.repeat):
-            for url in pages:
-                for client, measured in zip(clients, times, strict=True):
-                    measured[url].append(timed_ms(client, url))
-        for app, _figures in built:
-            app.extensions[STORE_EXTENSION].dispose()
-    rows = []
-    for (_app, figures), measured in zip(built, times, strict=True):
-        rows.append({**figures, **{name: statistics.median(measured[url])
-                                   for url, name in pages.items()}})
+        medians = median_page_times([app for app, _figures in built], pages, args.repeat)
+    rows = [{**figures, **{name: median[url] for url, name in pages.items()}}
+            for (_app, figures), median in zip(built, medians, strict=True)]
     small, large = rows
     print(f"{'finished games':>16} {'fill (s)':>9} {'db (MB)':>8} "
           f"{'/hall-of-fame (ms)':>19} {'/players/1 (ms)':>16}")

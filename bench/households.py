@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -38,7 +37,7 @@ from bench.halloffame import (
     START,
     build_pool,
     fill,
-    timed_ms,
+    median_page_times,
 )
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.store import FINISHED, IN_PROGRESS, Store
@@ -150,19 +149,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-households-") as folder:
         built = [build(Path(folder) / "small", args.small, args.games),
                  build(Path(folder) / "large", args.households, args.games)]
-        clients = [app.test_client() for app, _figures in built]
-        times = [{url: [] for url in PAGES} for _ in built]
-        for url in PAGES:
-            for client in clients:
-                for _ in range(3):
-                    timed_ms(client, url)
-        for _ in range(args.repeat):
-            for url in PAGES:
-                for client, measured in zip(clients, times, strict=True):
-                    measured[url].append(timed_ms(client, url))
-        for app, _figures in built:
-            app.extensions[STORE_EXTENSION].dispose()
-    medians = [{url: statistics.median(measured[url]) for url in PAGES} for measured in times]
+        medians = median_page_times([app for app, _figures in built], PAGES, args.repeat)
     print(f"{'households':>11} {'fill (s)':>9} {'db (MB)':>8} "
           + " ".join(f"{name + ' (ms)':>18}" for name in PAGES.values()))
     for (_app, figures), median in zip(built, medians, strict=True):
