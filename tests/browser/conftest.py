@@ -9,9 +9,11 @@ skipped test that says why, unless SCOREKEEPER_REQUIRE_BROWSER=1 (set by .ci/run
 that test fails, and a CI machine cannot pass without them.
 """
 
+import contextlib
 import importlib.util
 import os
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -82,15 +84,24 @@ def live_app(tmp_path_factory):
     give_database(database_url)
 
 
+@contextlib.contextmanager
+def served_in_thread(app) -> Iterator[str]:
+    """The base URL of ``app`` served by waitress on 127.0.0.1 from a thread, until the end."""
+    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=served.run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{served.effective_port}"
+    finally:
+        served.close()
+        thread.join(timeout=5)
+
+
 @pytest.fixture(scope="session")
 def server(live_app):
     """The base URL of the app served by waitress on 127.0.0.1."""
-    served = waitress.create_server(live_app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=served.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{served.effective_port}"
-    served.close()
-    thread.join(timeout=5)
+    with served_in_thread(live_app) as base_url:
+        yield base_url
 
 
 @pytest.fixture(scope="session")

@@ -2,16 +2,14 @@
 link of the join QR code, the two see the same game, and a removed tablet is signed out."""
 
 import re
-import threading
 
 import pytest
-import waitress
 from playwright.sync_api import expect
 
 from scorekeeper.app import create_app
 from scorekeeper.rules import BOX_LABELS
 from scorekeeper.web.store import STORE_EXTENSION
-from tests.browser.conftest import TABLETS
+from tests.browser.conftest import TABLETS, served_in_thread
 from tests.browser.test_turns import confirm, tap_box, tap_dice
 from tests.databases import give_database, take_database
 
@@ -22,12 +20,8 @@ PASSPHRASE = "la phrase de la maison"
 def hosted_server(tmp_path):
     database_url = take_database(tmp_path)
     app = create_app({"DATABASE_URL": database_url, "HOUSEHOLDS": True}, instance_path=tmp_path)
-    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=served.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{served.effective_port}"
-    served.close()
-    thread.join(timeout=5)
+    with served_in_thread(app) as base_url:
+        yield base_url
     app.extensions[STORE_EXTENSION].dispose()
     give_database(database_url)
 
