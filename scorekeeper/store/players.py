@@ -133,18 +133,24 @@ def rename_player(store: Store, player_id: int, name: str,
     check_players([name])
     name = name.strip()
     key = player_key(name)
+
+    def rename(connection: Connection) -> PlayerRecord:
+        player = _get(connection, player_id, household)
+        other = connection.execute(
+            select(players).where(players.c.name_key == key, players.c.id != player_id,
+                                  _own(household))
+        ).one_or_none()
+        if other is not None:
+            raise NameTaken(_record(other))
+        connection.execute(
+            update(players).where(players.c.id == player_id).values(name=name, name_key=key)
+        )
+        return player
+
     try:
-        with store.engine.begin() as connection:
-            player = _get(connection, player_id, household)
-            other = connection.execute(
-                select(players).where(players.c.name_key == key, players.c.id != player_id,
-                                      _own(household))
-            ).one_or_none()
-            if other is not None:
-                raise NameTaken(_record(other))
-            connection.execute(
-                update(players).where(players.c.id == player_id).values(name=name, name_key=key)
-            )
+        # As every write: queued with this process's other SQLite writers, run again after
+        # a PostgreSQL deadlock.
+        player = store.write(rename)
     except IntegrityError:
         # Someone gave the name to another player meanwhile.
         with store.engine.connect() as connection:
