@@ -12,22 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-import pytz
-import tzlocal
 from flask import Flask
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemBytecodeCache
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from scorekeeper import config as config_module
+from scorekeeper.config import DATABASE_FILE, PACKAGE_DIR
 from scorekeeper.store import Store
 from scorekeeper.web import register_blueprints
 from scorekeeper.web.language import select_locale
 from scorekeeper.web.store import STORE_EXTENSION
 
-PACKAGE_DIR = Path(__file__).resolve().parent
 SECRET_KEY_FILE = "secret_key"
-DATABASE_FILE = "scorekeeper.sqlite3"
 CONFIG_FILE = "config.py"
 DATABASE_URL_ENV = "SCOREKEEPER_DATABASE_URL"
 SECRET_KEY_ENV = "SCOREKEEPER_SECRET_KEY"
@@ -110,26 +108,16 @@ def _load_secret_key(instance: Path) -> str:
     return key
 
 
-def _household_timezone() -> str:
-    """The machine's time zone: the server sits in the house, and its dates and times are
-    shown in the house's zone (the database keeps UTC). UTC when the machine has none that
-    Flask-Babel (pytz) knows."""
-    try:
-        name = tzlocal.get_localzone_name()
-    except Exception:  # tzlocal raises its own errors for a misconfigured machine
-        return "UTC"
-    return name if name in pytz.all_timezones_set else "UTC"
-
-
 def create_app(
     config: Mapping[str, Any] | None = None, instance_path: str | os.PathLike | None = None
 ) -> Flask:
     """Build the app.
 
     The instance folder comes from `instance_path`, else `config["INSTANCE_PATH"]`, else
-    `default_instance_path()`. Settings apply in this order, the last one winning: defaults, the
-    instance's config.py, the SCOREKEEPER_DATABASE_URL and SCOREKEEPER_SECRET_KEY environment
-    variables, `config`. Raises DatabaseSetupError when the database URL cannot be used.
+    `default_instance_path()`. Settings apply in this order, the last one winning: the defaults
+    of scorekeeper/config.py, the instance's config.py, the SCOREKEEPER_DATABASE_URL and
+    SCOREKEEPER_SECRET_KEY environment variables, `config`. Raises DatabaseSetupError when
+    the database URL cannot be used.
     """
     config = dict(config or {})
     instance_path = (instance_path or config.pop("INSTANCE_PATH", None)
@@ -152,20 +140,7 @@ def create_app(
     app.jinja_options = {**app.jinja_options, "bytecode_cache": FileSystemBytecodeCache(
         str(instance / TEMPLATE_CACHE_DIR))}
 
-    app.config.from_mapping(
-        DATABASE_URL=f"sqlite:///{instance / DATABASE_FILE}",
-        # Passed to SQLAlchemy's create_engine: pool_size, max_overflow, pool_timeout...
-        DATABASE_ENGINE_OPTIONS={},
-        # How many reverse proxies stand in front of the app: their X-Forwarded-For and
-        # X-Forwarded-Proto headers are believed, nobody else's (0: none are).
-        TRUSTED_PROXIES=0,
-        BABEL_DEFAULT_LOCALE="fr",
-        BABEL_TRANSLATION_DIRECTORIES=str(PACKAGE_DIR / "translations"),
-        BABEL_DEFAULT_TIMEZONE=_household_timezone(),
-        LANGUAGES=["fr", "en"],
-        MAX_CONTENT_LENGTH=1024 * 1024,
-        SESSION_COOKIE_SAMESITE="Lax",
-    )
+    app.config.from_mapping(config_module.defaults(instance))
     app.config.from_pyfile(CONFIG_FILE, silent=True)
     if os.environ.get(DATABASE_URL_ENV):
         app.config["DATABASE_URL"] = os.environ[DATABASE_URL_ENV]
@@ -173,10 +148,7 @@ def create_app(
         # Several processes, maybe on several machines, must sign with one key.
         app.config["SECRET_KEY"] = os.environ[SECRET_KEY_ENV]
     app.config.update(config)
-    if app.config["BABEL_DEFAULT_TIMEZONE"] not in pytz.all_timezones_set:
-        # Said at start, rather than a 500 on every page that shows a date.
-        raise RuntimeError(f"BABEL_DEFAULT_TIMEZONE: unknown time zone "
-                           f"{app.config['BABEL_DEFAULT_TIMEZONE']!r} (try 'Europe/Paris')")
+    config_module.check_time_zone(app.config["BABEL_DEFAULT_TIMEZONE"])
     with _private_files():
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _load_secret_key(instance)

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 
 from scorekeeper import cli
 from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, create_app
+from scorekeeper.config import BY_NAME
 from scorekeeper.net import lan_address
-from scorekeeper.web.transfer import IMPORT_MAX_BYTES, largest_body
+from scorekeeper.web.transfer import largest_body
 from tests.databases import ON_POSTGRESQL
 
 
@@ -39,7 +40,7 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
     assert "http://192.168.1.20:8123" in result.output
     # Waitress refuses a body larger than the largest the app takes (an import's).
     assert served == {"host": "0.0.0.0", "port": 8123, "threads": cli.SERVER_THREADS,
-                      "max_request_body_size": IMPORT_MAX_BYTES}
+                      "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default}
     if not ON_POSTGRESQL:  # there the database is the test's, named by the environment
         assert (instance / DATABASE_FILE).is_file()
 

@@ -37,13 +37,13 @@ _cache_lock = threading.Lock()
 
 def pdf_workers() -> PdfWorkers:
     """The workers of the app's settings: PDF_WORKERS, PDF_QUEUE, PDF_RENDERS_PER_WORKER and
-    PDF_TIMEOUT_SECONDS, each defaulting to WorkerSettings'."""
-    config, defaults = current_app.config, WorkerSettings()
+    PDF_TIMEOUT_SECONDS (scorekeeper/config.py)."""
+    config = current_app.config
     return shared_workers(WorkerSettings(
-        workers=config.get("PDF_WORKERS", defaults.workers),
-        queue=config.get("PDF_QUEUE", defaults.queue),
-        renders_per_worker=config.get("PDF_RENDERS_PER_WORKER", defaults.renders_per_worker),
-        timeout_seconds=config.get("PDF_TIMEOUT_SECONDS", defaults.timeout_seconds),
+        workers=config["PDF_WORKERS"],
+        queue=config["PDF_QUEUE"],
+        renders_per_worker=config["PDF_RENDERS_PER_WORKER"],
+        timeout_seconds=config["PDF_TIMEOUT_SECONDS"],
     ))
 
 

@@ -35,14 +35,13 @@ class PrintersBusy(Exception):
 
 @dataclass(frozen=True)
 class WorkerSettings:
-    workers: int = 2
-    # A short queue: a print waits for the current ones rather than being refused, while
-    # workers + queue stays below the server's threads, so a print storm leaves one free.
-    queue: int = 1
-    # Recycled after this many PDFs: about 5 MiB leaked each, then returned.
-    renders_per_worker: int = 25
+    """The PDF_* settings (scorekeeper/config.py says what each does, and its default)."""
+
+    workers: int
+    queue: int
+    renders_per_worker: int
     # A render taking longer than this is given up (the worker finishes it in the background).
-    timeout_seconds: float = 120.0
+    timeout_seconds: float
 
 
 class PdfWorkers:

@@ -84,7 +84,7 @@ login_manager = LoginManager()
 
 
 def hosted() -> bool:
-    return bool(current_app.config.get(HOSTED_SETTING))
+    return bool(current_app.config[HOSTED_SETTING])
 
 
 def passphrase_hash(passphrase: str) -> str:
@@ -131,11 +131,6 @@ class RemoveDeviceForm(Form):
 
 def register(app: Flask) -> None:
     """Decide each request's household before its view runs."""
-    app.config.setdefault(HOSTED_SETTING, False)
-    app.config.setdefault(SIGNUP_SETTING, True)
-    app.config.setdefault("REMEMBER_COOKIE_DURATION", timedelta(days=400))
-    app.config.setdefault("REMEMBER_COOKIE_HTTPONLY", True)
-    app.config.setdefault("REMEMBER_COOKIE_SAMESITE", "Lax")
     login_manager.init_app(app)
     app.register_blueprint(bp)
     app.before_request(_choose_household)

@@ -37,8 +37,6 @@ from scorekeeper.web.store import household, store
 
 bp = Blueprint("transfer", __name__)
 
-# An export takes about 2 kB a game (4 kB in Triple): room for many years of games.
-IMPORT_MAX_BYTES = 16 * 1024 * 1024
 # A file full of bad games names the first ones; the rest are counted.
 PROBLEMS_SHOWN = 20
 
@@ -50,13 +48,13 @@ class ImportForm(Form):
 
 
 def _import_limit() -> int:
-    return current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
+    return current_app.config["IMPORT_MAX_BYTES"]
 
 
 def largest_body(app: Flask) -> int:
     """The largest request body any view accepts: the import's, or the app's own limit."""
     return max(app.config["MAX_CONTENT_LENGTH"],
-               app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES))
+               app.config["IMPORT_MAX_BYTES"])
 
 
 @bp.url_value_preprocessor

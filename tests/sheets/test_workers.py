@@ -17,7 +17,8 @@ SLOW_PAGE = "<!doctype html>" + "<p>" + "Yams à la table de cuisine. " * 40 + "
 
 @pytest.fixture
 def workers():
-    pool = PdfWorkers(WorkerSettings(workers=1, queue=0, renders_per_worker=2))
+    pool = PdfWorkers(WorkerSettings(workers=1, queue=0, renders_per_worker=2,
+                                     timeout_seconds=120.0))
     yield pool
     pool.shutdown()
 

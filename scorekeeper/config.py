@@ -1,0 +1,111 @@
+"""Every setting of the score keeper, with its default and what it does: the one list.
+
+`create_app` starts from these defaults; the instance's config.py, then the environment
+(SCOREKEEPER_DATABASE_URL, SCOREKEEPER_SECRET_KEY), then `create_app`'s own argument override
+them, the last one winning. Modules read `app.config[NAME]`, never a default of their own.
+README's settings table is checked against this list (tests/test_config.py).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytz
+import tzlocal
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+DATABASE_FILE = "scorekeeper.sqlite3"
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    # The value, or a function of the instance folder that gives it.
+    default: Any
+    meaning: str
+
+    def value(self, instance: Path) -> Any:
+        # A copy: an app that changes its list or dict leaves the next app's alone.
+        return self.default(instance) if callable(self.default) else copy.deepcopy(self.default)
+
+
+def _household_timezone(_instance: Path) -> str:
+    """The machine's time zone: the server sits in the house, and its dates and times are
+    shown in the house's zone (the database keeps UTC). UTC when the machine has none that
+    Flask-Babel (pytz) knows."""
+    try:
+        name = tzlocal.get_localzone_name()
+    except Exception:  # tzlocal raises its own errors for a misconfigured machine
+        return "UTC"
+    return name if name in pytz.all_timezones_set else "UTC"
+
+
+def _sqlite_in(instance: Path) -> str:
+    return f"sqlite:///{instance / DATABASE_FILE}"
+
+
+def _translations(_instance: Path) -> str:
+    return str(PACKAGE_DIR / "translations")
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # The database and the server.
+    Setting("DATABASE_URL", _sqlite_in,
+            "Where the games are kept: SQLite in the instance folder, or postgresql://..."),
+    Setting("DATABASE_ENGINE_OPTIONS", {},
+            "Passed to SQLAlchemy's create_engine (pool_size, max_overflow, pool_timeout...)."),
+    Setting("SECRET_KEY", None,
+            "Signs sessions and cookies; generated into the instance folder when not set."),
+    Setting("TRUSTED_PROXIES", 0,
+            "How many reverse proxies stand in front of the app: their X-Forwarded-For and "
+            "X-Forwarded-Proto headers are believed, nobody else's (0: none are)."),
+    Setting("MAX_CONTENT_LENGTH", 1024 * 1024,
+            "The largest request body, in bytes, of every form but the import."),
+    Setting("IMPORT_MAX_BYTES", 16 * 1024 * 1024,
+            "The largest file, in bytes, that an import accepts (about 2 kB a game)."),
+    # Languages and dates.
+    Setting("LANGUAGES", ["fr", "en"], "The languages offered, the first one the default."),
+    Setting("BABEL_DEFAULT_LOCALE", "fr", "The language of a browser that asks for none."),
+    Setting("BABEL_DEFAULT_TIMEZONE", _household_timezone,
+            "The time zone dates are shown in: the machine's."),
+    Setting("BABEL_TRANSLATION_DIRECTORIES", _translations, "Where the catalogues are."),
+    # Households.
+    Setting("HOUSEHOLD_PIN", None,
+            "At home, a code asked before destructive actions (None: not asked)."),
+    Setting("HOUSEHOLDS", False,
+            "Hosted for many households: devices join theirs by name and passphrase."),
+    Setting("HOUSEHOLD_SIGNUP", True, "Hosted, whether strangers may create a household."),
+    Setting("SESSION_COOKIE_SAMESITE", "Lax", "The session cookie's SameSite."),
+    Setting("REMEMBER_COOKIE_DURATION", timedelta(days=400),
+            "Hosted, how long a device stays joined without coming back."),
+    Setting("REMEMBER_COOKIE_HTTPONLY", True, "The device cookie is out of scripts' reach."),
+    Setting("REMEMBER_COOKIE_SAMESITE", "Lax", "The device cookie's SameSite."),
+    # Printing.
+    Setting("PDF_WORKERS", 2, "Processes that draw PDFs, outside the request threads."),
+    Setting("PDF_QUEUE", 1,
+            "PDFs that may wait for a worker before a print gets a 503: kept short, so that "
+            "workers + queue stay below the server's threads and a print storm leaves one."),
+    Setting("PDF_RENDERS_PER_WORKER", 25,
+            "PDFs a worker draws before it is replaced (about 5 MiB leaked each)."),
+    Setting("PDF_TIMEOUT_SECONDS", 120.0,
+            "The longest a PDF may take; then the print gets a 503 and the worker is "
+            "replaced."),
+)
+
+BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
+
+
+def defaults(instance: Path) -> dict[str, Any]:
+    """Every setting's default for the app of this instance folder."""
+    return {setting.name: setting.value(instance) for setting in SETTINGS}
+
+
+def check_time_zone(name: str) -> None:
+    """Said at start, rather than a 500 on every page that shows a date."""
+    if name not in pytz.all_timezones_set:
+        raise RuntimeError(f"BABEL_DEFAULT_TIMEZONE: unknown time zone {name!r} "
+                           "(try 'Europe/Paris')")
