@@ -315,5 +315,5 @@ def rematch(game_id: int):
         flash(_("La revanche se joue une fois la partie terminée."), "error")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     names = [*state.players[1:], state.players[0]]
-    return redirect(url_for("games.sheet", game_id=start_game(store(), state.rules, names)),
-                    code=303)
+    game_id = start_game(store(), state.rules, names, household=household())
+    return redirect(url_for("games.sheet", game_id=game_id), code=303)

@@ -15,6 +15,7 @@ from pypdf import PdfReader
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import create_household, set_spectator_token
 from scorekeeper.store.players import list_players
 from scorekeeper.store.samples import random_document
@@ -169,3 +170,21 @@ def test_an_import_never_attaches_to_the_players_of_another_household(two_househ
     mine_after = list_players(store, household=a)
     assert {player.name for player in mine_after} == set(A_NAMES + B_NAMES)
     assert not set(player.id for player in mine_after) & set(theirs["players"])
+
+
+def test_a_rematch_goes_to_the_household_that_asked_for_it(two_households):
+    app, store, (a, mine), _second = two_households
+    client = app.test_client()
+    _join(client, "Les A")
+    finished = mine["games"][0]
+    response = client.post(f"/games/{finished}/rematch")
+    assert response.status_code == 303
+    assert client.get(response.headers["Location"]).status_code == 200
+    rematch = int(response.headers["Location"].rsplit("/", 1)[1])
+    played = store.load_game(finished, household=a)
+    record = store.load_game(rematch, household=a)
+    assert record is not None
+    assert record.players == (*played.players[1:], played.players[0])
+    # Nothing went to the home household, which every server has.
+    assert store.count_games_in_progress(household=HOME_HOUSEHOLD) == 0
+    assert list_players(store, household=HOME_HOUSEHOLD) == []
