@@ -30,6 +30,7 @@ from scorekeeper.advisor.solver import build_table
 from scorekeeper.advisor.strategy import load, load_or_build
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, GameState, Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web.advice import ADVISOR_EXTENSION
 
 BUILD_BUDGET_S = 60
@@ -108,7 +109,8 @@ def turn_times(client, turns: int) -> list[float]:
                 "dice": "5", "yams_bonus": "y"})
             game_id, played = int(response.headers["Location"].rsplit("/", 1)[1]), 0
         dice = "".join(str(chooser.randint(1, 6)) for _ in range(5))
-        version = store.game_version(game_id).token  # the sheet's hidden field
+        version = store.game_version(game_id,
+                                     household=HOME_HOUSEHOLD).token  # the sheet's hidden field
         start = time.perf_counter()
         response = client.post(f"/games/{game_id}/entries", data={
             "seq": played, "version": version, "dice": dice, "target": f"free:{boxes[played]}",

@@ -38,7 +38,7 @@ from sqlalchemy import create_engine, text
 
 from bench.server import percentile
 from scorekeeper.rules import Rules
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.play import start_game
 from scorekeeper.store.store import engine_url
 from tests.robustness.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
@@ -220,7 +220,7 @@ def make_games(database_url: str, households: int) -> dict[int, list[int]]:
     store = Store(database_url)
     try:
         store.migrate()
-        return {number: [start_game(store, Rules(), ["Mag", "Alix"])
+        return {number: [start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
                          for _ in range(GAMES_PER_HOUSEHOLD)]
                 for number in range(households)}
     finally:

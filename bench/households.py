@@ -40,7 +40,7 @@ from bench.halloffame import (
     median_page_times,
 )
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
-from scorekeeper.store import FINISHED, IN_PROGRESS, Store
+from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, Store
 from scorekeeper.store.results import canonical_rules, rebuild_player_aggregates, rules_key
 from scorekeeper.store.schema import (
     entries,
@@ -132,7 +132,7 @@ def build(folder: Path, households_count: int, games_each: int) -> tuple:
     start = time.perf_counter()
     fill(store, HOME_GAMES, seed=HOME_GAMES)
     for names in (["Mag", "Alix"], ["Bob"], ["Zoé", "Léa", "Paul"]):
-        store.create_game({}, names)
+        store.create_game({}, names, household=HOME_HOUSEHOLD)
     fill_others(store, households_count - 1, games_each, seed=households_count)
     figures = {"households": households_count, "fill_s": time.perf_counter() - start,
                "size_mb": (folder / DATABASE_FILE).stat().st_size / 1e6}

@@ -29,7 +29,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.rules import Rules
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
@@ -101,17 +101,18 @@ class Turns(threading.Thread):
 
     def run(self) -> None:
         rng = random.Random(1)
-        game_id = start_game(self.store, Rules(), ["Mag", "Alix"])
+        game_id = start_game(self.store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
         while not self.stop.is_set():
-            record, state = load(self.store, game_id)
+            record, state = load(self.store, game_id, household=HOME_HOUSEHOLD)
             if state.is_over:
-                game_id = start_game(self.store, Rules(), ["Mag", "Alix"])
+                game_id = start_game(self.store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
                 continue
             dice = tuple(rng.randint(1, 6) for _ in range(5))
             box = state.placement(state.active_player, "free", dice).boxes[0]
             started = time.perf_counter()
             try:
-                play_turn(self.store, game_id, len(record.entries), "free", box, dice)
+                play_turn(self.store, game_id, len(record.entries), "free", box, dice,
+                          household=HOME_HOUSEHOLD)
             except OperationalError:
                 self.locked += 1
             self.times.append(time.perf_counter() - started)
@@ -139,7 +140,7 @@ def main() -> None:
         try:
             time.sleep(0.5)
             started = time.perf_counter()
-            ids = import_games(store, checked)
+            ids = import_games(store, checked, household=HOME_HOUSEHOLD)
             write_time = time.perf_counter() - started
             time.sleep(0.5)
         finally:

@@ -36,6 +36,7 @@ from scorekeeper.sheets.pdf import (
     games_cache,
     sheets_cache,
 )
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load, play_turn, start_game
 
 FILLED_GOAL = 1.2
@@ -47,12 +48,12 @@ PLAYERS = ["Mag", "Alix", "Jo", "Lou"]
 def play_a_game(store) -> int:
     """A finished four-player classique game: seeded dice, the first box the rules allow."""
     dice_of = random.Random(4)
-    game_id = start_game(store, Rules(), PLAYERS)
+    game_id = start_game(store, Rules(), PLAYERS, household=HOME_HOUSEHOLD)
     for seq in range(len(PLAYERS) * Rules().turns_per_player):
-        _record, state = load(store, game_id)
+        _record, state = load(store, game_id, household=HOME_HOUSEHOLD)
         dice = tuple(dice_of.randint(1, 6) for _ in range(5))
         box = state.placement(state.active_player, "free", dice).boxes[0]
-        play_turn(store, game_id, seq, "free", box, dice)
+        play_turn(store, game_id, seq, "free", box, dice, household=HOME_HOUSEHOLD)
     return game_id
 
 
@@ -95,12 +96,12 @@ def main() -> int:
     with app.test_request_context("/"):
         print(f"WeasyPrint {weasyprint.__version__}, {runs} runs of each, medians\n")
 
-        record, state = load(store, game_id)
+        record, state = load(store, game_id, household=HOME_HOUSEHOLD)
         html = game_html(record, state, paper)
         raw_base = path2url(static) + "/"
         def filled():
             games_cache().clear_memory()
-            game_pdf(store, game_id, paper)
+            game_pdf(store, game_id, paper, household=HOME_HOUSEHOLD)
 
         filled()  # workers started, fonts and templates loaded before timing
         ours, raw = alternate(

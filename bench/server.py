@@ -20,7 +20,7 @@ from pathlib import Path
 from flask import Flask, Response, request
 
 from scorekeeper.rules import Rules
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
 from tests.robustness.live import REPO_ROOT, SERVE_CODE, free_port
@@ -36,7 +36,8 @@ def seed_games(instance: Path, count: int, seed: int = 15) -> list[int]:
     store.migrate()
     rng = random.Random(seed)
     documents = [random_document(Rules(), PLAYERS, rng) for _ in range(count)]
-    ids = import_games(store, check_files([("bench.json", json.dumps(documents))]))
+    ids = import_games(store, check_files([("bench.json", json.dumps(documents))]),
+                       household=HOME_HOUSEHOLD)
     store.dispose()
     return ids
 

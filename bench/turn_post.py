@@ -28,6 +28,7 @@ from pathlib import Path
 from bench.server import BARE_PATH, add_bare_page, percentile
 from scorekeeper.app import create_app
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import start_game
 from scorekeeper.web.games import SWAP_HEADER
 from scorekeeper.web.store import STORE_EXTENSION
@@ -76,7 +77,7 @@ class Tablet:
 
     def new_game(self) -> None:
         store = self.app.extensions[STORE_EXTENSION]
-        self.game_id = start_game(store, Rules(), PLAYERS)
+        self.game_id = start_game(store, Rules(), PLAYERS, household=HOME_HOUSEHOLD)
         self.page = self.client.get(f"/games/{self.game_id}").get_data(as_text=True)
 
     @property

@@ -71,7 +71,7 @@ def export_command(game_id: int | None, instance: Path | None,
     store = _open_store(instance)
     household = household_id(store, household_name)
     try:
-        for chunk in json_array(export_documents(store, game_id, household)):
+        for chunk in json_array(export_documents(store, game_id, household=household)):
             click.echo(chunk, nl=False)
     except GameNotFound:
         click.echo(f"Aucune partie n'a le numéro {game_id}.", err=True)
@@ -121,7 +121,7 @@ def import_command(files: tuple[Path, ...], instance: Path | None,
     store = _open_store(instance)
     household = household_id(store, household_name)
     try:
-        ids = import_games(store, checked, household)
+        ids = import_games(store, checked, household=household)
     finally:
         store.dispose()
     for game, game_id in zip(checked, ids, strict=True):

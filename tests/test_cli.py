@@ -94,10 +94,12 @@ def test_numpy_waits_for_the_first_advice(tmp_path):
         import sys
         from scorekeeper.app import create_app
         from scorekeeper.rules import Rules
+        from scorekeeper.store import HOME_HOUSEHOLD
         from scorekeeper.store.play import start_game
         from scorekeeper.web.store import STORE_EXTENSION
         app = create_app(instance_path=sys.argv[1])
-        game = start_game(app.extensions[STORE_EXTENSION], Rules(), ["Mag", "Alix"])
+        game = start_game(app.extensions[STORE_EXTENSION], Rules(), ["Mag", "Alix"],
+                          household=HOME_HOUSEHOLD)
         client = app.test_client()
         for page in ("/", f"/games/{game}", f"/games/{game}/review"):
             assert client.get(page).status_code == 200, page

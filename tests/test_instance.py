@@ -15,6 +15,7 @@ from scorekeeper.app import (
     default_instance_path,
 )
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import start_game
 from tests.databases import ON_POSTGRESQL
 
@@ -31,7 +32,7 @@ def test_a_new_instance_is_its_owners_only(tmp_path):
     app = create_app({"TESTING": True}, instance_path=instance)
     store = app.extensions[STORE_EXTENSION]
     try:
-        start_game(store, Rules(), ["Mag"])
+        start_game(store, Rules(), ["Mag"], household=HOME_HOUSEHOLD)
         with store.engine.connect():
             # An open connection keeps SQLite's -wal and -shm files on disk.
             assert _mode(instance) == 0o700

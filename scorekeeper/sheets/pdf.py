@@ -18,7 +18,7 @@ from scorekeeper.rules.options import UPPER_BONUS_THRESHOLD
 from scorekeeper.sheets.cache import PdfCache, fingerprint
 from scorekeeper.sheets.layout import BlankGrid, Paper, box_hint, game_layout, grid_rows
 from scorekeeper.sheets.workers import PdfWorkers, WorkerSettings, shared_workers
-from scorekeeper.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store import Store
 from scorekeeper.store.play import load
 from scorekeeper.store.records import GameRecord
 
@@ -120,13 +120,13 @@ def game_html(record: GameRecord, state: GameState, paper: Paper) -> str:
 
 
 def game_pdf(store: Store, game_id: int, paper: Paper,
-             household: int = HOME_HOUSEHOLD) -> tuple[str, bytes]:
+             *, household: int) -> tuple[str, bytes]:
     """A game's sheet as the screen shows it, from the same replay of its log, and its cache
     key: drawn once per version of the game, paper and language.
 
     Raises GameNotFound for a game the household has not, PrintersBusy when no worker is free.
     """
-    record, state = load(store, game_id, household)
+    record, state = load(store, game_id, household=household)
     cache = games_cache()
     version = record.version
     key = cache.key({"game": game_id, "paper": paper.key, "locale": str(get_locale()),

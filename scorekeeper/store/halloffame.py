@@ -23,7 +23,7 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store.store import Store
 
 # The records of a rule set: the column that holds each, highest first.
 RECORDS = {
@@ -141,7 +141,7 @@ def _rule_set(row) -> RuleSet:
     return RuleSet(row.key, Rules.from_dict(json.loads(row.rules)), row.games, row.results)
 
 
-def list_rule_sets(store: Store, household: int = HOME_HOUSEHOLD) -> list[RuleSet]:
+def list_rule_sets(store: Store, *, household: int) -> list[RuleSet]:
     """The rule sets of the household's finished games, the most played first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -152,7 +152,7 @@ def list_rule_sets(store: Store, household: int = HOME_HOUSEHOLD) -> list[RuleSe
 
 
 def top_results(store: Store, key: str, offset: int, limit: int,
-                household: int = HOME_HOUSEHOLD) -> list[ResultLine]:
+                *, household: int) -> list[ResultLine]:
     """The household's best single-game totals under one rule set; equal totals, the
     earliest first."""
     query = (
@@ -164,7 +164,7 @@ def top_results(store: Store, key: str, offset: int, limit: int,
         return [ResultLine(*row) for row in connection.execute(query)]
 
 
-def records(store: Store, key: str, household: int = HOME_HOUSEHOLD) -> dict[str, ResultLine]:
+def records(store: Store, key: str, *, household: int) -> dict[str, ResultLine]:
     """Each record of a rule set with the result that set it first (the earliest of equals).
 
     A record still at 0 (no Yams yet, no upper bonus yet) is no record and is left out.
@@ -184,7 +184,7 @@ def records(store: Store, key: str, household: int = HOME_HOUSEHOLD) -> dict[str
     return found
 
 
-def finished_count(store: Store, household: int = HOME_HOUSEHOLD) -> int:
+def finished_count(store: Store, *, household: int) -> int:
     with store.engine.connect() as connection:
         return connection.scalar(select(func.coalesce(func.sum(rule_sets.c.games), 0))
                                  .where(rule_sets.c.household_id == household))
@@ -205,7 +205,7 @@ def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame
 
 
 def recent_games(store: Store, offset: int, limit: int,
-                 household: int = HOME_HOUSEHOLD) -> list[FinishedGame]:
+                 *, household: int) -> list[FinishedGame]:
     """The household's finished games, the latest first."""
     with store.engine.connect() as connection:
         ids = list(connection.scalars(
@@ -218,7 +218,7 @@ def recent_games(store: Store, offset: int, limit: int,
 
 
 def player_rule_set_stats(store: Store, player_id: int,
-                          household: int = HOME_HOUSEHOLD) -> list[PlayerRuleSetStats]:
+                          *, household: int) -> list[PlayerRuleSetStats]:
     """A player's figures under each rule set they finished a game of, the most played first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -255,7 +255,7 @@ def player_rule_set_stats(store: Store, player_id: int,
 
 
 def player_box_stats_of(store: Store, player_id: int, key: str,
-                        household: int = HOME_HOUSEHOLD) -> list[BoxStats]:
+                        *, household: int) -> list[BoxStats]:
     """How often a player barred each box under one rule set, in sheet order."""
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -271,7 +271,7 @@ def player_box_stats_of(store: Store, player_id: int, key: str,
 
 
 def player_recent_totals(store: Store, player_id: int, key: str, limit: int,
-                         household: int = HOME_HOUSEHOLD) -> list[ResultLine]:
+                         *, household: int) -> list[ResultLine]:
     """A player's latest results under one rule set, oldest first (for the chart)."""
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -283,7 +283,7 @@ def player_recent_totals(store: Store, player_id: int, key: str, limit: int,
 
 
 def player_games(store: Store, player_id: int, offset: int, limit: int,
-                 household: int = HOME_HOUSEHOLD) -> list[FinishedGame]:
+                 *, household: int) -> list[FinishedGame]:
     """A player's finished games, the latest first, each with every player's result."""
     with store.engine.connect() as connection:
         ids = list(connection.scalars(
@@ -296,7 +296,7 @@ def player_games(store: Store, player_id: int, offset: int, limit: int,
 
 
 def player_open_games(store: Store, player_id: int,
-                      household: int = HOME_HOUSEHOLD) -> list[OpenGame]:
+                      *, household: int) -> list[OpenGame]:
     """A player's games in progress and abandoned ones, the latest played first."""
     open_ids = select(games.c.id).where(games.c.household_id == household,
                                         games.c.status.in_((IN_PROGRESS, ABANDONED)))

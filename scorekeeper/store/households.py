@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.store.errors import StoreError
+from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.schema import (
     devices,
     entries,
@@ -152,17 +152,32 @@ def use_join_link(store: Store, token_hash: str, now: datetime) -> int | None:
     return store.write(use)
 
 
-def spectator_token(store: Store, game_id: int) -> str | None:
-    """The game's spectator link token, None while it has none."""
+def _own_game(game_id: int, household: int):
+    return (games.c.id == game_id) & (games.c.household_id == household)
+
+
+def spectator_token(store: Store, game_id: int, *, household: int) -> str | None:
+    """The spectator link token of the household's game, None while it has none (or the
+    household has no such game)."""
     with store.engine.connect() as connection:
-        return connection.scalar(select(spectator_links.c.token)
-                                 .where(spectator_links.c.game_id == game_id))
+        return connection.scalar(
+            select(spectator_links.c.token)
+            .join(games, games.c.id == spectator_links.c.game_id)
+            .where(_own_game(game_id, household)))
 
 
-def set_spectator_token(store: Store, game_id: int, token: str | None) -> None:
-    """Give the game this spectator token (None: revoke its link)."""
+def set_spectator_token(store: Store, game_id: int, token: str | None, *,
+                        household: int) -> None:
+    """Give the household's game this spectator token (None: revoke its link); GameNotFound
+    when the household has no such game."""
 
     def change(connection: Connection) -> None:
+        # Updating the game's row first takes the write lock, as every write to a game does,
+        # and finds the game in the household only.
+        if not connection.execute(
+            update(games).where(_own_game(game_id, household)).values(updated_at=games.c.updated_at)
+        ).rowcount:
+            raise GameNotFound(game_id)
         connection.execute(delete(spectator_links).where(spectator_links.c.game_id == game_id))
         if token is not None:
             connection.execute(insert(spectator_links).values(token=token, game_id=game_id))

@@ -8,7 +8,7 @@ from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import ABANDONED, IN_PROGRESS
 from scorekeeper.store.results import forget_results
 from scorekeeper.store.schema import games
-from scorekeeper.store.store import HOME_HOUSEHOLD, Store, _now
+from scorekeeper.store.store import Store, _now
 
 
 class WrongStatus(StoreError):
@@ -38,7 +38,7 @@ def _change_status(connection: Connection, game_id: int, household: int, before:
         raise WrongStatus(game_id, status)
 
 
-def abandon_game(store: Store, game_id: int, household: int = HOME_HOUSEHOLD) -> None:
+def abandon_game(store: Store, game_id: int, *, household: int) -> None:
     """Put a game in progress aside for good: it leaves the home page and never gets ranked.
 
     Raises WrongStatus when the game is not in progress.
@@ -47,13 +47,13 @@ def abandon_game(store: Store, game_id: int, household: int = HOME_HOUSEHOLD) ->
                                                   IN_PROGRESS, ABANDONED))
 
 
-def resume_game(store: Store, game_id: int, household: int = HOME_HOUSEHOLD) -> None:
+def resume_game(store: Store, game_id: int, *, household: int) -> None:
     """Take an abandoned game up again. Raises WrongStatus when it was not abandoned."""
     store.write(lambda connection: _change_status(connection, game_id, household,
                                                   ABANDONED, IN_PROGRESS))
 
 
-def delete_game(store: Store, game_id: int, household: int = HOME_HOUSEHOLD) -> None:
+def delete_game(store: Store, game_id: int, *, household: int) -> None:
     """Delete a game, its log and its results; its players stay, with their other games."""
 
     def remove(connection: Connection) -> None:

@@ -8,14 +8,14 @@ from datetime import datetime
 from sqlalchemy import delete, insert, select
 
 from scorekeeper.store.schema import pin_failures
-from scorekeeper.store.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store.store import Store
 
 # Longer values (a proxy's header is believed as it comes) are cut: an address fits.
 MAX_ADDRESS_LENGTH = 64
 
 
 def recent_pin_failures(store: Store, address: str, since: datetime,
-                        household: int = HOME_HOUSEHOLD) -> list[datetime]:
+                        *, household: int) -> list[datetime]:
     """When this address typed a wrong PIN of the household after `since`, the earliest
     first."""
     with store.engine.begin() as connection:
@@ -29,7 +29,7 @@ def recent_pin_failures(store: Store, address: str, since: datetime,
 
 
 def add_pin_failure(store: Store, address: str, at: datetime, forget_before: datetime,
-                    household: int = HOME_HOUSEHOLD) -> None:
+                    *, household: int) -> None:
     """Count a wrong PIN from `address`, and forget every one older than `forget_before`."""
 
     def add(connection) -> None:
@@ -40,7 +40,7 @@ def add_pin_failure(store: Store, address: str, at: datetime, forget_before: dat
     store.write(add)
 
 
-def forget_pin_failures(store: Store, address: str, household: int = HOME_HOUSEHOLD) -> None:
+def forget_pin_failures(store: Store, address: str, *, household: int) -> None:
     """Forget this address's wrong PINs (it has just typed the right one)."""
     store.write(lambda connection: connection.execute(
         delete(pin_failures).where(pin_failures.c.household_id == household,

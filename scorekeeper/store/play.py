@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 from scorekeeper.rules import Entry, GameState, Rules, Score, check_players, replay
 from scorekeeper.store.errors import GameNotFound, StaleSheet
 from scorekeeper.store.records import FINISHED, EntryRecord, GameRecord, GameVersion
-from scorekeeper.store.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store.store import Store
 
 # Games kept replayed per store: more than a household plays at once.
 KEPT_REPLAYS = 64
@@ -68,25 +68,23 @@ def state_of(record: GameRecord) -> GameState:
     return replay(Rules.from_dict(record.rules), record.players, entries)
 
 
-def start_game(store: Store, rules: Rules, names: Sequence[str],
-               household: int = HOME_HOUSEHOLD) -> int:
+def start_game(store: Store, rules: Rules, names: Sequence[str], *, household: int) -> int:
     """Store a new game once the rules accept its players; RuleError says what is wrong."""
     check_players(names)
-    return store.create_game(rules.to_dict(), list(names), household)
+    return store.create_game(rules.to_dict(), list(names), household=household)
 
 
-def load(store: Store, game_id: int,
-         household: int = HOME_HOUSEHOLD) -> tuple[GameRecord, GameState]:
+def load(store: Store, game_id: int, *, household: int) -> tuple[GameRecord, GameState]:
     """A stored game of the household and the state its log replays to; GameNotFound if
     the household has none of this id (the kept replays are reached only past that check)."""
-    version = store.game_version(game_id, household)
+    version = store.game_version(game_id, household=household)
     if version is None:
         raise GameNotFound(game_id)
     kept_replays = replays(store)
     kept = kept_replays.get(game_id, version)
     if kept is not None:
         return kept
-    record = store.load_game(game_id, household)
+    record = store.load_game(game_id, household=household)
     if record is None:
         raise GameNotFound(game_id)
     state = state_of(record)
@@ -95,16 +93,16 @@ def load(store: Store, game_id: int,
 
 
 def play_turn(store: Store, game_id: int, expected_seq: int, column: str, box: str,
-              dice: object,
-              household: int = HOME_HOUSEHOLD) -> tuple[Score, GameRecord, GameState]:
+              dice: object, *, household: int) -> tuple[Score, GameRecord, GameState]:
     """Load the game, then write the active player's entry as ``write_turn`` does."""
-    record, state = load(store, game_id, household)
-    return write_turn(store, record, state, expected_seq, column, box, dice, household)
+    record, state = load(store, game_id, household=household)
+    return write_turn(store, record, state, expected_seq, column, box, dice,
+                      household=household)
 
 
 def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq: int,
-               column: str, box: str, dice: object,
-               household: int = HOME_HOUSEHOLD) -> tuple[Score, GameRecord, GameState]:
+               column: str, box: str, dice: object, *,
+               household: int) -> tuple[Score, GameRecord, GameState]:
     """Write the active player's entry on ``state``, the game ``record`` as just loaded;
     return the entry's score and the game as written (the record and its state, as a load
     would give them now, with no query).

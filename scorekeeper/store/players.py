@@ -16,7 +16,7 @@ from scorekeeper.rules import check_players
 from scorekeeper.store.errors import StoreError
 from scorekeeper.store.results import rebuild_player_aggregates
 from scorekeeper.store.schema import game_players, player_stats, players, results
-from scorekeeper.store.store import HOME_HOUSEHOLD, Store, player_key
+from scorekeeper.store.store import Store, player_key
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def _get(connection: Connection, player_id: int, household: int) -> PlayerRecord
 
 
 def get_player(store: Store, player_id: int,
-               household: int = HOME_HOUSEHOLD) -> PlayerRecord | None:
+               *, household: int) -> PlayerRecord | None:
     """The household's player of this id; None for another household's."""
     with store.engine.connect() as connection:
         row = connection.execute(
@@ -87,14 +87,14 @@ def get_player(store: Store, player_id: int,
     return None if row is None else _record(row)
 
 
-def count_players(store: Store, household: int = HOME_HOUSEHOLD) -> int:
+def count_players(store: Store, *, household: int) -> int:
     with store.engine.connect() as connection:
         return connection.scalar(select(func.count()).select_from(players)
                                  .where(_own(household)))
 
 
 def list_players(store: Store, offset: int = 0, limit: int | None = None,
-                 household: int = HOME_HOUSEHOLD) -> list[PlayerSummary]:
+                 *, household: int) -> list[PlayerSummary]:
     """Players by name, with their finished games and wins summed over the rule sets."""
     counts = (
         select(player_stats.c.player_id,
@@ -116,7 +116,7 @@ def list_players(store: Store, offset: int = 0, limit: int | None = None,
 
 
 def other_players(store: Store, player_id: int,
-                  household: int = HOME_HOUSEHOLD) -> list[PlayerRecord]:
+                  *, household: int) -> list[PlayerRecord]:
     """Every player but this one, by name: the candidates to merge into them."""
     with store.engine.connect() as connection:
         rows = connection.execute(
@@ -127,7 +127,7 @@ def other_players(store: Store, player_id: int,
 
 
 def rename_player(store: Store, player_id: int, name: str,
-                  household: int = HOME_HOUSEHOLD) -> PlayerRecord:
+                  *, household: int) -> PlayerRecord:
     """Give a player a new name; RuleError for a name the rules refuse, NameTaken when
     another player has it (ignoring case). A game's sheet keeps the name it was played with."""
     check_players([name])
@@ -173,7 +173,7 @@ def shared_games(connection: Connection, first: int, second: int) -> list[int]:
 
 
 def merge_players(store: Store, keep_id: int, other_id: int,
-                  household: int = HOME_HOUSEHOLD) -> PlayerRecord:
+                  *, household: int) -> PlayerRecord:
     """Make two identities one: the other player's games and results go to the kept one,
     and the other player is no more. Return the kept player.
 
@@ -203,7 +203,7 @@ def merge_players(store: Store, keep_id: int, other_id: int,
 
 
 def players_of_game(store: Store, game_id: int,
-                    household: int = HOME_HOUSEHOLD) -> list[PlayerRecord]:
+                    *, household: int) -> list[PlayerRecord]:
     """The lasting players of a game, by seat."""
     with store.engine.connect() as connection:
         rows = connection.execute(

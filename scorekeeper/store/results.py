@@ -154,12 +154,12 @@ def _stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int]
 
 
 def record_results(connection: Connection, game_id: int, finished_at: datetime,
-                   state: GameState | None = None, household: int | None = None) -> None:
-    """Cache the results of a game that has just finished, from a replay of its stored log.
+                   state: GameState | None = None, *, household: int) -> None:
+    """Cache the results of a game of ``household`` that has just finished, from a replay
+    of its stored log.
 
     ``state`` is that replay when the caller has just made it (the turn that finished the
     game, on the log it checked was still the stored one); else the log is replayed here.
-    ``household``, the game's, when the caller checked it already (else it is looked up).
     A log that does not replay to the end has no results: only finished games are ranked.
     """
     if state is None:
@@ -168,9 +168,6 @@ def record_results(connection: Connection, game_id: int, finished_at: datetime,
         rules, player_ids = state.rules.to_dict(), _seated_player_ids(connection, game_id)
     if not state.is_over:
         return
-    if household is None:
-        household = connection.scalar(
-            select(games.c.household_id).where(games.c.id == game_id))
     rows = result_rows(game_id, household, rules, finished_at, player_ids, state)
     insert_results(connection, rows, {rows[0]["rules_key"]: canonical_rules(rules)})
 
@@ -215,14 +212,15 @@ def backfill_results(connection: Connection) -> None:
     """Cache the results of the finished games that have none (those finished before the
     results existed); a no-op once every finished game has them."""
     missing = connection.execute(
-        select(games.c.id, games.c.finished_at, games.c.updated_at)
+        select(games.c.id, games.c.household_id, games.c.finished_at, games.c.updated_at)
         .where(games.c.status == FINISHED)
         .where(~exists().where(results.c.game_id == games.c.id))
         .order_by(games.c.finished_at, games.c.id)
     ).all()
     for game in missing:
         try:
-            record_results(connection, game.id, game.finished_at or game.updated_at)
+            record_results(connection, game.id, game.finished_at or game.updated_at,
+                           household=game.household_id)
         except RuleError:
             # A log the rules refuse cannot be ranked; it must not stop the app starting.
             continue

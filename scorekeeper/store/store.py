@@ -72,8 +72,10 @@ RETRIED_SQLSTATES = {"40P01", "40001"}
 # The key of the advisory lock that one process at a time holds to migrate PostgreSQL.
 MIGRATION_LOCK = 0x5C0BE4EE
 
-# The household of an installation at home: the one that exists from the first start, and
-# the one every store function works on unless told another.
+# The household of an installation at home: the one that exists from the first start. No
+# function defaults to it (tests/test_household_argument.py): what a household owns is
+# reached by passing its household by keyword, the home one like any other, so that a
+# forgotten one is a TypeError rather than a write into this household.
 HOME_HOUSEHOLD = 1
 HOME_NAME = "Maison"
 
@@ -319,8 +321,8 @@ class Store:
         """Close the pooled connections (before deleting the database file, for instance)."""
         self.engine.dispose()
 
-    def create_game(self, rules: dict[str, Any], names: Sequence[str],
-                    household: int = HOME_HOUSEHOLD) -> int:
+    def create_game(self, rules: dict[str, Any], names: Sequence[str], *,
+                    household: int) -> int:
         """Start a game with these players in seat order; return its id.
 
         Each name finds the player who already has it (ignoring case) or makes a new one.
@@ -371,7 +373,7 @@ class Store:
                                    created_at=now)
         ).inserted_primary_key[0]
 
-    def load_game(self, game_id: int, household: int = HOME_HOUSEHOLD) -> GameRecord | None:
+    def load_game(self, game_id: int, *, household: int) -> GameRecord | None:
         """The whole game, or None if the household has no such game."""
         key = {"game_id": game_id, "household": household}
         with self.engine.begin() as connection:
@@ -393,8 +395,8 @@ class Store:
 
     def add_entry(
         self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool,
-        seen_at: datetime | None = None, final_state: GameState | None = None,
-        household: int = HOME_HOUSEHOLD,
+        seen_at: datetime | None = None, final_state: GameState | None = None, *,
+        household: int,
     ) -> datetime:
         """Append `entry` to the log if the log still holds exactly `expected_seq` entries;
         return the game's new ``updated_at``.
@@ -428,7 +430,7 @@ class Store:
             )
             if finished:
                 # The game's household: _lock_game found the game in it.
-                record_results(connection, game_id, now, final_state, household)
+                record_results(connection, game_id, now, final_state, household=household)
 
         try:
             self.write(append)
@@ -437,8 +439,8 @@ class Store:
         return now
 
     def undo_entry(self, game_id: int, expected_seq: int,
-                   seen_at: datetime | None = None,
-                   household: int = HOME_HOUSEHOLD) -> EntryRecord:
+                   seen_at: datetime | None = None, *,
+                   household: int) -> EntryRecord:
         """Delete the last entry if the log holds exactly `expected_seq` entries; return it.
 
         The game goes back in progress. Raises StaleSheet, changing nothing, when the log
@@ -475,7 +477,7 @@ class Store:
 
         return self.write(take_back)
 
-    def game_version(self, game_id: int, household: int = HOME_HOUSEHOLD) -> GameVersion | None:
+    def game_version(self, game_id: int, *, household: int) -> GameVersion | None:
         """The version of a game, None if the household has no such game: one small query,
         asked by every open sheet that polls and before every replay kept in memory is used."""
         with self.engine.begin() as connection:
@@ -483,7 +485,7 @@ class Store:
                 _VERSION, {"game_id": game_id, "household": household}).one_or_none()
         return None if row is None else GameVersion(*row)
 
-    def games_in_progress(self, household: int = HOME_HOUSEHOLD, offset: int = 0,
+    def games_in_progress(self, *, household: int, offset: int = 0,
                           limit: int | None = None) -> list[GameSummary]:
         """The household's games still being played, the most recently played first:
         ``limit`` of them from ``offset``, or all."""
@@ -520,7 +522,7 @@ class Store:
             for row in (by_id[game_id] for game_id in ids if game_id in by_id)
         ]
 
-    def count_games_in_progress(self, household: int = HOME_HOUSEHOLD) -> int:
+    def count_games_in_progress(self, *, household: int) -> int:
         with self.engine.begin() as connection:
             return connection.scalar(
                 select(func.count()).select_from(games)

@@ -47,7 +47,7 @@ from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
 from scorekeeper.store.results import ResultsDelta, canonical_rules, result_rows
 from scorekeeper.store.schema import entries, game_players, games, players, results
-from scorekeeper.store.store import HOME_HOUSEHOLD, Store, _dice_text, _now, player_key
+from scorekeeper.store.store import Store, _dice_text, _now, player_key
 
 EXPORT_BATCH = 500
 
@@ -361,7 +361,7 @@ def _reserve_game_ids(store: Store, count: int) -> list[int]:
 
 
 def import_games(store: Store, checked: Sequence[GameImport],
-                 household: int = HOME_HOUSEHOLD) -> list[int]:
+                 *, household: int) -> list[int]:
     """Write checked games into the household in one transaction; return their new ids, in
     the same order.
 
@@ -447,7 +447,7 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
 
 
 def export_documents(store: Store, game_id: int | None = None,
-                     household: int = HOME_HOUSEHOLD) -> Iterator[dict[str, Any]]:
+                     *, household: int) -> Iterator[dict[str, Any]]:
     """The documents of every game of the household (or of one), by id; GameNotFound for an
     id the household has not."""
     with store.engine.connect() as connection:

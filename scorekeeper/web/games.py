@@ -47,7 +47,7 @@ def new():
     if form.validate_on_submit():
         names = [name for name in form.names.data if name]
         try:
-            game_id = start_game(store(), _rules_from(form), names, household())
+            game_id = start_game(store(), _rules_from(form), names, household=household())
         except RuleError as rule_error:
             error = rule_error.render(_)
         else:
@@ -240,7 +240,7 @@ def play(game_id: int):
     try:
         # The state loaded above is the one checked: the store's count check guards the rest.
         cell, record, after = write_turn(store(), record, state, form.seq.data, column, box,
-                                         form.dice.data, household())
+                                         form.dice.data, household=household())
     except StaleSheet:
         record, state = load_or_404(game_id)
         return _render_sheet(record, state, form, _stale_message(), 409)

@@ -73,7 +73,7 @@ def page_url(arg: str, number: int) -> str:
 @bp.get("/hall-of-fame")
 def index():
     """One rule set at a time (the most played unless ``rules`` names another)."""
-    sets = list_rule_sets(store(), household())
+    sets = list_rule_sets(store(), household=household())
     chosen = None
     if sets:
         key = request.args.get("rules", sets[0].key)
@@ -83,17 +83,17 @@ def index():
     elif "rules" in request.args:
         not_found(_("Aucune partie terminée n'a été jouée avec ces règles."))
     top_page = page_from_request(chosen.results if chosen else 0, TOP_PAGE_SIZE)
-    recent_page = page_from_request(finished_count(store(), household()), RECENT_PAGE_SIZE,
-                                    "recent")
+    recent_page = page_from_request(finished_count(store(), household=household()),
+                                    RECENT_PAGE_SIZE, "recent")
     return render_template(
         "halloffame/index.html",
         rule_sets=sets,
         chosen=chosen,
         labels={rule_set.key: rule_set_label(rule_set.rules) for rule_set in sets},
-        top=(top_results(store(), chosen.key, top_page.offset, top_page.size, household())
+        top=(top_results(store(), chosen.key, top_page.offset, top_page.size, household=household())
              if chosen else []),
         top_page=top_page,
-        records=records(store(), chosen.key, household()) if chosen else {},
-        recent=recent_games(store(), recent_page.offset, recent_page.size, household()),
+        records=records(store(), chosen.key, household=household()) if chosen else {},
+        recent=recent_games(store(), recent_page.offset, recent_page.size, household=household()),
         recent_page=recent_page,
     )

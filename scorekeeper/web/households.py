@@ -62,6 +62,7 @@ from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
 from scorekeeper.web.live import version_response
 from scorekeeper.web.main import qr_code_svg
+from scorekeeper.web.paging import no_game
 from scorekeeper.web.security import HOSTED_SETTING, MAX_DATABASE_ID, require_pin
 from scorekeeper.web.store import household, load_or_404, store
 
@@ -314,9 +315,13 @@ def spectator_link(game_id: int):
     form = ActionForm()
     if form.validate_on_submit():
         revoke = request.form.get("revoke") == "1"
-        set_spectator_token(store(), game_id, None if revoke else secrets.token_urlsafe(24))
+        try:
+            set_spectator_token(store(), game_id, None if revoke else secrets.token_urlsafe(24),
+                                household=household())
+        except GameNotFound:
+            no_game(game_id)
         return redirect(url_for("households.spectator_link", game_id=game_id), code=303)
-    token = spectator_token(store(), game_id)
+    token = spectator_token(store(), game_id, household=household())
     url = url_for("households.spectate", token=token, _external=True) if token else None
     return render_template("households/spectator_link.html", game_id=game_id, url=url,
                            qr=qr_code_svg(url) if url else None, form=form)
@@ -327,7 +332,7 @@ def _spectated(token: str):
     if found is None:
         abort(404)
     try:
-        return load(store(), found[0], found[1])
+        return load(store(), found[0], household=found[1])
     except GameNotFound:
         abort(404)
 
@@ -343,4 +348,5 @@ def spectate(token: str):
 def spectate_version(token: str):
     """The spectator page's poll, as live.version answers a joined device's."""
     found = spectated_game(store(), token)
-    return version_response(None if found is None else store().game_version(*found))
+    return version_response(None if found is None
+                            else store().game_version(found[0], household=found[1]))

@@ -15,7 +15,7 @@ bp = Blueprint("live", __name__, url_prefix="/games")
 @bp.get("/<int:game_id>/version")
 def version(game_id: int):
     """What an open sheet compares with what it shows; any change means: reload."""
-    return version_response(store().game_version(game_id, household()))
+    return version_response(store().game_version(game_id, household=household()))
 
 
 def version_response(found: GameVersion | None):

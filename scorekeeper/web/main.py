@@ -41,8 +41,8 @@ def qr_code_svg(url: str) -> Markup:
 def home():
     url = join_url()
     return render_template(
-        "home.html", games=store().games_in_progress(household(), limit=HOME_GAMES),
-        games_count=store().count_games_in_progress(household()), join_url=url,
+        "home.html", games=store().games_in_progress(household=household(), limit=HOME_GAMES),
+        games_count=store().count_games_in_progress(household=household()), join_url=url,
         join_qr=qr_code_svg(url),
         offline=url.startswith(f"http://{LOOPBACK}:"),
     )
@@ -51,7 +51,7 @@ def home():
 @bp.get("/games/in-progress")
 def in_progress():
     """Every game in progress, a page at a time: the rest of the home page's list."""
-    page = page_from_request(store().count_games_in_progress(household()),
+    page = page_from_request(store().count_games_in_progress(household=household()),
                              IN_PROGRESS_PAGE_SIZE)
-    games = store().games_in_progress(household(), offset=page.offset, limit=page.size)
+    games = store().games_in_progress(household=household(), offset=page.offset, limit=page.size)
     return render_template("in_progress.html", games=games, page=page)

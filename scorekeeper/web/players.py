@@ -64,7 +64,7 @@ class MergeForm(Form):
 
 
 def _player_or_404(player_id: int) -> PlayerRecord:
-    player = get_player(store(), player_id, household())
+    player = get_player(store(), player_id, household=household())
     if player is None:
         not_found(_("Aucun joueur n'a le numéro %(id)d.", id=player_id))
     return player
@@ -134,16 +134,17 @@ def totals_chart(lines: list[ResultLine], average: float) -> Chart:
 
 @bp.get("")
 def index():
-    page = page_from_request(count_players(store(), household()), PLAYERS_PAGE_SIZE)
+    page = page_from_request(count_players(store(), household=household()), PLAYERS_PAGE_SIZE)
     return render_template("players/index.html",
-                           players=list_players(store(), page.offset, page.size, household()),
+                           players=list_players(store(), page.offset, page.size,
+                                                household=household()),
                            page=page)
 
 
 @bp.get("/<int:player_id>")
 def show(player_id: int):
     player = _player_or_404(player_id)
-    stats = player_rule_set_stats(store(), player_id, household())
+    stats = player_rule_set_stats(store(), player_id, household=household())
     chosen = None
     if stats:
         key = request.args.get("rules", stats[0].rule_set.key)
@@ -157,7 +158,7 @@ def show(player_id: int):
     if chosen is not None:
         chart = totals_chart(
             player_recent_totals(store(), player_id, chosen.rule_set.key, CHART_GAMES,
-                                 household()),
+                                 household=household()),
             chosen.average)
     return render_template(
         "players/show.html",
@@ -165,13 +166,13 @@ def show(player_id: int):
         stats=stats,
         chosen=chosen,
         chart=chart,
-        boxes=(player_box_stats_of(store(), player_id, chosen.rule_set.key, household())
+        boxes=(player_box_stats_of(store(), player_id, chosen.rule_set.key, household=household())
                if chosen else []),
         labels={rule_set.key: rule_set_label(rule_set.rules)
-                for rule_set in list_rule_sets(store(), household())},
-        games=player_games(store(), player_id, page.offset, page.size, household()),
+                for rule_set in list_rule_sets(store(), household=household())},
+        games=player_games(store(), player_id, page.offset, page.size, household=household()),
         page=page,
-        open_games=player_open_games(store(), player_id, household()),
+        open_games=player_open_games(store(), player_id, household=household()),
     )
 
 
@@ -182,7 +183,7 @@ def rename(player_id: int):
     error, taken_by = None, None
     if form.validate_on_submit():
         try:
-            renamed = rename_player(store(), player_id, form.name.data, household())
+            renamed = rename_player(store(), player_id, form.name.data, household=household())
         except RuleError as rule_error:
             error = rule_error.render(_)
         except NameTaken as taken:
@@ -205,7 +206,7 @@ def rename(player_id: int):
 
 def _merge_page(player: PlayerRecord, form: MergeForm, error: str | None = None,
                 status: int = 200):
-    candidates = other_players(store(), player.id, household())
+    candidates = other_players(store(), player.id, household=household())
     form.other.choices = [(other.id, other.name) for other in candidates]
     return render_template("players/merge.html", player=player, form=form,
                            candidates=candidates, error=error), status
@@ -228,12 +229,12 @@ def merge(player_id: int):
     if not form.validate_on_submit():
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)
-    other = get_player(store(), form.other.data, household())
+    other = get_player(store(), form.other.data, household=household())
     if other is None or other.id == player_id:
         return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
                            422)
     try:
-        merge_players(store(), player_id, other.id, household())
+        merge_players(store(), player_id, other.id, household=household())
     except SharedGames as shared:
         return _merge_page(player, form, _(
             "%(other)s et %(name)s ont joué ensemble (partie n° %(game)d) : ce sont deux "

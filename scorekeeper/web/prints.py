@@ -68,7 +68,7 @@ def game_sheet(game_id: int):
     except RuleError as error:
         return _bad_query(error)
     try:
-        _key, pdf = game_pdf(store(), game_id, paper, household())
+        _key, pdf = game_pdf(store(), game_id, paper, household=household())
     except GameNotFound:
         no_game(game_id)
     response = _pdf_response(pdf, _("yams-partie-%(id)d.pdf", id=game_id))

@@ -78,7 +78,8 @@ def show(game_id: int):
     ]
     return render_template(
         "review/show.html", record=record, state=state, final=final, step=step, count=count,
-        log=log, players=players_of_game(store(), game_id, household()), resume_form=ResumeForm(),
+        log=log, players=players_of_game(store(), game_id, household=household()),
+        resume_form=ResumeForm(),
         covered=is_covered(final.rules), analysis=game_review(final),
     )
 
@@ -110,7 +111,7 @@ def abandon(game_id: int):
         return _confirm_page("review/abandon.html", game_id, form,
                              _("Rechargez la page et recommencez."), 400)
     try:
-        abandon_game(store(), game_id, household())
+        abandon_game(store(), game_id, household=household())
     except GameNotFound:
         no_game(game_id)
     except WrongStatus as error:
@@ -127,7 +128,7 @@ def resume(game_id: int):
         flash(_("Rechargez la page et recommencez."), "error")
         return redirect(url_for("review.show", game_id=game_id), code=303)
     try:
-        resume_game(store(), game_id, household())
+        resume_game(store(), game_id, household=household())
     except GameNotFound:
         no_game(game_id)
     except WrongStatus as error:
@@ -151,7 +152,7 @@ def delete(game_id: int):
         return _confirm_page("review/delete.html", game_id, form,
                              _("Rechargez la page et recommencez."), 400)
     try:
-        delete_game(store(), game_id, household())
+        delete_game(store(), game_id, household=household())
     except GameNotFound:
         no_game(game_id)
     flash(_("Partie n° %(id)d supprimée.", id=game_id), "info")

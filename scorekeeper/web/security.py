@@ -33,7 +33,7 @@ from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
 
 from scorekeeper.rules.numbers import read_whole
-from scorekeeper.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store import Store
 from scorekeeper.store.households import get_household
 from scorekeeper.store.pins import add_pin_failure, forget_pin_failures, recent_pin_failures
 from scorekeeper.store.schema import MAX_DATABASE_ID
@@ -107,24 +107,24 @@ class PinAttempts:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def wait_seconds(self, address: str, household: int = HOME_HOUSEHOLD) -> int:
+    def wait_seconds(self, address: str, *, household: int) -> int:
         """How long this address must wait before trying the household's PIN again; 0 when
         it may try now."""
         now = time.time()
         recent = recent_pin_failures(self.store, address, _moment(now - PIN_WINDOW_SECONDS),
-                                     household)
+                                     household=household)
         if len(recent) < MAX_PIN_FAILURES:
             return 0
         oldest = recent[-MAX_PIN_FAILURES].timestamp()
         return max(1, int(oldest + PIN_WINDOW_SECONDS - now + 0.999))
 
-    def failed(self, address: str, household: int = HOME_HOUSEHOLD) -> None:
+    def failed(self, address: str, *, household: int) -> None:
         now = time.time()
         add_pin_failure(self.store, address, _moment(now), _moment(now - PIN_WINDOW_SECONDS),
-                        household)
+                        household=household)
 
-    def succeeded(self, address: str, household: int = HOME_HOUSEHOLD) -> None:
-        forget_pin_failures(self.store, address, household)
+    def succeeded(self, address: str, *, household: int) -> None:
+        forget_pin_failures(self.store, address, household=household)
 
 
 def _moment(seconds: float) -> datetime:
@@ -197,15 +197,15 @@ def _check_pin(form: PinForm) -> tuple[str, int] | None:
     """None when the form holds the right PIN (and unlocks the session), else why not."""
     attempts: PinAttempts = current_app.extensions[PIN_ATTEMPTS_EXTENSION]
     address = request.remote_addr or "?"
-    wait = attempts.wait_seconds(address, household())
+    wait = attempts.wait_seconds(address, household=household())
     if wait:
         return _("Trop de codes faux : réessayez dans %(seconds)d secondes.", seconds=wait), 429
     if not form.validate():
         return _("Tapez le code de la maison."), 403
     if not _is_the_pin(form.household_pin.data):
-        attempts.failed(address, household())
+        attempts.failed(address, household=household())
         return _("Code faux : ce n'est pas le code de la maison."), 403
-    attempts.succeeded(address, household())
+    attempts.succeeded(address, household=household())
     session[UNLOCKED_UNTIL] = time.time() + UNLOCK_SECONDS
     return None
 

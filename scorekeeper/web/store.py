@@ -26,6 +26,6 @@ def load_or_404(game_id: int) -> tuple[GameRecord, GameState]:
     """A stored game of the request's household and the state its log replays to, or the
     404 page that names it."""
     try:
-        return load(store(), game_id, household())
+        return load(store(), game_id, household=household())
     except GameNotFound:
         no_game(game_id)

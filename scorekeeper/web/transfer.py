@@ -101,7 +101,7 @@ def download():
 
 @bp.get("/games/<int:game_id>/game.json")
 def game_download(game_id: int):
-    documents = export_documents(store(), game_id, household())
+    documents = export_documents(store(), game_id, household=household())
     try:
         # The first document is read now, so that an unknown game is a 404, not a broken file.
         first = next(documents)
@@ -125,6 +125,6 @@ def upload():
     except ImportRefused as refused:
         return _page(form, [_("Rien n'a été importé.")]
                      + [problem.render(_) for problem in refused.problems], 422)
-    ids = import_games(store(), checked, household())
+    ids = import_games(store(), checked, household=household())
     flash(ngettext("%(num)d partie importée.", "%(num)d parties importées.", len(ids)), "info")
     return redirect(url_for("halloffame.index"), code=303)

@@ -21,6 +21,7 @@ import waitress
 
 from scorekeeper.app import create_app
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.databases import give_database, take_database
@@ -144,13 +145,13 @@ def seed(live_app):
     store = live_app.extensions[STORE_EXTENSION]
 
     def seed(names, turns=(), **rules):
-        game_id = start_game(store, Rules.from_dict(rules), names)
+        game_id = start_game(store, Rules.from_dict(rules), names, household=HOME_HOUSEHOLD)
         for seq, (dice, target) in enumerate(turns):
             column, _sep, box = target.partition(":")
-            play_turn(store, game_id, seq, column, box, dice)
+            play_turn(store, game_id, seq, column, box, dice, household=HOME_HOUSEHOLD)
         return game_id
 
-    seed.state = lambda game_id: load(store, game_id)[1]
+    seed.state = lambda game_id: load(store, game_id, household=HOME_HOUSEHOLD)[1]
     return seed
 
 

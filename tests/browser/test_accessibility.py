@@ -4,6 +4,7 @@ violation. axe-playwright-python ships axe-core; nothing is fetched from the net
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from scorekeeper.store import HOME_HOUSEHOLD
 from tests.web.test_game_flow import GAME
 
 from .conftest import TABLETS
@@ -26,7 +27,7 @@ def pages(seed, live_app):
     finished = seed(["Mag", "Alix"], [(dice, f"free:{box}") for pair in GAME for dice, box in pair])
     playing = seed(["Mag", "Alix"], [("66662", "free:sixes")], vache=True)
     triple = seed(["Mag"], [("66666", "free:yams")], preset="triple")
-    player = list_players(live_app.extensions[STORE_EXTENSION])[0].id
+    player = list_players(live_app.extensions[STORE_EXTENSION], household=HOME_HOUSEHOLD)[0].id
     return {
         "home": "/", "new-game": "/games/new", "print": "/print", "players": "/players",
         "player": f"/players/{player}", "rename": f"/players/{player}/rename",

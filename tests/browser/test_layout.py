@@ -3,6 +3,7 @@
 import pytest
 
 from scorekeeper.rules import Entry
+from scorekeeper.store import HOME_HOUSEHOLD
 from tests.web.test_game_flow import GAME
 
 from .checks import low_contrast_texts, page_overflow, small_targets, unnamed_controls
@@ -42,11 +43,11 @@ def games(live_app):
                                              "columns": ["free", "down", "up", "sec"]}, 43),
     ]:
         rules = Rules.from_dict(options)
-        game_id = start_game(store, rules, players)
+        game_id = start_game(store, rules, players, household=HOME_HOUSEHOLD)
         turns = lived_in_turns(GameState.start(rules, players), count)
         for seq, (dice, target) in enumerate(turns):
             column, _sep, box = target.partition(":")
-            play_turn(store, game_id, seq, column, box, dice)
+            play_turn(store, game_id, seq, column, box, dice, household=HOME_HOUSEHOLD)
         made[name] = game_id
     return made
 

@@ -5,6 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.store import HOME_HOUSEHOLD
+
 from .conftest import TABLETS
 from .test_turns import confirm, next_sheet, tap_box, tap_dice
 
@@ -91,7 +93,8 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(2)
     page.wait_for_function("() => sessionStorage.length === 1")
     # Another tablet writes Alix's turn: the dice typed here belonged to the old sheet.
-    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 1, "free", "ones", "11111")
+    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 1, "free", "ones", "11111",
+              household=HOME_HOUSEHOLD)
     page.reload()
     expect(page).to_have_title(re.compile("^À Mag de jouer"))
     expect(page.get_by_label("Dés de Mag")).to_have_value("")

@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from playwright.sync_api import expect
 
 from scorekeeper.rules import BOX_LABELS
+from scorekeeper.store import HOME_HOUSEHOLD
 from tests.web.test_game_flow import GAME
 
 # The keys' centres on screen, for a finger to tap without looking each key up again.
@@ -133,7 +134,8 @@ def test_a_turn_played_on_another_tablet_reloads_the_sheet(open_page, seed, live
 
     game_id = seed(["Mag", "Alix"])
     page = open_page(f"/games/{game_id}")
-    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 0, "free", "ones", "11111")
+    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 0, "free", "ones", "11111",
+              household=HOME_HOUSEHOLD)
     # The preview of the tap finds the sheet outdated and reloads it, unless the sheet's own
     # poll of the game's version did first: either way, one of the two reloads wins the race.
     tap_dice(page, "6")

@@ -11,7 +11,7 @@ from sqlalchemy import make_url, select
 
 from scorekeeper.app import DATABASE_FILE
 from scorekeeper.rules import Rules
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.play import load, start_game
 from scorekeeper.store.schema import entries as entries_table
 
@@ -24,7 +24,7 @@ def create_games(instance: Path, count: int, database_url: str) -> list[int]:
     store = Store(database_url)
     try:
         store.migrate()
-        return [start_game(store, Rules(), PLAYERS) for _ in range(count)]
+        return [start_game(store, Rules(), PLAYERS, household=HOME_HOUSEHOLD) for _ in range(count)]
     finally:
         store.dispose()
 
@@ -72,7 +72,7 @@ def assert_games_replay(database_url: str, game_ids: list[int]) -> None:
     store = Store(database_url)
     try:
         for game_id in game_ids:
-            record, state = load(store, game_id)
+            record, state = load(store, game_id, household=HOME_HOUSEHOLD)
             assert [entry.seq for entry in record.entries] == list(range(len(record.entries)))
             for entry, played in zip(record.entries, state.entries, strict=True):
                 cell = state.sheets[played.player].columns[played.column].cells[played.box]

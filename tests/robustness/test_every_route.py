@@ -90,15 +90,15 @@ def _household(tmp_path_factory, hosted: bool):
     store = app.extensions[STORE_EXTENSION]
     household = (create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE)) if hosted
                  else HOME_HOUSEHOLD)
-    playing = start_game(store, Rules(), ["Mag", "Alix"], household)
-    play_turn(store, playing, 0, "free", "sixes", "66662", household)
-    play_turn(store, playing, 1, "free", "ones", "11123", household)
-    finished = start_game(store, Rules(), ["Mag"], household)
+    playing = start_game(store, Rules(), ["Mag", "Alix"], household=household)
+    play_turn(store, playing, 0, "free", "sixes", "66662", household=household)
+    play_turn(store, playing, 1, "free", "ones", "11123", household=household)
+    finished = start_game(store, Rules(), ["Mag"], household=household)
     for seq, box in enumerate(Rules().boxes):
-        play_turn(store, finished, seq, "free", box, "12346", household)
-    abandoned = start_game(store, Rules(), ["Léa"], household)
-    abandon_game(store, abandoned, household)
-    set_spectator_token(store, playing, SPECTATOR_TOKEN)
+        play_turn(store, finished, seq, "free", box, "12346", household=household)
+    abandoned = start_game(store, Rules(), ["Léa"], household=household)
+    abandon_game(store, abandoned, household=household)
+    set_spectator_token(store, playing, SPECTATOR_TOKEN, household=household)
     app.config["GAME_IDS"] = (playing, finished, abandoned)
     yield app
     store.dispose()

@@ -19,6 +19,7 @@ from sqlalchemy import inspect, text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, Rules, replay
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from tests.databases import give_database, take_database
 
@@ -169,7 +170,7 @@ class HostileTable(RuleBasedStateMachine):
         if not self.games:
             return
         game_id = data.draw(st.sampled_from(self.games))
-        record, state = load(self.store, game_id)
+        record, state = load(self.store, game_id, household=HOME_HOUSEHOLD)
         if state.is_over:
             return
         player = state.active_player
@@ -185,7 +186,7 @@ class HostileTable(RuleBasedStateMachine):
         before = len(state.entries)
         response = self._send("POST", f"/games/{game_id}/entries",
                               data=self._form(fields, self.token))
-        after = len(load(self.store, game_id)[0].entries)
+        after = len(load(self.store, game_id, household=HOME_HOUSEHOLD)[0].entries)
         assert after == before + (response.status_code == 303)
         if response.status_code == 303:
             self._check_totals(game_id)

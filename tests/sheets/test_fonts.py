@@ -19,6 +19,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS
 from scorekeeper.sheets.pdf import STYLESHEET, game_pdf
 from scorekeeper.sheets.render import render_pdf
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import play_turn, start_game
 
 NAMES = ["Zoé 🎲🐄", "王小明", "さくら", "김민준"]
@@ -66,9 +67,9 @@ def ctx(app):
 
 
 def test_a_sheet_prints_emoji_and_cjk_names_as_written(ctx, store):
-    game_id = start_game(store, Rules(), NAMES)
-    play_turn(store, game_id, 0, "free", "sixes", "66621")
-    _key, pdf = game_pdf(store, game_id, PAPERS["a4"])
+    game_id = start_game(store, Rules(), NAMES, household=HOME_HOUSEHOLD)
+    play_turn(store, game_id, 0, "free", "sixes", "66621", household=HOME_HOUSEHOLD)
+    _key, pdf = game_pdf(store, game_id, PAPERS["a4"], household=HOME_HOUSEHOLD)
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     for name in NAMES:
         assert name in text

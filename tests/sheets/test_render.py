@@ -17,6 +17,7 @@ from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
 from scorekeeper.sheets.layout import MARGIN_MM
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.render import render_pdf
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.transfer import check_files, import_games
 from scorekeeper.web.language import COOKIE
@@ -170,17 +171,18 @@ def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, fetched):
 
 def test_a_hostile_name_loads_nothing(ctx, store, fetched):
     game_id = start_game(store, Rules(), ["<img src=/etc/passwd>",
-                                          "<link rel=stylesheet href=/x.css>"])
-    record, state = load(store, game_id)
+                                          "<link rel=stylesheet href=/x.css>"],
+                                          household=HOME_HOUSEHOLD)
+    record, state = load(store, game_id, household=HOME_HOUSEHOLD)
     render_pdf(sheets_pdf.game_html(record, state, PAPERS["a4"]), ctx.static_folder)
     assert fetched == [STATIC_BASE_URL + "css/print.css"]
 
 
 def test_a_game_sheet_prints_the_replayed_state(ctx, store):
-    game_id = start_game(store, Rules(), ["Mag", "<img src=/etc/passwd>"])
-    play_turn(store, game_id, 0, "free", "sixes", "66662")
-    play_turn(store, game_id, 1, "free", "yams", "12345")
-    reader = read(game_pdf(store, game_id, PAPERS["letter"])[1])
+    game_id = start_game(store, Rules(), ["Mag", "<img src=/etc/passwd>"], household=HOME_HOUSEHOLD)
+    play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
+    play_turn(store, game_id, 1, "free", "yams", "12345", household=HOME_HOUSEHOLD)
+    reader = read(game_pdf(store, game_id, PAPERS["letter"], household=HOME_HOUSEHOLD)[1])
     assert [page_size(page) for page in reader.pages] == [SIZES["letter"]]
     text = words(reader.pages[0])
     assert "<img src=/etc/passwd>" in text and "Mag" in text
@@ -190,8 +192,9 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
 
 def test_a_finished_sheet_prints_the_bonus_result_on_one_line(ctx, store):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
-    [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]))
-    reader = read(game_pdf(store, game_id, PAPERS["a4"])[1])
+    [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]),
+                             household=HOME_HOUSEHOLD)
+    reader = read(game_pdf(store, game_id, PAPERS["a4"], household=HOME_HOUSEHOLD)[1])
     lines = [" ".join(line.split()) for page in reader.pages
              for line in page.extract_text().splitlines()]
     text = " ".join(lines)
@@ -293,14 +296,14 @@ def test_the_printed_sheet_shows_what_the_screen_shows(ctx, store, rules):
     from scorekeeper.store.play import load
 
     column = "down" if rules == "triple" else "free"
-    game_id = start_game(store, RULES[rules], ["Mag", "Alix", "Chloé"])
+    game_id = start_game(store, RULES[rules], ["Mag", "Alix", "Chloé"], household=HOME_HOUSEHOLD)
     turns = [("66666", "ones" if rules == "triple" else "yams"), ("12345", "ones"),
              ("66612", "ones")]
     if rules == "classique":
         turns += [("66666", "sixes"), ("22345", "yams")]
     for seq, (dice, box) in enumerate(turns):
-        play_turn(store, game_id, seq, column, box, dice)
-    record, state = load(store, game_id)
+        play_turn(store, game_id, seq, column, box, dice, household=HOME_HOUSEHOLD)
+    record, state = load(store, game_id, household=HOME_HOUSEHOLD)
     screen = _SheetRows(get_template_attribute("games/_sheet.html", "sheet_table")(state)).rows
     paper = _SheetRows(game_html(record, state, PAPERS["a4"])).rows
     assert set(screen) == set(paper)

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from scorekeeper import cli
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
-from scorekeeper.store import EntryRecord, Store
+from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord, Store
 from scorekeeper.store.backup import BackupError, backup, sqlite_file
 from scorekeeper.store.play import load
 
@@ -28,9 +28,9 @@ def _entry(seq: int) -> EntryRecord:
 def _fill(store: Store, games: int, entries: int) -> list[int]:
     ids = []
     for number in range(games):
-        game_id = store.create_game({}, [f"Joueur {number}"])
+        game_id = store.create_game({}, [f"Joueur {number}"], household=HOME_HOUSEHOLD)
         for seq in range(entries):
-            store.add_entry(game_id, seq, _entry(seq), finished=False)
+            store.add_entry(game_id, seq, _entry(seq), finished=False, household=HOME_HOUSEHOLD)
         ids.append(game_id)
     return ids
 
@@ -75,7 +75,7 @@ def test_backups_taken_while_games_are_written_are_consistent(store, instance_pa
         seq = 0
         while not stop.is_set() and seq < 400:
             for game_id in game_ids:
-                store.add_entry(game_id, seq, _entry(seq), finished=False)
+                store.add_entry(game_id, seq, _entry(seq), finished=False, household=HOME_HOUSEHOLD)
                 acknowledged[game_id] = seq + 1
             seq += 1
 
@@ -141,7 +141,7 @@ def test_backup_command_then_the_documented_restore(tmp_path):
     assert result.exit_code == 0, result.output
     assert "2 games, 10 entries" in result.output
     store = app.extensions[STORE_EXTENSION]
-    late_game = store.create_game({}, ["Écrit après la sauvegarde"])
+    late_game = store.create_game({}, ["Écrit après la sauvegarde"], household=HOME_HOUSEHOLD)
     store.dispose()
     for suffix in ("", "-wal", "-shm"):
         (instance / f"{DATABASE_FILE}{suffix}").unlink(missing_ok=True)
@@ -150,10 +150,12 @@ def test_backup_command_then_the_documented_restore(tmp_path):
     restored = create_app({"TESTING": True}, instance_path=instance)
     try:
         for game_id in game_ids:
-            record, _state = load(restored.extensions[STORE_EXTENSION], game_id)
+            record, _state = load(restored.extensions[STORE_EXTENSION], game_id,
+                                  household=HOME_HOUSEHOLD)
             assert [e.seq for e in record.entries] == [0, 1, 2, 3, 4]
             assert restored.test_client().get(f"/games/{game_id}").status_code == 200
-        assert restored.extensions[STORE_EXTENSION].load_game(late_game) is None
+        restored_store = restored.extensions[STORE_EXTENSION]
+        assert restored_store.load_game(late_game, household=HOME_HOUSEHOLD) is None
     finally:
         restored.extensions[STORE_EXTENSION].dispose()
 

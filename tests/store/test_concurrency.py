@@ -19,6 +19,7 @@ from sqlalchemy.exc import OperationalError
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules, read_document
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import players as players_module
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.players import list_players, merge_players
@@ -46,10 +47,11 @@ def _one_turn_from_the_end(store, rng, index):
     rules = Rules.from_dict({"preset": PRESETS[index % len(PRESETS)]})
     players = rng.sample(NAMES, 2)
     parsed = read_document(random_document(rules, players, rng))
-    game_id = start_game(store, parsed.rules, parsed.players)
+    game_id = start_game(store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD)
     *first, last = parsed.entries
     for seq, entry in enumerate(first):
-        play_turn(store, game_id, seq, entry.column, entry.box, entry.dice)
+        play_turn(store, game_id, seq, entry.column, entry.box, entry.dice,
+                  household=HOME_HOUSEHOLD)
     return game_id, {"seq": len(first), "dice": "".join(map(str, last.dice)),
                      "target": f"{last.column}:{last.box}", "confirm": "1"}
 
@@ -58,7 +60,7 @@ def _finish_or_undo(client, store, game_id: int, last_turn: dict, finished: bool
     """Play the last turn of a game, or undo it once played; the answer's status."""
     # Each game is played by one thread alone: the version read here is the one its sheet
     # would show.
-    version = store.game_version(game_id).token
+    version = store.game_version(game_id, household=HOME_HOUSEHOLD).token
     if finished:
         return client.post(f"/games/{game_id}/undo",
                            data={"seq": last_turn["seq"] + 1, "version": version}).status_code
@@ -99,7 +101,7 @@ def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(b
     # Some games are finished before the races start, so that undos race finishes at once.
     games = [_one_turn_from_the_end(store, rng, index) for index in range(THREADS)]
     for game_id, last_turn in games[::2]:
-        version = store.game_version(game_id).token
+        version = store.game_version(game_id, household=HOME_HOUSEHOLD).token
         assert busy_app.test_client().post(f"/games/{game_id}/entries",
                                            data={**last_turn, "version": version}
                                            ).status_code == 303
@@ -147,7 +149,7 @@ def test_imports_racing_finishes_and_undos_keep_every_counter_equal_to_the_repla
     def importer() -> None:
         barrier.wait(timeout=60)
         for checked in batches:
-            import_games(store, checked)
+            import_games(store, checked, household=HOME_HOUSEHOLD)
 
     _together(barrier, importer, *(functools.partial(table, *game) for game in games_played))
 
@@ -186,11 +188,11 @@ def test_an_import_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch)
     # After its counters: everything else of the transaction is written by then.
     calls = _broken_off_once(monkeypatch, ResultsDelta, "add_to_counters")
 
-    ids = import_games(store, checked)
+    ids = import_games(store, checked, household=HOME_HOUSEHOLD)
 
     assert len(calls) == 2
     # Each game once, with its whole log: nothing of the first attempt stayed.
-    assert [len(load(store, game_id)[0].entries) for game_id in ids] == [
+    assert [len(load(store, game_id, household=HOME_HOUSEHOLD)[0].entries) for game_id in ids] == [
         len(game.state.entries) for game in checked]
     with store.engine.connect() as connection:
         assert connection.scalar(select(func.count()).select_from(games)) == len(documents)
@@ -202,13 +204,15 @@ def test_a_merge_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch):
     rng = random.Random(8)
     documents = [random_document(Rules(), [first, "Zoé"], rng)
                  for first in ("Mag", "Maggie", "Mag", "Maggie")]
-    import_games(store, check_files([("games.json", json.dumps(documents))]))
-    by_name = {player.name: player.id for player in list_players(store)}
+    import_games(store, check_files([("games.json", json.dumps(documents))]),
+                 household=HOME_HOUSEHOLD)
+    by_name = {player.name: player.id for player in list_players(store, household=HOME_HOUSEHOLD)}
     calls = _broken_off_once(monkeypatch, players_module, "rebuild_player_aggregates")
 
-    merge_players(store, by_name["Mag"], by_name["Maggie"])
+    merge_players(store, by_name["Mag"], by_name["Maggie"], household=HOME_HOUSEHOLD)
 
     assert len(calls) == 2
-    assert [player.name for player in list_players(store)] == ["Mag", "Zoé"]
+    players = list_players(store, household=HOME_HOUSEHOLD)
+    assert [player.name for player in players] == ["Mag", "Zoé"]
     stored, expected = _counters(store)
     assert stored == expected

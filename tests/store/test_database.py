@@ -11,7 +11,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import delete, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.store import EntryRecord, Store
+from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord, Store
 from scorekeeper.store import store as store_module
 from scorekeeper.store.migrations import alembic_config, head_revision
 from scorekeeper.store.schema import entries, games, metadata
@@ -43,8 +43,9 @@ def test_foreign_keys_are_enforced_and_deleting_a_game_deletes_its_log(store):
                 created_at=datetime.now(UTC),
             )
         )
-    game_id = store.create_game({}, ["Alice"])
-    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False)
+    game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False,
+                    household=HOME_HOUSEHOLD)
     with store.engine.begin() as connection:
         connection.execute(delete(games).where(games.c.id == game_id))
         assert connection.scalar(select(func.count()).select_from(entries)) == 0
@@ -72,9 +73,9 @@ def test_the_head_read_from_the_scripts_is_alembics():
 def test_migrating_twice_keeps_the_data(database_url):
     store = Store(database_url)
     store.migrate()
-    game_id = store.create_game({"preset": "classique"}, ["Alice"])
+    game_id = store.create_game({"preset": "classique"}, ["Alice"], household=HOME_HOUSEHOLD)
     store.migrate()
-    assert store.load_game(game_id).players == ("Alice",)
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD).players == ("Alice",)
     store.dispose()
 
 
@@ -87,14 +88,15 @@ def test_migrations_build_exactly_the_schema_the_code_uses(store):
 def test_games_survive_a_restart(database_url):
     first = Store(database_url)
     first.migrate()
-    game_id = first.create_game({"preset": "classique"}, ["Alice", "Bob"])
-    first.add_entry(game_id, 0, EntryRecord(0, 0, "free", "yams", (4,) * 5, 50), False)
-    before = first.load_game(game_id)
+    game_id = first.create_game({"preset": "classique"}, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
+    first.add_entry(game_id, 0, EntryRecord(0, 0, "free", "yams", (4,) * 5, 50), False,
+                    household=HOME_HOUSEHOLD)
+    before = first.load_game(game_id, household=HOME_HOUSEHOLD)
     first.dispose()
 
     second = Store(database_url)
     second.migrate()
-    assert second.load_game(game_id) == before
+    assert second.load_game(game_id, household=HOME_HOUSEHOLD) == before
     second.dispose()
 
 
@@ -135,10 +137,10 @@ def test_a_writer_waits_for_the_queue_no_longer_than_sqlites_busy_timeout(store,
     first_writer = _write_in_thread(store, first)
     first_in.wait(timeout=10)
     # Past the wait the second goes on by itself: here it meets no lock in SQLite.
-    game_id = store.create_game({}, ["Alice"])
+    game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
     first_may_end.set()
     first_writer.join()
-    assert store.load_game(game_id).players == ("Alice",)
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD).players == ("Alice",)
 
 
 def _entry_index_names(connection) -> set[str]:
@@ -148,9 +150,10 @@ def _entry_index_names(connection) -> set[str]:
 def test_entries_are_found_by_game_through_their_unique_index_alone(store):
     """Migration 0008 drops the index on game_id, which the unique (game_id, seq) serves;
     going back to 0007 and up again keeps every entry."""
-    game_id = store.create_game({}, ["Alice"])
-    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False)
-    before = store.load_game(game_id)
+    game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False,
+                    household=HOME_HOUSEHOLD)
+    before = store.load_game(game_id, household=HOME_HOUSEHOLD)
     cfg = alembic_config()
     with store.engine.begin() as connection:
         assert "ix_entries_game_id" not in _entry_index_names(connection)
@@ -163,4 +166,4 @@ def test_entries_are_found_by_game_through_their_unique_index_alone(store):
         assert "ix_entries_game_id" in _entry_index_names(connection)
         command.upgrade(cfg, "head")
         assert "ix_entries_game_id" not in _entry_index_names(connection)
-    assert store.load_game(game_id) == before
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == before

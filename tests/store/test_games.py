@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.store import (
     FINISHED,
+    HOME_HOUSEHOLD,
     IN_PROGRESS,
     EntryRecord,
     GameNotFound,
@@ -32,9 +33,9 @@ def count_rows(store, table):
 
 
 def test_create_game_stores_rules_players_and_an_empty_log(store):
-    game_id = store.create_game(RULES, ["Alice", "Bob"])
+    game_id = store.create_game(RULES, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
 
-    game = store.load_game(game_id)
+    game = store.load_game(game_id, household=HOME_HOUSEHOLD)
 
     assert game.id == game_id
     assert game.rules == RULES
@@ -47,16 +48,16 @@ def test_create_game_stores_rules_players_and_an_empty_log(store):
 
 
 def test_load_game_of_an_unknown_id_is_none(store):
-    assert store.load_game(404) is None
+    assert store.load_game(404, household=HOME_HOUSEHOLD) is None
 
 
 def test_a_name_ignoring_case_is_the_same_player(store):
-    first = store.create_game(RULES, ["Éloïse", "Bob"])
-    second = store.create_game(RULES, ["ÉLOÏSE  "])
+    first = store.create_game(RULES, ["Éloïse", "Bob"], household=HOME_HOUSEHOLD)
+    second = store.create_game(RULES, ["ÉLOÏSE  "], household=HOME_HOUSEHOLD)
 
     assert count_rows(store, players) == 2
-    assert store.load_game(first).players == ("Éloïse", "Bob")
-    assert store.load_game(second).players == ("ÉLOÏSE",)
+    assert store.load_game(first, household=HOME_HOUSEHOLD).players == ("Éloïse", "Bob")
+    assert store.load_game(second, household=HOME_HOUSEHOLD).players == ("ÉLOÏSE",)
     with store.engine.connect() as connection:
         assert connection.scalars(select(players.c.name).order_by(players.c.id)).all() == [
             "Éloïse",
@@ -71,20 +72,21 @@ def test_a_name_ignoring_case_is_the_same_player(store):
 )
 def test_create_game_refuses_bad_names_and_stores_nothing(store, names):
     with pytest.raises(InvalidPlayers):
-        store.create_game(RULES, names)
-    assert store.games_in_progress() == []
+        store.create_game(RULES, names, household=HOME_HOUSEHOLD)
+    assert store.games_in_progress(household=HOME_HOUSEHOLD) == []
     assert count_rows(store, players) == 0
 
 
 def test_add_entry_appends_to_the_log(store):
-    game_id = store.create_game(RULES, ["Alice", "Bob"])
+    game_id = store.create_game(RULES, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
 
-    store.add_entry(game_id, 0, entry(0, seat=0), finished=False)
+    store.add_entry(game_id, 0, entry(0, seat=0), finished=False, household=HOME_HOUSEHOLD)
     store.add_entry(
-        game_id, 1, entry(1, seat=1, box="chance", dice=(1, 2, 3, 4, 6), score=16), finished=False
+        game_id, 1, entry(1, seat=1, box="chance", dice=(1, 2, 3, 4, 6), score=16), finished=False,
+        household=HOME_HOUSEHOLD
     )
 
-    game = store.load_game(game_id)
+    game = store.load_game(game_id, household=HOME_HOUSEHOLD)
     assert game.entries == (
         entry(0, seat=0),
         entry(1, seat=1, box="chance", dice=(1, 2, 3, 4, 6), score=16),
@@ -95,107 +97,112 @@ def test_add_entry_appends_to_the_log(store):
 
 @pytest.mark.parametrize("expected_seq", [0, 2])
 def test_add_entry_on_a_stale_sequence_changes_nothing(store, expected_seq):
-    game_id = store.create_game(RULES, ["Alice"])
-    store.add_entry(game_id, 0, entry(0), finished=False)
-    before = store.load_game(game_id)
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0), finished=False, household=HOME_HOUSEHOLD)
+    before = store.load_game(game_id, household=HOME_HOUSEHOLD)
 
     with pytest.raises(StaleSheet):
-        store.add_entry(game_id, expected_seq, entry(expected_seq, box="ones"), finished=True)
+        store.add_entry(game_id, expected_seq, entry(expected_seq, box="ones"), finished=True,
+                        household=HOME_HOUSEHOLD)
 
-    assert store.load_game(game_id) == before
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == before
 
 
 def test_add_entry_whose_seq_differs_from_the_expected_one_is_stale(store):
-    game_id = store.create_game(RULES, ["Alice"])
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
     with pytest.raises(StaleSheet):
-        store.add_entry(game_id, 0, entry(1), finished=False)
-    assert store.load_game(game_id).entries == ()
+        store.add_entry(game_id, 0, entry(1), finished=False, household=HOME_HOUSEHOLD)
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD).entries == ()
 
 
 def test_finishing_entry_marks_the_game_finished_and_undo_reopens_it(store):
-    game_id = store.create_game(RULES, ["Alice"])
-    store.add_entry(game_id, 0, entry(0), finished=True)
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0), finished=True, household=HOME_HOUSEHOLD)
 
-    finished = store.load_game(game_id)
+    finished = store.load_game(game_id, household=HOME_HOUSEHOLD)
     assert finished.status == FINISHED
     assert finished.finished_at is not None
-    assert store.games_in_progress() == []
+    assert store.games_in_progress(household=HOME_HOUSEHOLD) == []
 
-    assert store.undo_entry(game_id, 1) == entry(0)
+    assert store.undo_entry(game_id, 1, household=HOME_HOUSEHOLD) == entry(0)
 
-    reopened = store.load_game(game_id)
+    reopened = store.load_game(game_id, household=HOME_HOUSEHOLD)
     assert reopened.status == IN_PROGRESS
     assert reopened.finished_at is None
     assert reopened.entries == ()
 
 
 def test_undo_removes_only_the_last_entry(store):
-    game_id = store.create_game(RULES, ["Alice", "Bob"])
-    store.add_entry(game_id, 0, entry(0, seat=0), finished=False)
-    store.add_entry(game_id, 1, entry(1, seat=1, box="yams", dice=(2,) * 5, score=50), False)
+    game_id = store.create_game(RULES, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0, seat=0), finished=False, household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 1, entry(1, seat=1, box="yams", dice=(2,) * 5, score=50), False,
+                    household=HOME_HOUSEHOLD)
 
-    undone = store.undo_entry(game_id, 2)
+    undone = store.undo_entry(game_id, 2, household=HOME_HOUSEHOLD)
 
     assert undone == entry(1, seat=1, box="yams", dice=(2,) * 5, score=50)
-    assert store.load_game(game_id).entries == (entry(0, seat=0),)
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD).entries == (entry(0, seat=0),)
 
 
 @pytest.mark.parametrize("expected_seq", [0, 1, 3])
 def test_undo_on_a_stale_sequence_changes_nothing(store, expected_seq):
-    game_id = store.create_game(RULES, ["Alice"])
-    store.add_entry(game_id, 0, entry(0), finished=False)
-    store.add_entry(game_id, 1, entry(1, box="fives", dice=(5, 5, 1, 2, 3), score=10), False)
-    before = store.load_game(game_id)
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0), finished=False, household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 1, entry(1, box="fives", dice=(5, 5, 1, 2, 3), score=10), False,
+                    household=HOME_HOUSEHOLD)
+    before = store.load_game(game_id, household=HOME_HOUSEHOLD)
 
     with pytest.raises(StaleSheet):
-        store.undo_entry(game_id, expected_seq)
+        store.undo_entry(game_id, expected_seq, household=HOME_HOUSEHOLD)
 
-    assert store.load_game(game_id) == before
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == before
 
 
 def test_undo_of_an_empty_log_is_nothing_to_undo(store):
-    game_id = store.create_game(RULES, ["Alice"])
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
     with pytest.raises(NothingToUndo):
-        store.undo_entry(game_id, 0)
+        store.undo_entry(game_id, 0, household=HOME_HOUSEHOLD)
 
 
 def test_undo_from_a_sheet_that_showed_entries_on_an_emptied_log_is_stale(store):
-    game_id = store.create_game(RULES, ["Alice"])
-    store.add_entry(game_id, 0, entry(0), finished=False)
-    store.undo_entry(game_id, 1)
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0), finished=False, household=HOME_HOUSEHOLD)
+    store.undo_entry(game_id, 1, household=HOME_HOUSEHOLD)
     with pytest.raises(StaleSheet):
-        store.undo_entry(game_id, 1)
+        store.undo_entry(game_id, 1, household=HOME_HOUSEHOLD)
 
 
 def test_unknown_game_is_reported(store):
     with pytest.raises(GameNotFound):
-        store.add_entry(404, 0, entry(0), finished=False)
+        store.add_entry(404, 0, entry(0), finished=False, household=HOME_HOUSEHOLD)
     with pytest.raises(GameNotFound):
-        store.undo_entry(404, 1)
+        store.undo_entry(404, 1, household=HOME_HOUSEHOLD)
 
 
 def test_dice_must_be_faces_of_a_die(store):
-    game_id = store.create_game(RULES, ["Alice"])
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
     with pytest.raises(ValueError):
-        store.add_entry(game_id, 0, entry(0, dice=(6, 6, 7, 1, 1)), finished=False)
-    assert store.load_game(game_id).entries == ()
+        store.add_entry(game_id, 0, entry(0, dice=(6, 6, 7, 1, 1)), finished=False,
+                        household=HOME_HOUSEHOLD)
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD).entries == ()
 
 
 def test_six_dice_round_trip(store):
-    game_id = store.create_game({"dice": 6}, ["Alice"])
-    store.add_entry(game_id, 0, entry(0, dice=(6, 6, 6, 6, 6, 1), score=30), False)
-    assert store.load_game(game_id).entries[0].dice == (6, 6, 6, 6, 6, 1)
+    game_id = store.create_game({"dice": 6}, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0, dice=(6, 6, 6, 6, 6, 1), score=30), False,
+                    household=HOME_HOUSEHOLD)
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD).entries[0].dice == (6, 6, 6, 6, 6, 1)
 
 
 def test_racing_submissions_of_the_same_turn_write_one_entry(store):
-    game_id = store.create_game(RULES, ["Alice"])
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
     start = threading.Barrier(2)
     outcomes = []
 
     def submit(box):
         start.wait()
         try:
-            store.add_entry(game_id, 0, entry(0, box=box), finished=False)
+            store.add_entry(game_id, 0, entry(0, box=box), finished=False, household=HOME_HOUSEHOLD)
             outcomes.append("written")
         except StaleSheet:
             outcomes.append("stale")
@@ -207,33 +214,33 @@ def test_racing_submissions_of_the_same_turn_write_one_entry(store):
         thread.join()
 
     assert sorted(outcomes) == ["stale", "written"]
-    assert len(store.load_game(game_id).entries) == 1
+    assert len(store.load_game(game_id, household=HOME_HOUSEHOLD).entries) == 1
 
 
 def test_unique_sequence_violation_is_a_stale_sheet_and_keeps_one_entry(store, monkeypatch):
     """The last guard: a racer that counted before the other's insert was visible."""
-    game_id = store.create_game(RULES, ["Alice"])
-    store.add_entry(game_id, 0, entry(0, box="sixes"), finished=False)
+    game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0, box="sixes"), finished=False, household=HOME_HOUSEHOLD)
     monkeypatch.setattr(Store, "_entry_count", staticmethod(lambda connection, game_id: 0))
 
     with pytest.raises(StaleSheet):
-        store.add_entry(game_id, 0, entry(0, box="chance"), finished=True)
+        store.add_entry(game_id, 0, entry(0, box="chance"), finished=True, household=HOME_HOUSEHOLD)
 
     monkeypatch.undo()
-    game = store.load_game(game_id)
+    game = store.load_game(game_id, household=HOME_HOUSEHOLD)
     assert [e.box for e in game.entries] == ["sixes"]
     assert game.status == IN_PROGRESS
     assert count_rows(store, entries) == 1
 
 
 def test_games_in_progress_lists_the_most_recently_played_first(store):
-    older = store.create_game(RULES, ["Alice", "Bob"])
-    newer = store.create_game(RULES, ["Chloé"])
-    done = store.create_game(RULES, ["Dan"])
-    store.add_entry(done, 0, entry(0), finished=True)
-    store.add_entry(older, 0, entry(0), finished=False)
+    older = store.create_game(RULES, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
+    newer = store.create_game(RULES, ["Chloé"], household=HOME_HOUSEHOLD)
+    done = store.create_game(RULES, ["Dan"], household=HOME_HOUSEHOLD)
+    store.add_entry(done, 0, entry(0), finished=True, household=HOME_HOUSEHOLD)
+    store.add_entry(older, 0, entry(0), finished=False, household=HOME_HOUSEHOLD)
 
-    summaries = store.games_in_progress()
+    summaries = store.games_in_progress(household=HOME_HOUSEHOLD)
 
     assert [s.id for s in summaries] == [older, newer]
     assert summaries[0].players == ("Alice", "Bob")
@@ -245,12 +252,14 @@ def test_games_in_progress_lists_the_most_recently_played_first(store):
 
 def test_games_in_progress_are_paged_and_counted_within_their_household(store):
     other = create_household(store, "Les Voisins", "hash")
-    mine = [store.create_game(RULES, ["Alice"]) for _ in range(3)]
-    theirs = store.create_game(RULES, ["Alice"], other)
+    mine = [store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD) for _ in range(3)]
+    theirs = store.create_game(RULES, ["Alice"], household=other)
 
-    assert store.count_games_in_progress() == 3
-    assert store.count_games_in_progress(other) == 1
-    assert [s.id for s in store.games_in_progress(limit=2)] == [mine[2], mine[1]]
-    assert [s.id for s in store.games_in_progress(offset=2, limit=2)] == [mine[0]]
-    assert [s.id for s in store.games_in_progress(other)] == [theirs]
-    assert store.games_in_progress(other, offset=1) == []
+    assert store.count_games_in_progress(household=HOME_HOUSEHOLD) == 3
+    assert store.count_games_in_progress(household=other) == 1
+    first_page = store.games_in_progress(household=HOME_HOUSEHOLD, limit=2)
+    assert [s.id for s in first_page] == [mine[2], mine[1]]
+    second_page = store.games_in_progress(household=HOME_HOUSEHOLD, offset=2, limit=2)
+    assert [s.id for s in second_page] == [mine[0]]
+    assert [s.id for s in store.games_in_progress(household=other)] == [theirs]
+    assert store.games_in_progress(household=other, offset=1) == []

@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, inspect, text
 
 from scorekeeper import cli
 from scorekeeper.app import DATABASE_URL_ENV, SECRET_KEY_ENV, STORE_EXTENSION, create_app
-from scorekeeper.store import Store
+from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.store import DatabaseSetupError, engine_url
 from scorekeeper.web.security import MAX_PIN_FAILURES, PinAttempts
 from tests.databases import ADMIN_URL, ON_POSTGRESQL
@@ -101,13 +101,13 @@ def test_wrong_pins_are_counted_for_every_process_on_the_database(database_url, 
     other = Store(database_url)
     try:
         for _ in range(MAX_PIN_FAILURES - 1):
-            PinAttempts(store).failed("192.168.1.30")
-        assert PinAttempts(other).wait_seconds("192.168.1.30") == 0
-        PinAttempts(other).failed("192.168.1.30")
-        assert PinAttempts(store).wait_seconds("192.168.1.30") > 0
-        assert PinAttempts(other).wait_seconds("192.168.1.31") == 0
-        PinAttempts(store).succeeded("192.168.1.30")
-        assert PinAttempts(other).wait_seconds("192.168.1.30") == 0
+            PinAttempts(store).failed("192.168.1.30", household=HOME_HOUSEHOLD)
+        assert PinAttempts(other).wait_seconds("192.168.1.30", household=HOME_HOUSEHOLD) == 0
+        PinAttempts(other).failed("192.168.1.30", household=HOME_HOUSEHOLD)
+        assert PinAttempts(store).wait_seconds("192.168.1.30", household=HOME_HOUSEHOLD) > 0
+        assert PinAttempts(other).wait_seconds("192.168.1.31", household=HOME_HOUSEHOLD) == 0
+        PinAttempts(store).succeeded("192.168.1.30", household=HOME_HOUSEHOLD)
+        assert PinAttempts(other).wait_seconds("192.168.1.30", household=HOME_HOUSEHOLD) == 0
     finally:
         other.dispose()
 
@@ -139,7 +139,7 @@ def test_processes_starting_together_on_an_empty_database_all_start(tmp_path, em
     assert [process.returncode for process in processes] == [0] * 6, outcomes
     store = Store(empty_database)
     try:
-        assert store.games_in_progress() == []
+        assert store.games_in_progress(household=HOME_HOUSEHOLD) == []
     finally:
         store.dispose()
 

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import delete, select, update
 
 from scorekeeper.rules import Rules, read_document
-from scorekeeper.store import EntryRecord
+from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord
 from scorekeeper.store.lifecycle import delete_game
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.players import merge_players, rename_player
@@ -54,15 +54,17 @@ def solo_document(name, bonus=True, yams=True, finished_at=None):
 
 
 def import_documents(store, *documents):
-    return import_games(store, check_files([("test.json", json.dumps(list(documents)))]))
+    return import_games(store, check_files([("test.json", json.dumps(list(documents)))]),
+                        household=HOME_HOUSEHOLD)
 
 
 def play_document(store, document):
     """Play a whole document through play_turn, as the web forms do."""
     parsed = read_document(document)
-    game_id = start_game(store, parsed.rules, parsed.players)
+    game_id = start_game(store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD)
     for seq, entry in enumerate(parsed.entries):
-        play_turn(store, game_id, seq, entry.column, entry.box, entry.dice)
+        play_turn(store, game_id, seq, entry.column, entry.box, entry.dice,
+                  household=HOME_HOUSEHOLD)
     return game_id
 
 
@@ -89,7 +91,7 @@ def test_finishing_a_game_caches_each_seat_result_from_its_replay(store):
     document = random_document(Rules(), ["Mag", "Alix"], random.Random(7))
     game_id = play_document(store, document)
 
-    record, state = load(store, game_id)
+    record, state = load(store, game_id, household=HOME_HOUSEHOLD)
     rows = aggregate_rows(store)["results"]
     assert [row["seat"] for row in rows] == [0, 1]
     for row, expected in zip(rows, seat_results(state), strict=True):
@@ -124,10 +126,10 @@ def test_undo_forgets_the_results_and_finishing_again_restores_them(store):
     last = read_document(document).entries[-1]
     count = len(document["entries"])
 
-    store.undo_entry(game_id, count)
+    store.undo_entry(game_id, count, household=HOME_HOUSEHOLD)
 
     assert all(rows == [] for rows in aggregate_rows(store).values())
-    play_turn(store, game_id, count - 1, last.column, last.box, last.dice)
+    play_turn(store, game_id, count - 1, last.column, last.box, last.dice, household=HOME_HOUSEHOLD)
     after = aggregate_rows(store)
     for row in before["results"] + after["results"]:
         row.pop("finished_at")
@@ -157,7 +159,7 @@ def test_bonus_streaks_count_games_in_a_row_per_player_and_rule_set(store):
     import_documents(store, {**triple, "finished_at": "2024-03-02T12:00:00"})
     assert classique_streaks(store) == [1, 2, 0, 1]
 
-    delete_game(store, ids[2])
+    delete_game(store, ids[2], household=HOME_HOUSEHOLD)
     assert classique_streaks(store) == [1, 2, 3]
 
     # An old paper game typed in later takes its place in time and counts the rest again.
@@ -190,10 +192,11 @@ def test_the_cache_always_equals_a_replay_of_every_finished_game(store):
     played = play_document(store, random_document(Rules(), ["Alix", "Bob"], rng))
     assert_cache_matches_replay(store)
 
-    store.undo_entry(played, 26)
-    delete_game(store, ids[0])
-    rename_player(store, player_id_of(store, "Alix"), "Alixe")
-    merge_players(store, player_id_of(store, "Mag"), player_id_of(store, "Maggie"))
+    store.undo_entry(played, 26, household=HOME_HOUSEHOLD)
+    delete_game(store, ids[0], household=HOME_HOUSEHOLD)
+    rename_player(store, player_id_of(store, "Alix"), "Alixe", household=HOME_HOUSEHOLD)
+    merge_players(store, player_id_of(store, "Mag"), player_id_of(store, "Maggie"),
+                  household=HOME_HOUSEHOLD)
     import_documents(store, {**documents[3], "finished_at": "2024-01-01"})
 
     assert_cache_matches_replay(store)
@@ -213,19 +216,19 @@ def test_migrate_fills_the_results_of_games_finished_before_they_existed(store):
 
 
 def test_a_log_marked_finished_that_does_not_end_the_game_is_not_ranked(store):
-    game_id = store.create_game({}, ["Mag"])
+    game_id = store.create_game({}, ["Mag"], household=HOME_HOUSEHOLD)
     store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "sixes", (6, 6, 6, 5, 3), 18),
-                    finished=True)
+                    finished=True, household=HOME_HOUSEHOLD)
     assert aggregate_rows(store)["results"] == []
     store.migrate()
     assert aggregate_rows(store)["results"] == []
 
 
 def test_a_finished_game_whose_log_the_rules_refuse_does_not_stop_the_start(store):
-    game_id = store.create_game({}, ["Mag"])
+    game_id = store.create_game({}, ["Mag"], household=HOME_HOUSEHOLD)
     for seq in range(2):  # the same box twice
         store.add_entry(game_id, seq, EntryRecord(seq, 0, "free", "sixes", (6,) * 5, 30),
-                        finished=False)
+                        finished=False, household=HOME_HOUSEHOLD)
     with store.engine.begin() as connection:
         connection.execute(update(games).where(games.c.id == game_id).values(status="finished"))
 

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from scorekeeper.rules import Rules, read_document, write_document
-from scorekeeper.store import ABANDONED, FINISHED, IN_PROGRESS, GameNotFound, Store
+from scorekeeper.store import ABANDONED, FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, GameNotFound, Store
 from scorekeeper.store import halloffame as hof
 from scorekeeper.store.play import load, play_turn
 from scorekeeper.store.players import list_players, merge_players, rename_player
@@ -33,7 +33,7 @@ def every_row(store):
 
 
 def export_text(store, game_id=None):
-    return "".join(json_array(export_documents(store, game_id)))
+    return "".join(json_array(export_documents(store, game_id, household=HOME_HOUSEHOLD)))
 
 
 def some_games(store, seed=5):
@@ -52,7 +52,8 @@ def some_games(store, seed=5):
     unfinished["entries"] = unfinished["entries"][:5]
     documents.append({**unfinished, "created_at": "2024-06-20T18:00:00Z"})
     documents.append({**unfinished, "status": "abandoned"})
-    return import_games(store, check_files([("games.json", json.dumps(documents))]))
+    return import_games(store, check_files([("games.json", json.dumps(documents))]),
+                        household=HOME_HOUSEHOLD)
 
 
 def hall_of_fame(store):
@@ -61,20 +62,25 @@ def hall_of_fame(store):
         return (found.name, found.total, found.finished_at, found.rank, found.won,
                 found.yams_count, found.upper, found.bonus_streak)
 
-    sets = hof.list_rule_sets(store)
-    by_name = {player.name: player.id for player in list_players(store)}
+    home = HOME_HOUSEHOLD
+    sets = hof.list_rule_sets(store, household=home)
+    players = list_players(store, household=home)
     return {
         "rule_sets": [(found.rules, found.games, found.results) for found in sets],
-        "top": {found.rules: [line(x) for x in hof.top_results(store, found.key, 0, 100)]
+        "top": {found.rules: [line(x) for x in hof.top_results(store, found.key, 0, 100,
+                                                               household=home)]
                 for found in sets},
-        "records": {found.rules: {name: line(x) for name, x in hof.records(store, found.key)
-                                  .items()} for found in sets},
-        "recent": [[line(x) for x in game.lines] for game in hof.recent_games(store, 0, 100)],
-        "players": [(player.name, player.games, player.wins) for player in list_players(store)],
-        "stats": {name: [(found.rule_set.rules, found.games, found.wins, found.total_sum,
-                          found.bonus_columns, found.yams_games, found.barred_count)
-                         for found in hof.player_rule_set_stats(store, player_id)]
-                  for name, player_id in by_name.items()},
+        "records": {found.rules: {name: line(x) for name, x
+                                  in hof.records(store, found.key, household=home).items()}
+                    for found in sets},
+        "recent": [[line(x) for x in game.lines]
+                   for game in hof.recent_games(store, 0, 100, household=home)],
+        "players": [(player.name, player.games, player.wins) for player in players],
+        "stats": {player.name: [(found.rule_set.rules, found.games, found.wins, found.total_sum,
+                                 found.bonus_columns, found.yams_games, found.barred_count)
+                                for found in hof.player_rule_set_stats(store, player.id,
+                                                                       household=home)]
+                  for player in players},
     }
 
 
@@ -89,10 +95,11 @@ def other_store(tmp_path, another_database):
 def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(
         store, other_store):
     some_games(store)
-    rename_player(store, 2, "Alixe")
+    rename_player(store, 2, "Alixe", household=HOME_HOUSEHOLD)
     exported = export_text(store)
 
-    ids = import_games(other_store, check_files([("export.json", exported)]))
+    ids = import_games(other_store, check_files([("export.json", exported)]),
+                       household=HOME_HOUSEHOLD)
 
     assert len(ids) == 11
     assert hall_of_fame(other_store) == hall_of_fame(store)
@@ -104,23 +111,26 @@ def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(
 
 def test_an_export_keeps_who_played_after_a_rename_or_a_merge(store, other_store):
     import_games(store, check_files([("a.json", json.dumps(
-        [solo_document("Mag"), solo_document("Maggie"), solo_document("Alix")]))]))
-    merge_players(store, 1, 2)
-    rename_player(store, 3, "Alixe")
+        [solo_document("Mag"), solo_document("Maggie"), solo_document("Alix")]))]),
+        household=HOME_HOUSEHOLD)
+    merge_players(store, 1, 2, household=HOME_HOUSEHOLD)
+    rename_player(store, 3, "Alixe", household=HOME_HOUSEHOLD)
 
     documents = json.loads(export_text(store))
 
     assert [doc["players"] for doc in documents] == [["Mag"], ["Maggie"], ["Alix"]]
     assert [doc.get("identities") for doc in documents] == [None, ["Mag"], ["Alixe"]]
-    import_games(other_store, check_files([("b.json", json.dumps(documents))]))
-    assert [(p.name, p.games) for p in list_players(other_store)] == [("Alixe", 1), ("Mag", 2)]
-    assert load(other_store, 2)[0].players == ("Maggie",)
+    import_games(other_store, check_files([("b.json", json.dumps(documents))]),
+                 household=HOME_HOUSEHOLD)
+    imported = list_players(other_store, household=HOME_HOUSEHOLD)
+    assert [(p.name, p.games) for p in imported] == [("Alixe", 1), ("Mag", 2)]
+    assert load(other_store, 2, household=HOME_HOUSEHOLD)[0].players == ("Maggie",)
 
 
 def test_an_exported_document_is_the_replay_format_plus_the_games_metadata(store):
     some_games(store)
     for document in json.loads(export_text(store)):
-        record, state = load(store, document["id"])
+        record, state = load(store, document["id"], household=HOME_HOUSEHOLD)
         assert {key: document[key] for key in ("rules", "players", "entries")} == \
             write_document(state)
         assert document["status"] == record.status
@@ -210,15 +220,15 @@ def test_dates_statuses_and_names_of_an_import(store):
         {**solo_document("Alix"), "created_at": "2001-01-01T20:00:00+01:00"},
         unfinished,
         {**unfinished, "status": "abandoned"},
-    ]))]))
+    ]))]), household=HOME_HOUSEHOLD)
 
-    games = [load(store, game_id)[0] for game_id in ids]
+    games = [load(store, game_id, household=HOME_HOUSEHOLD)[0] for game_id in ids]
     assert [game.status for game in games] == [FINISHED, FINISHED, IN_PROGRESS, ABANDONED]
     assert games[0].created_at == games[0].finished_at == datetime(1998, 7, 12, tzinfo=UTC)
     assert games[1].finished_at == datetime(2001, 1, 1, 19, tzinfo=UTC)
     assert games[2].players == ("Mag",) and games[2].finished_at is None
     assert [entry.score for entry in games[2].entries] == [4, 8]
-    assert [game.id for game in store.games_in_progress()] == [ids[2]]
+    assert [game.id for game in store.games_in_progress(household=HOME_HOUSEHOLD)] == [ids[2]]
 
 
 def test_an_imported_game_is_stored_as_a_played_one_and_plays_on(store):
@@ -228,11 +238,11 @@ def test_an_imported_game_is_stored_as_a_played_one_and_plays_on(store):
     unfinished = solo_document("Mag")
     unfinished["entries"] = unfinished["entries"][:2]
     imported, _ = import_games(store, check_files([("games.json", json.dumps(
-        [unfinished, solo_document("Alix", finished_at="2024-03-01")]))]))
+        [unfinished, solo_document("Alix", finished_at="2024-03-01")]))]), household=HOME_HOUSEHOLD)
 
-    play_turn(store, imported, 2, "free", "threes", (3, 3, 3, 3, 1))
+    play_turn(store, imported, 2, "free", "threes", (3, 3, 3, 3, 1), household=HOME_HOUSEHOLD)
 
-    assert len(load(store, imported)[0].entries) == 3
+    assert len(load(store, imported, household=HOME_HOUSEHOLD)[0].entries) == 3
     with store.engine.connect() as connection:
         if connection.dialect.name == "sqlite":
             dates = connection.exec_driver_sql(

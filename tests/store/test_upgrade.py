@@ -20,6 +20,7 @@ from sqlalchemy import text
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.migrations import alembic_config
 from scorekeeper.store.play import load
 from scorekeeper.store.results import expected_tables, stored_tables
@@ -83,7 +84,7 @@ def test_every_game_replays_and_shows_the_same_totals(upgraded):
     store = app.extensions[STORE_EXTENSION]
     client = app.test_client()
     for game_id, *_ in before["games"]:
-        record, state = load(store, game_id)
+        record, state = load(store, game_id, household=HOME_HOUSEHOLD)
         stored = [(e.seat, e.column, e.box, e.score) for e in record.entries]
         replayed = [(e.player, e.column, e.box,
                      state.sheets[e.player].columns[e.column].cells[e.box].points)
@@ -132,7 +133,8 @@ def test_rule_sets_follow_the_column_order_of_the_sheet(store):
     documents = [random_document(Rules.from_dict(rules), ["Mag", "Alix"], rng)
                  for rules in ({"preset": "triple"}, {"preset": "triple", "vache": True},
                                {"columns": ["free", "sec"]}, {})]
-    import_games(store, check_files([("games.json", json.dumps(documents))]))
+    import_games(store, check_files([("games.json", json.dumps(documents))]),
+                 household=HOME_HOUSEHOLD)
     cfg = alembic_config()
     with store.engine.connect() as connection:
         if connection.dialect.name == "sqlite":

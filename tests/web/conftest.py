@@ -6,6 +6,7 @@ import pytest
 from sqlalchemy import text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.store import HOME_HOUSEHOLD
 
 DEFAULT_OPTIONS = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
                    "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
@@ -42,7 +43,8 @@ class Table:
 
     def version(self, game_id):
         """The version a sheet of the game shows now (the form's hidden `version`)."""
-        found = self.client.application.extensions[STORE_EXTENSION].game_version(game_id)
+        store = self.client.application.extensions[STORE_EXTENSION]
+        found = store.game_version(game_id, household=HOME_HOUSEHOLD)
         return found.token if found else "none"
 
     def play(self, game_id, seq, dice, target, confirm=False, version=None):

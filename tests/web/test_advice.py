@@ -19,6 +19,7 @@ from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import cache_path
 from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.rules import BOX_LABELS, GameState, Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from scorekeeper.web import advice as advice_module
 
@@ -62,7 +63,7 @@ def test_advice_ranks_every_allowed_box(table, app, with_table):
     assert response.status_code == 200
     assert "Pour Alix, avec les dés 66653" in page
     assert page.count("<tr") == 1 + 13  # the header row and every free box
-    state = load(app.extensions["scorekeeper.store"], game_id)[1]
+    state = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)[1]
     ranked = load_or_build(Rules(), app.instance_path).advise(state, "66653")
     shown = [row.split("</th>")[0].strip() for row in page.split('<th scope="row">')[1:]]
     assert shown == [BOX_LABELS[item.box] for item in ranked]
@@ -116,7 +117,7 @@ def test_advice_after_the_first_throw_lists_the_best_keeps(table, app, with_tabl
     response = table.client.get(f"/games/{game_id}/advice?dice=52551&throw=1")
     page = response.get_data(as_text=True)
     assert response.status_code == 200
-    state = load(app.extensions["scorekeeper.store"], game_id)[1]
+    state = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)[1]
     keeps = load_or_build(Rules(), app.instance_path).advise_keeps(state, "52551", 1)
     assert keeps[0].keep == (5, 5, 5)
     shown = re.findall(r"<li[^>]*>([^<:]*) : ([\d,]+)</li>", page)

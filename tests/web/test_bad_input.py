@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import store as store_module
 
 
@@ -70,7 +71,7 @@ def test_a_client_cannot_choose_the_player(table, game, app):
                                 seat="0", score="50")
     assert response.status_code == 303
     from scorekeeper.store.play import load
-    record, state = load(app.extensions["scorekeeper.store"], game)
+    record, state = load(app.extensions["scorekeeper.store"], game, household=HOME_HOUSEHOLD)
     assert record.entries[-1].seat == 1 and record.entries[-1].score == 3
     assert "ones" not in state.sheets[0].columns["free"].cells
 

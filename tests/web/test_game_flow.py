@@ -1,6 +1,7 @@
 """A whole game through the web, as a family would play it, with CSRF on."""
 
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from scorekeeper.web import main
 
@@ -34,7 +35,7 @@ def test_whole_two_player_game(table, app):
             seq += 1
     assert response.headers["Location"].endswith(f"/games/{game_id}/ranking")
     page = table.client.get(f"/games/{game_id}/ranking").get_data(as_text=True)
-    record, state = load(app.extensions["scorekeeper.store"], game_id)
+    record, state = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)
     assert record.status == "finished" and record.finished_at is not None
     mag, alix = state.sheets
     # Mag: upper 24+20+16+9+6+3 = 78 (+35); lower 28+22+25+30+40+50+24 = 219.
@@ -127,7 +128,7 @@ def test_undo_back_to_the_start(table, app):
     for seq in (2, 1):
         response = table.undo(game_id, seq)
         assert response.status_code == 303
-    record, state = load(app.extensions["scorekeeper.store"], game_id)
+    record, state = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)
     assert record.entries == () and state.active_player == 0
     response = table.undo(game_id, 1)
     assert response.status_code == 303
@@ -138,16 +139,16 @@ def test_undo_after_the_end_reopens_the_game(table, app):
     for seq, (dice, box) in enumerate(mag for mag, _ in GAME):
         table.play(game_id, seq, dice, f"free:{box}")
     store = app.extensions["scorekeeper.store"]
-    assert load(store, game_id)[0].status == "finished"
+    assert load(store, game_id, household=HOME_HOUSEHOLD)[0].status == "finished"
     table.undo(game_id, 13)
-    record, state = load(store, game_id)
+    record, state = load(store, game_id, household=HOME_HOUSEHOLD)
     assert record.status == "in_progress" and not state.is_over
 
 
 def test_new_game_with_house_rules(table, app):
     game_id = table.new_game(["Mag", "Alix"], preset="triple", vache="y", sec="y",
                              four_kind="fixed40", dice="6")
-    record, _ = load(app.extensions["scorekeeper.store"], game_id)
+    record, _ = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)
     rules = Rules.from_dict(record.rules)
     assert rules.columns == ("down", "up", "free", "sec")
     assert (rules.vache, rules.four_kind, rules.dice) == (True, "fixed40", 6)
@@ -157,7 +158,7 @@ def test_new_game_with_house_rules(table, app):
 
 def test_default_options_are_the_classique_rules(table, app):
     game_id = table.new_game(["Mag"])
-    record, _ = load(app.extensions["scorekeeper.store"], game_id)
+    record, _ = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)
     assert Rules.from_dict(record.rules) == Rules()
     assert DEFAULT_OPTIONS["preset"] == "classique"
 
@@ -179,8 +180,8 @@ def test_rematch_same_players_next_seat_first_same_rules(table, app):
     assert response.status_code == 303
     new_id = int(response.headers["Location"].rsplit("/", 1)[1])
     store = app.extensions["scorekeeper.store"]
-    _old, before = load(store, game_id)
-    _new, after = load(store, new_id)
+    _old, before = load(store, game_id, household=HOME_HOUSEHOLD)
+    _new, after = load(store, new_id, household=HOME_HOUSEHOLD)
     assert new_id != game_id and not after.entries
     assert list(after.players) == ["Alix", "Mag"]
     assert after.rules == before.rules and after.rules.four_kind == "fixed40"

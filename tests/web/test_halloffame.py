@@ -9,6 +9,7 @@ import pytest
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.samples import random_document
@@ -21,7 +22,8 @@ from .test_game_flow import GAME
 
 def import_documents(app, *documents):
     return import_games(app.extensions[STORE_EXTENSION],
-                        check_files([("test.json", json.dumps(list(documents)))]))
+                        check_files([("test.json", json.dumps(list(documents)))]),
+                        household=HOME_HOUSEHOLD)
 
 
 def page(client, url, status=200):
@@ -87,7 +89,7 @@ def test_games_not_finished_stay_out(app, client, table):
     game_id = table.new_game(["Mag", "Alix"])
     table.play(game_id, 0, "66662", "free:sixes")
     abandoned = table.new_game(["Bob"])
-    abandon_game(app.extensions[STORE_EXTENSION], abandoned)
+    abandon_game(app.extensions[STORE_EXTENSION], abandoned, household=HOME_HOUSEHOLD)
 
     html = page(client, "/hall-of-fame")
     assert "Aucune partie terminée" in html

@@ -6,6 +6,7 @@ import json
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.transfer import export_documents
 from tests.store.test_results import solo_document
 from tests.store.test_transfer import every_row, hall_of_fame, some_games
@@ -40,7 +41,8 @@ def test_download_every_game(client, store):
     assert response.status_code == 200 and response.mimetype == "application/json"
     assert response.headers["Content-Disposition"].startswith(
         'attachment; filename="yams-parties-')
-    assert json.loads(response.get_data(as_text=True)) == list(export_documents(store))
+    exported = list(export_documents(store, household=HOME_HOUSEHOLD))
+    assert json.loads(response.get_data(as_text=True)) == exported
 
 
 def test_download_one_game(client, store):
@@ -118,7 +120,7 @@ def test_an_upload_larger_than_other_requests_is_accepted(app, client, store):
     content = json.dumps(documents, indent=2).encode()
     assert len(content) > 4096
     assert upload(client, content).status_code == 303
-    assert len(list(export_documents(store))) == 8
+    assert len(list(export_documents(store, household=HOME_HOUSEHOLD))) == 8
 
 
 def test_the_import_asks_for_the_household_pin_when_there_is_one(app, client, store):

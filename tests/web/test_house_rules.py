@@ -3,11 +3,12 @@
 import pytest
 
 from scorekeeper.rules import Entry
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 
 
 def state_of(app, game_id):
-    return load(app.extensions["scorekeeper.store"], game_id)[1]
+    return load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)[1]
 
 
 def test_la_vache_floor_shows_and_bars(table, app, snapshot):

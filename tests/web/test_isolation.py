@@ -49,9 +49,9 @@ def _fill(store, household: int, names: list[str], seed: int) -> dict:
     documents = [random_document(Rules.from_dict(rules), names, rng)
                  for rules in ({}, {}, {"preset": "yatzy"})]
     game_ids = import_games(store, check_files([("games.json", json.dumps(documents))]),
-                            household)
-    game_ids.append(store.create_game({}, names, household))
-    set_spectator_token(store, game_ids[0], f"token-{household}")
+                            household=household)
+    game_ids.append(store.create_game({}, names, household=household))
+    set_spectator_token(store, game_ids[0], f"token-{household}", household=household)
     players = list_players(store, household=household)
     return {"games": game_ids, "players": [player.id for player in players]}
 

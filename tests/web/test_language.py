@@ -16,6 +16,7 @@ from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
 from scorekeeper.app import PACKAGE_DIR
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web import advice as advice_module
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE
 from tests.web.conftest import csrf_token
@@ -329,7 +330,8 @@ def test_dates_and_times_in_the_house_time_zone_and_the_reader_language(paris_ap
     from scorekeeper.store.schema import games
 
     store = paris_app.extensions[STORE_EXTENSION]
-    game_id = start_game(store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"])
+    game_id = start_game(store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"],
+                         household=HOME_HOUSEHOLD)
     # 23:30 in UTC is already the next day in Paris (UTC+1 in January).
     played = datetime(2026, 1, 14, 23, 30, tzinfo=UTC)
     with store.engine.begin() as connection:

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.players import get_player
 from tests.store.test_results import solo_document
@@ -76,9 +77,9 @@ def test_the_chart_is_an_inline_svg_with_a_point_per_game(client, family):
 
 
 def test_a_player_without_finished_games_and_their_open_games(app, client, store):
-    game_id = store.create_game({}, ["Zoé", "Bob"])
-    other = store.create_game({}, ["Zoé"])
-    abandon_game(store, other)
+    game_id = store.create_game({}, ["Zoé", "Bob"], household=HOME_HOUSEHOLD)
+    other = store.create_game({}, ["Zoé"], household=HOME_HOUSEHOLD)
+    abandon_game(store, other, household=HOME_HOUSEHOLD)
 
     html = page(client, "/players/1")
     assert "Zoé n'a encore fini aucune partie." in html
@@ -104,7 +105,7 @@ def test_rename(client, store, family):
     response = post(client, "/players/1/rename", {"name": "  Magali "})
 
     assert response.status_code == 303 and response.headers["Location"] == "/players/1"
-    assert get_player(store, 1).name == "Magali"
+    assert get_player(store, 1, household=HOME_HOUSEHOLD).name == "Magali"
     assert "Mag s'appelle désormais Magali." in page(client, "/players/1")
 
 
@@ -139,7 +140,7 @@ def test_merge(client, store, family):
     response = post(client, "/players/1/merge", {"other": "3"})
 
     assert response.status_code == 303 and response.headers["Location"] == "/players/1"
-    assert get_player(store, 3) is None
+    assert get_player(store, 3, household=HOME_HOUSEHOLD) is None
     html = page(client, "/players/1")
     assert "maggie est rattaché à Mag" in html
     assert re.search(r"Classique</a></th>\s*<td>3</td>", html)

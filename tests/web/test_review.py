@@ -5,6 +5,7 @@ import re
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from tests.store.test_results import solo_document
 from tests.store.test_results_players import duo_document
@@ -86,7 +87,7 @@ def test_abandon_after_a_confirmation(client, store, table):
     response = post(client, f"/games/{game_id}/abandon", {})
 
     assert response.status_code == 303 and response.headers["Location"] == "/"
-    assert load(store, game_id)[0].status == "abandoned"
+    assert load(store, game_id, household=HOME_HOUSEHOLD)[0].status == "abandoned"
     home = page(client, "/")
     assert "Partie abandonnée" in home and f'href="/games/{game_id}"' not in home
     assert "abandonnée, commencée le" in page(client, f"/games/{game_id}/review")
@@ -99,7 +100,7 @@ def test_an_abandoned_game_can_be_taken_up_again(client, store, table):
     response = post(client, f"/games/{game_id}/resume", {})
 
     assert response.headers["Location"] == f"/games/{game_id}"
-    assert load(store, game_id)[0].status == "in_progress"
+    assert load(store, game_id, household=HOME_HOUSEHOLD)[0].status == "in_progress"
     again = post(client, f"/games/{game_id}/resume", {})
     assert again.status_code == 303
     assert "il n'y a rien à reprendre" in page(client, f"/games/{game_id}/review")
@@ -121,7 +122,7 @@ def test_delete_after_a_confirmation_also_takes_the_game_out_of_the_hall_of_fame
     response = post(client, f"/games/{duel}/delete", {})
 
     assert response.status_code == 303 and response.headers["Location"] == "/"
-    assert store.load_game(duel) is None
+    assert store.load_game(duel, household=HOME_HOUSEHOLD) is None
     assert f"Partie n° {duel} supprimée." in page(client, "/")
     assert "Aucune partie terminée pour l'instant" in page(client, "/hall-of-fame")
     assert post(client, f"/games/{duel}/delete", {}).status_code == 404
