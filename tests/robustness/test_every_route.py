@@ -15,15 +15,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from flask import url_for
 from sqlalchemy import text
 
-from scorekeeper.advisor.builds import Strategies
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
@@ -32,6 +28,7 @@ from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.web import advice
 from scorekeeper.web.households import passphrase_hash
+from tests.walk import NeverBuiltStrategies, endpoint_of, find_forms, route_paths
 
 HOSTILE_NUMBERS = ["9" * 5000, "-1", "²", "①", "١", "0"]
 HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "\x00", "é" * 2000,
@@ -64,13 +61,6 @@ FAILURE_TABLES = {"pin_failures", "passphrase_failures"}
 SPECTATOR_TOKEN = "spectator-token-of-the-game-in-progress"
 
 
-class _NeverBuilt(Strategies):
-    """The advisor's tables as while their build runs: queued, never built."""
-
-    def _build_all(self) -> None:
-        pass
-
-
 def _server_error(status: int, url: str) -> bool:
     preparing = status == PREPARING[0] and urlsplit(url).path.endswith(PREPARING[1])
     return status >= 500 and not preparing
@@ -86,7 +76,7 @@ def app(request, tmp_path_factory):
 def _household(tmp_path_factory, hosted: bool):
     app = create_app({"TESTING": True, "HOUSEHOLDS": hosted},
                      instance_path=tmp_path_factory.mktemp("instance"))
-    app.extensions[advice.ADVISOR_EXTENSION] = _NeverBuilt(app.instance_path)
+    app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     store = app.extensions[STORE_EXTENSION]
     household = (create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE)) if hosted
                  else HOME_HOUSEHOLD)
@@ -127,20 +117,8 @@ def _client(app):
 
 def _get_pages(app) -> list[str]:
     """Every GET route of the URL map, once per game kind for the routes of a game."""
-    pages = []
-    for rule in app.url_map.iter_rules():
-        if "GET" not in rule.methods:
-            continue
-        if rule.endpoint == "static":
-            pages.append("/static/css/app.css")
-            continue
-        games = app.config["GAME_IDS"] if "game_id" in rule.arguments else (None,)
-        for game_id in games:
-            values = {"game_id": game_id, "player_id": 1, "token": SPECTATOR_TOKEN}
-            with app.test_request_context():
-                pages.append(url_for(rule.endpoint, **{name: values[name]
-                                                       for name in rule.arguments}))
-    return sorted(set(pages))
+    return route_paths(app, {"game_id": app.config["GAME_IDS"], "player_id": [1],
+                             "token": [SPECTATOR_TOKEN], "filename": ["css/app.css"]})
 
 
 def test_every_get_route_with_hostile_query_arguments(app, capsys):
@@ -168,75 +146,16 @@ def test_every_get_route_with_hostile_query_arguments(app, capsys):
 # -- forms ---------------------------------------------------------------------------------
 
 
-@dataclass
-class FoundForm:
-    page: str
-    action: str
-    fields: list[tuple[str, str]] = field(default_factory=list)
-    # The named submit buttons: the first one is pressed.
-    buttons: list[tuple[str, str]] = field(default_factory=list)
-
-
-class _Forms(HTMLParser):
-    """The POST forms of a page, with the values a player would send untouched."""
-
-    def __init__(self, page: str) -> None:
-        super().__init__()
-        self.page = page
-        self.forms: list[FoundForm] = []
-        self._form: FoundForm | None = None
-        self._select: str | None = None
-
-    def handle_starttag(self, tag, attrs) -> None:
-        attrs = dict(attrs)
-        if tag == "option" and self._select and self._form is not None:
-            # A select sends its first option untouched.
-            self._form.fields.append((self._select, attrs.get("value") or ""))
-            self._select = None
-            return
-        if tag == "form" and (attrs.get("method") or "").lower() == "post":
-            self._form = FoundForm(self.page, attrs.get("action") or self.page)
-            self.forms.append(self._form)
-        if self._form is None or not attrs.get("name"):
-            return
-        name, value = attrs["name"], attrs.get("value") or ""
-        kind = (attrs.get("type") or "").lower()
-        if tag == "button" or kind == "submit":
-            self._form.buttons.append((name, value))
-        elif tag == "input" and kind in ("checkbox", "radio"):
-            if "checked" in attrs:
-                self._form.fields.append((name, value))
-        elif tag == "input" and kind != "file":
-            self._form.fields.append((name, value))
-        elif tag == "select":
-            self._select = name
-        elif tag == "textarea":
-            self._form.fields.append((name, ""))
-
-    def handle_startendtag(self, tag, attrs) -> None:
-        self.handle_starttag(tag, attrs)
-
-    def handle_endtag(self, tag) -> None:
-        if tag == "form":
-            self._form = None
-
-
-def _forms(app, client) -> list[FoundForm]:
+def _forms(app, client) -> list:
     """Every form of every page, once: the language form of every page is one form."""
-    found: dict[tuple, FoundForm] = {}
-    for page in _get_pages(app):
-        response = client.get(page)
-        if response.mimetype != "text/html":
-            continue
-        parser = _Forms(page)
-        parser.feed(response.get_data(as_text=True))
-        for form in parser.forms:
-            names = tuple(name for name, _value in [*form.fields, *form.buttons])
-            found.setdefault((form.action, names), form)
+    found = {}
+    for form in find_forms(client, _get_pages(app)):
+        names = tuple(name for name, _value in [*form.fields, *form.buttons])
+        found.setdefault((form.action, names), form)
     return list(found.values())
 
 
-def _variants(form: FoundForm):
+def _variants(form):
     """(what, fields) for each field of the form missing, empty, repeated and hostile."""
     fields = [*form.fields, *form.buttons[:1]]
     named = [(i, name) for i, (name, _value) in enumerate(fields) if name != "csrf_token"]
@@ -250,21 +169,16 @@ def _variants(form: FoundForm):
     yield "an unknown field", [*fields, ("unknown", "1"), ("_method", "DELETE")]
 
 
-def _endpoint(app, action: str) -> str:
-    adapter = app.url_map.bind("localhost")
-    return adapter.match(urlsplit(action).path, method="POST")[0]
-
-
 def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(app, capsys):
     client = _client(app)
     forms = _forms(app, client)
     post_routes = {rule.endpoint for rule in app.url_map.iter_rules() if "POST" in rule.methods}
-    found = {_endpoint(app, form.action) for form in forms}
+    found = {endpoint_of(app, form.action) for form in forms}
     if not app.config["HOUSEHOLDS"]:
         post_routes -= HOSTED_ONLY
     assert post_routes - NOT_ON_A_PAGE <= found, "a POST route that no page's form reaches"
     # Destructive forms last, so that the others still find their game.
-    forms.sort(key=lambda form: _endpoint(app, form.action) in DESTRUCTIVE)
+    forms.sort(key=lambda form: endpoint_of(app, form.action) in DESTRUCTIVE)
     cases = 0
     for form in forms:
         for what, fields in _variants(form):

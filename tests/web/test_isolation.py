@@ -16,15 +16,16 @@ from pypdf import PdfReader
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.households import create_household, set_spectator_token
+from scorekeeper.store.households import create_household
 from scorekeeper.store.players import list_players
 from scorekeeper.store.samples import random_document
-from scorekeeper.store.transfer import check_files, export_documents, import_games
+from scorekeeper.store.transfer import export_documents
 from scorekeeper.web.households import passphrase_hash
+from tests.walk import fill_household, join_household
 
 # Names found nowhere else in the app's pages, in either language.
-A_NAMES = ["Aglaé", "Anatole"]
-B_NAMES = ["Barnabéxq", "Bérénicezw"]
+A_NAMES = ["Aglaé", "Anatole", "Apollinaire"]
+B_NAMES = ["Barnabéxq", "Bérénicezw", "Bartholomézk"]
 PASSPHRASE = "correct horse battery"
 ID_ARGUMENTS = {"game_id", "player_id"}
 # Routes whose argument is a secret token rather than an id: whoever holds the token may
@@ -42,25 +43,10 @@ def hosted(instance_path, database_url):
     app.extensions[STORE_EXTENSION].dispose()
 
 
-def _fill(store, household: int, names: list[str], seed: int) -> dict:
-    """Finished games of two rule sets and a game in progress, with a spectator link;
-    the ids of the games and players."""
-    rng = random.Random(seed)
-    documents = [random_document(Rules.from_dict(rules), names, rng)
-                 for rules in ({}, {}, {"preset": "yatzy"})]
-    game_ids = import_games(store, check_files([("games.json", json.dumps(documents))]),
-                            household=household)
-    game_ids.append(store.create_game({}, names, household=household))
-    set_spectator_token(store, game_ids[0], f"token-{household}", household=household)
-    players = list_players(store, household=household)
-    return {"games": game_ids, "players": [player.id for player in players]}
-
-
 def _join(client, name: str) -> None:
     """Join the household and give its PIN (hosted, the passphrase): the guarded views then
     run, and their answer to another household's ids is what the tests see."""
-    response = client.post("/household/join", data={"name": name, "passphrase": PASSPHRASE})
-    assert response.status_code == 303, response.get_data(as_text=True)
+    join_household(client, name, PASSPHRASE)
     response = client.post("/household-pin", data={"household_pin": PASSPHRASE,
                                                    "household_next": "/"})
     assert response.status_code == 303, response.get_data(as_text=True)
@@ -71,7 +57,8 @@ def two_households(hosted):
     store = hosted.extensions[STORE_EXTENSION]
     a = create_household(store, "Les A", passphrase_hash(PASSPHRASE))
     b = create_household(store, "Les B", passphrase_hash(PASSPHRASE))
-    return hosted, store, (a, _fill(store, a, A_NAMES, 1)), (b, _fill(store, b, B_NAMES, 2))
+    return (hosted, store, (a, fill_household(store, a, A_NAMES, 1)),
+            (b, fill_household(store, b, B_NAMES, 2)))
 
 
 def _paths(rule, ids: dict[str, list[int]]):

@@ -1,0 +1,204 @@
+"""How the URL-map walks of the tests reach the app as a device does: the pages of every GET
+route, the POST forms and links on them, a device joining its household, and every row of
+every table of the database to compare before and after.
+
+Used by tests/robustness/test_every_route.py (hostile input on every route and form), and by
+tests/web/test_isolation.py and test_write_isolation.py (what one household reads and
+writes never reaches another).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import random
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlsplit
+
+from flask import Flask, url_for
+from sqlalchemy import Engine, inspect, text
+
+from scorekeeper.advisor.builds import Strategies
+from scorekeeper.rules import Rules
+from scorekeeper.store.households import set_spectator_token
+from scorekeeper.store.lifecycle import abandon_game
+from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.players import list_players
+from scorekeeper.store.samples import random_document
+from scorekeeper.store.transfer import check_files, import_games
+
+CSRF_FIELD = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+class NeverBuiltStrategies(Strategies):
+    """The advisor's tables as while their build runs: queued, never built (a build takes
+    seconds of CPU; the advice page then answers "try again in a moment")."""
+
+    def _build_all(self) -> None:
+        pass
+
+
+def fill_household(store, household: int, names: Sequence[str], seed: int) -> dict:
+    """Give a household what every route of the app has to work on: finished games of two
+    rule sets between its first two players, a game of theirs in progress with a spectator
+    link, and an abandoned game of its third player alone. The ids of its games and players,
+    and the spectator link's token."""
+    rng = random.Random(seed)
+    pair, alone = list(names[:2]), [names[2]]
+    documents = [random_document(Rules.from_dict(rules), pair, rng)
+                 for rules in ({}, {}, {"preset": "yatzy"})]
+    games = import_games(store, check_files([("games.json", json.dumps(documents))]),
+                         household=household)
+    playing = start_game(store, Rules(), pair, household=household)
+    play_turn(store, playing, 0, "free", "sixes", "66662", household=household)
+    play_turn(store, playing, 1, "free", "ones", "11123", household=household)
+    token = f"token-of-household-{household}"
+    set_spectator_token(store, playing, token, household=household)
+    abandoned = start_game(store, Rules(), alone, household=household)
+    abandon_game(store, abandoned, household=household)
+    players = list_players(store, household=household)
+    return {"games": [*games, playing, abandoned], "players": [player.id for player in players],
+            "token": token}
+
+
+def route_paths(app: Flask, values: dict[str, Sequence]) -> list[str]:
+    """The path of every GET route of the URL map, once for each combination of the given
+    values of its arguments (`values` maps an argument's name to its values)."""
+    paths = set()
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods:
+            continue
+        names = sorted(rule.arguments)
+        missing = set(names) - set(values)
+        assert not missing, f"{rule.rule}: give the walk values for {sorted(missing)}"
+        with app.test_request_context():
+            for combination in itertools.product(*(values[name] for name in names)):
+                paths.add(url_for(rule.endpoint, **dict(zip(names, combination, strict=True))))
+    return sorted(paths)
+
+
+@dataclass
+class FoundForm:
+    page: str
+    action: str
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    # The named submit buttons: the first one is pressed.
+    buttons: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names it sends, each once: what tells two forms of one action apart."""
+        return tuple(sorted({name for name, _value in [*self.fields, *self.buttons]}))
+
+    def value(self, name: str) -> str | None:
+        return next((value for found, value in self.fields if found == name), None)
+
+
+class _Page(HTMLParser):
+    """The POST forms of a page, with the values a player would send untouched, and the
+    addresses of its links."""
+
+    def __init__(self, page: str) -> None:
+        super().__init__()
+        self.page = page
+        self.forms: list[FoundForm] = []
+        self.links: list[str] = []
+        self._form: FoundForm | None = None
+        self._select: str | None = None
+
+    def handle_starttag(self, tag, attrs) -> None:
+        attrs = dict(attrs)
+        if tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
+        if tag == "option" and self._select and self._form is not None:
+            # A select sends its first option untouched.
+            self._form.fields.append((self._select, attrs.get("value") or ""))
+            self._select = None
+            return
+        if tag == "form" and (attrs.get("method") or "").lower() == "post":
+            self._form = FoundForm(self.page, attrs.get("action") or self.page)
+            self.forms.append(self._form)
+        if self._form is None or not attrs.get("name"):
+            return
+        name, value = attrs["name"], attrs.get("value") or ""
+        kind = (attrs.get("type") or "").lower()
+        if tag == "button" or kind == "submit":
+            self._form.buttons.append((name, value))
+        elif tag == "input" and kind in ("checkbox", "radio"):
+            if "checked" in attrs:
+                self._form.fields.append((name, value))
+        elif tag == "input" and kind != "file":
+            self._form.fields.append((name, value))
+        elif tag == "select":
+            self._select = name
+        elif tag == "textarea":
+            self._form.fields.append((name, ""))
+
+    def handle_startendtag(self, tag, attrs) -> None:
+        self.handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag) -> None:
+        if tag == "form":
+            self._form = None
+
+
+def forms_on(page: str, html: str) -> list[FoundForm]:
+    """The POST forms of a page (`page`, its path), in the order they appear."""
+    parser = _Page(page)
+    parser.feed(html)
+    return parser.forms
+
+
+def links_on(html: str) -> list[str]:
+    parser = _Page("")
+    parser.feed(html)
+    return parser.links
+
+
+def find_forms(client, pages: Iterable[str]) -> list[FoundForm]:
+    """Every form of every HTML page among `pages`, as `client` is shown them."""
+    found = []
+    for page in pages:
+        response = client.get(page)
+        if response.mimetype == "text/html":
+            found.extend(forms_on(page, response.get_data(as_text=True)))
+    return found
+
+
+def endpoint_of(app: Flask, url: str, method: str = "POST") -> str:
+    """The endpoint that answers `method` at `url`."""
+    return app.url_map.bind("localhost").match(urlsplit(url).path, method=method)[0]
+
+
+def join_household(client, name: str, passphrase: str) -> None:
+    """Join the household as a device does: its name and passphrase in the join form."""
+    page = client.get("/household/join").get_data(as_text=True)
+    response = client.post("/household/join", data={
+        "name": name, "passphrase": passphrase, "csrf_token": CSRF_FIELD.search(page).group(1)})
+    assert response.status_code == 303, response.get_data(as_text=True)
+
+
+@functools.cache
+def _primary_keys(engine: Engine) -> dict[str, list[str]]:
+    """Each table of the database (as the database lists them, not as the code's schema
+    says) and the columns of its primary key."""
+    with engine.connect() as connection:
+        found = inspect(connection)
+        return {name: found.get_pk_constraint(name)["constrained_columns"]
+                for name in found.get_table_names()}
+
+
+def snapshot(engine: Engine) -> dict[str, dict[tuple, dict]]:
+    """Every row of every table, by table and primary key (the whole row without one)."""
+    rows: dict[str, dict[tuple, dict]] = {}
+    with engine.connect() as connection:
+        for name, key in _primary_keys(engine).items():
+            found = rows[name] = {}
+            for row in connection.execute(text(f'SELECT * FROM "{name}"')).mappings():
+                row = dict(row)
+                found[tuple(row[column] for column in key) if key else tuple(row.items())] = row
+    return rows
