@@ -54,14 +54,15 @@ LAZY_COMMANDS = {
 
 class LazyGroup(click.Group):
     """A group whose LAZY_COMMANDS are imported when called, not when listed, and which says
-    a database URL that cannot be used in one line, whatever the subcommand."""
+    a database URL or a setting that cannot be used in one line, whatever the subcommand."""
 
     def invoke(self, ctx: click.Context):
+        from scorekeeper.config import SettingError
         from scorekeeper.store.store import DatabaseSetupError
 
         try:
             return super().invoke(ctx)
-        except DatabaseSetupError as error:
+        except (DatabaseSetupError, SettingError) as error:
             raise click.ClickException(str(error)) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:

@@ -61,7 +61,7 @@ from scorekeeper.store.households import (
 from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
 from scorekeeper.web.live import version_response
-from scorekeeper.web.main import qr_code_svg
+from scorekeeper.web.main import qr_code_svg, shared_url
 from scorekeeper.web.security import HOSTED_SETTING, MAX_DATABASE_ID, require_pin
 from scorekeeper.web.store import household, load_or_404, store
 
@@ -269,7 +269,7 @@ def new_join_link():
     token = secrets.token_urlsafe(24)
     expires_at = datetime.now(UTC) + timedelta(minutes=JOIN_LINK_MINUTES)
     add_join_link(store(), household(), _link_hash(token), expires_at)
-    url = url_for("households.join_link", token=token, _external=True)
+    url = shared_url("households.join_link", token=token)
     return render_template("households/join_link.html", url=url, qr=qr_code_svg(url),
                            minutes=JOIN_LINK_MINUTES)
 
@@ -317,7 +317,7 @@ def spectator_link(game_id: int):
         set_spectator_token(store(), game_id, None if revoke else secrets.token_urlsafe(24))
         return redirect(url_for("households.spectator_link", game_id=game_id), code=303)
     token = spectator_token(store(), game_id)
-    url = url_for("households.spectate", token=token, _external=True) if token else None
+    url = shared_url("households.spectate", token=token) if token else None
     return render_template("households/spectator_link.html", game_id=game_id, url=url,
                            qr=qr_code_svg(url) if url else None, form=form)
 

@@ -32,6 +32,7 @@ from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.web import advice
 from scorekeeper.web.households import passphrase_hash
+from tests.hosted import HOSTED
 
 HOSTILE_NUMBERS = ["9" * 5000, "-1", "²", "①", "١", "0"]
 HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "\x00", "é" * 2000,
@@ -84,7 +85,7 @@ def app(request, tmp_path_factory):
 
 
 def _household(tmp_path_factory, hosted: bool):
-    app = create_app({"TESTING": True, "HOUSEHOLDS": hosted},
+    app = create_app({"TESTING": True, **(HOSTED if hosted else {})},
                      instance_path=tmp_path_factory.mktemp("instance"))
     app.extensions[advice.ADVISOR_EXTENSION] = _NeverBuilt(app.instance_path)
     store = app.extensions[STORE_EXTENSION]

@@ -5,21 +5,12 @@ household. Household mode (the default) is every other test of the suite."""
 import re
 from datetime import UTC, datetime, timedelta
 
-import pytest
-
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.store.households import count_households, find_household
 from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
+from tests.hosted import HOSTED
 
 PASSPHRASE = "correct horse battery"
-
-
-@pytest.fixture
-def hosted(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True},
-                     instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
 
 
 def _token(client, path: str) -> str:
@@ -81,7 +72,7 @@ def test_a_taken_name_or_a_short_passphrase_is_refused_with_a_message(hosted):
 
 
 def test_sign_up_closed_by_config(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True,
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
                       "HOUSEHOLD_SIGNUP": False}, instance_path=instance_path)
     client = app.test_client()
     assert client.get("/household/new").status_code == 404

@@ -20,6 +20,7 @@ from scorekeeper.store.players import list_players
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, export_documents, import_games
 from scorekeeper.web.households import passphrase_hash
+from tests.hosted import HOSTED
 
 # Names found nowhere else in the app's pages, in either language.
 A_NAMES = ["Aglaé", "Anatole"]
@@ -35,7 +36,7 @@ TOKEN_ROUTES = {"households.spectate", "households.spectate_version", "household
 @pytest.fixture
 def hosted(instance_path, database_url):
     # CSRF off: a POST then reaches its view, whose answer to B's ids is what is tested.
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True,
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
                       "WTF_CSRF_ENABLED": False}, instance_path=instance_path)
     yield app
     app.extensions[STORE_EXTENSION].dispose()
