@@ -135,6 +135,14 @@ def add_join_link(store: Store, household: int, token_hash: str, expires_at: dat
         token_hash=token_hash, household_id=household, expires_at=expires_at)))
 
 
+def join_link_household(store: Store, token_hash: str, now: datetime) -> int | None:
+    """The household a join link would open, None for a used, expired or unknown link; the
+    link stays as it is (opening it is no use of it)."""
+    with store.engine.connect() as connection:
+        return connection.scalar(select(join_links.c.household_id).where(
+            join_links.c.token_hash == token_hash, join_links.c.expires_at >= now))
+
+
 def use_join_link(store: Store, token_hash: str, now: datetime) -> int | None:
     """The household a join link opens, used up; None for a used, expired or unknown link.
     Expired links are forgotten on the way."""

@@ -50,6 +50,7 @@ from scorekeeper.store.households import (
     device_seen,
     find_household,
     get_household,
+    join_link_household,
     list_devices,
     recent_passphrase_failures,
     remove_device,
@@ -237,18 +238,43 @@ def _link_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@bp.get("/join/<token>")
+@bp.route("/join/<token>", methods=["GET", "POST"])
 def join_link(token: str):
-    """A join link scanned or opened on a new device: it joins, once, within minutes."""
+    """A join link scanned or opened on a device: the page says which household it joins
+    (and, on a device already joined, which one it leaves), and only its form joins, once,
+    within minutes. Opening the link changes nothing, so that neither a link previewer nor
+    a page that makes a tablet open it can use it up or move the tablet."""
     if not hosted():
         abort(404)
-    found = use_join_link(store(), _link_hash(token), datetime.now(UTC))
-    if found is None:
-        flash(_("Ce lien pour rejoindre a déjà servi ou a expiré : demandez-en un nouveau."),
-              "error")
-        return redirect(url_for("households.join"))
-    _sign_in(found)
-    return redirect(url_for("main.home"))
+    link = _link_hash(token)
+    found = join_link_household(store(), link, datetime.now(UTC))
+    joining = get_household(store(), found) if found is not None else None
+    if joining is None:
+        return _join_link_gone()
+    form = ActionForm()
+    current = household() if current_user.is_authenticated else None
+    if current != found and form.validate_on_submit():
+        # The delete decides: of two devices using the link at once, one joins.
+        if use_join_link(store(), link, datetime.now(UTC)) != found:
+            return _join_link_gone()
+        if current is not None:
+            # The device leaves its household: it is no longer one of its devices.
+            remove_device(store(), current, current_user.record.id)
+            logout_user()
+        _sign_in(found)
+        flash(_("Cet appareil est maintenant dans la maison « %(name)s ».", name=joining.name),
+              "info")
+        return redirect(url_for("main.home"), code=303)
+    return render_template("households/join_by_link.html", form=form, token=token,
+                           joining=joining.name,
+                           current=g.get("household_name") if current is not None else None,
+                           already=current == found)
+
+
+def _join_link_gone():
+    message = _("Ce lien pour rejoindre a déjà servi ou a expiré : demandez-en un nouveau.")
+    return render_template("errors/error.html", code=404, message=message,
+                           action=(url_for("households.join"), _("Rejoindre une maison"))), 404
 
 
 @bp.get("/household/devices")

@@ -56,6 +56,7 @@ def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, ar
         link = first.locator(".join-link").get_attribute("href")
 
         second.goto(link)
+        second.get_by_role("button", name="Rejoindre « Les Martin »").click()
         expect(second.locator(".household-name")).to_have_text("Les Martin")
 
         first.goto("/")

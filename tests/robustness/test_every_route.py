@@ -23,6 +23,7 @@ import itertools
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from io import BytesIO
 from urllib.parse import quote, urlencode, urlsplit
@@ -35,11 +36,11 @@ from scorekeeper.advisor.builds import Strategies
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.households import create_household, set_spectator_token
+from scorekeeper.store.households import add_join_link, create_household, set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.web import advice
-from scorekeeper.web.households import passphrase_hash
+from scorekeeper.web.households import _link_hash, passphrase_hash
 from tests.databases import give_database, take_database
 from tests.hosted import HOSTED
 
@@ -63,9 +64,10 @@ NOT_ON_A_PAGE = {"security.unlock", "households.delete"}
 # POST routes of a hosted server only: a 404 in a home.
 HOSTED_ONLY = {"households.join", "households.signup", "households.new_join_link",
                "households.remove", "households.delete"}
-# Forms that may delete what other forms need, or sign the device out: posted last.
+# Forms that may delete what other forms need, or sign the device out or move it to another
+# household: posted last.
 DESTRUCTIVE = {"review.delete", "players.merge", "households.remove", "households.delete",
-               "households.join", "households.signup"}
+               "households.join", "households.signup", "households.join_link"}
 # The advice page's answer while its table is being built, "try again in a moment": the
 # table takes seconds of CPU, not built here.
 PREPARING = (503, "/advice")
@@ -75,8 +77,10 @@ PASSPHRASE = "robust passphrase"
 # Refused attempts are counted in the database by design (wrong PINs, wrong passphrases):
 # the tables that a refused post may change.
 FAILURE_TABLES = {"pin_failures", "passphrase_failures"}
-# The spectator link of the game in progress: the routes that take a token get it.
+# The spectator link of the game in progress, and hosted the link that joins another
+# household: the routes that take a token get it.
 SPECTATOR_TOKEN = "spectator-token-of-the-game-in-progress"
+NEIGHBOURS = "Les Voisins"
 
 
 class _NeverBuilt(Strategies):
@@ -116,6 +120,10 @@ def _household(tmp_path_factory, hosted: bool):
     abandoned = start_game(store, Rules(), ["Léa"], household)
     abandon_game(store, abandoned, household)
     set_spectator_token(store, playing, SPECTATOR_TOKEN)
+    if hosted:
+        neighbours = create_household(store, NEIGHBOURS, passphrase_hash(PASSPHRASE))
+        add_join_link(store, neighbours, _link_hash(SPECTATOR_TOKEN),
+                      datetime.now(UTC) + timedelta(days=1))
     app.config["GAME_IDS"] = (playing, finished, abandoned)
     yield app
     store.dispose()
