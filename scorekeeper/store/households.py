@@ -10,10 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.store.errors import StoreError
+from scorekeeper.store.household_names import (
+    HouseholdNameTaken,
+    household_key,
+    household_name,
+    household_skeleton,
+)
 from scorekeeper.store.schema import (
     devices,
     entries,
@@ -32,12 +37,7 @@ from scorekeeper.store.schema import (
 )
 from scorekeeper.store.store import Store, _now
 
-MAX_HOUSEHOLD_NAME_LENGTH = 60
 MAX_ADDRESS_LENGTH = 64
-
-
-class HouseholdNameTaken(StoreError):
-    """Another household already has this name, ignoring case."""
 
 
 @dataclass(frozen=True)
@@ -57,27 +57,34 @@ class DeviceRecord:
     last_seen_at: datetime
 
 
-def household_key(name: str) -> str:
-    """The identity of a household's name: the same name ignoring case is the same one."""
-    return name.strip().casefold()
-
-
 def _household(row) -> HouseholdRecord | None:
     return None if row is None else HouseholdRecord(row.id, row.name, row.passphrase_hash)
 
 
 def create_household(store: Store, name: str, passphrase_hash: str) -> int:
-    """A new household; HouseholdNameTaken when another has this name (ignoring case)."""
+    """A new household called `name` (trimmed, see household_name); HouseholdNameRefused
+    for a name no household may have, HouseholdNameTaken when another household has it or
+    one that looks like it (the table's unique keys decide, also between two at once)."""
+    name = household_name(name)
     try:
         return store.write(lambda connection: connection.execute(insert(households).values(
-            name=name.strip(), name_key=household_key(name), passphrase_hash=passphrase_hash,
-            created_at=_now())).inserted_primary_key[0])
+            name=name, name_key=household_key(name), name_skeleton=household_skeleton(name),
+            passphrase_hash=passphrase_hash, created_at=_now())).inserted_primary_key[0])
     except IntegrityError:
         raise HouseholdNameTaken(name) from None
 
 
+def household_name_taken(store: Store, name: str) -> bool:
+    """Whether a household has this name, or one that looks like it: asked before a
+    passphrase is hashed, create_household deciding in the end."""
+    with store.engine.connect() as connection:
+        return connection.scalar(select(households.c.id).where(or_(
+            households.c.name_key == household_key(name),
+            households.c.name_skeleton == household_skeleton(name))).limit(1)) is not None
+
+
 def find_household(store: Store, name: str) -> HouseholdRecord | None:
-    """The household called `name` (ignoring case), None if there is none."""
+    """The household called `name` (see household_key), None if there is none."""
     with store.engine.connect() as connection:
         return _household(connection.execute(
             select(households).where(households.c.name_key == household_key(name))

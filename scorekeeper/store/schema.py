@@ -63,13 +63,16 @@ households = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("name", String(60), nullable=False),
-    # The name as typed to join, ignoring case; None for the one household of an
-    # installation at home, which nobody joins by name.
+    # The name as typed to join, ignoring case, compatibility forms and spaces, and a digest
+    # of what it looks like (store/household_names.py): no two households share either.
+    # None for the one household of an installation at home, which nobody joins by name.
     Column("name_key", String(180), nullable=True),
+    Column("name_skeleton", String(64), nullable=True),
     # Werkzeug's salted scrypt hash of the passphrase; None where nobody signs in.
     Column("passphrase_hash", Text, nullable=True),
     Column("created_at", UTCDateTime, nullable=False),
     UniqueConstraint("name_key"),
+    Index("ix_households_name_skeleton", "name_skeleton", unique=True),
 )
 
 games = Table(

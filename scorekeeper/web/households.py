@@ -38,9 +38,13 @@ from wtforms import IntegerField, PasswordField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound
-from scorekeeper.store.households import (
+from scorekeeper.store.household_names import (
     MAX_HOUSEHOLD_NAME_LENGTH,
+    HouseholdNameRefused,
     HouseholdNameTaken,
+    household_name,
+)
+from scorekeeper.store.households import (
     add_device,
     add_join_link,
     add_passphrase_failure,
@@ -50,6 +54,7 @@ from scorekeeper.store.households import (
     device_seen,
     find_household,
     get_household,
+    household_name_taken,
     join_link_household,
     list_devices,
     recent_passphrase_failures,
@@ -217,14 +222,21 @@ def signup():
     error = None
     if form.validate_on_submit():
         try:
-            household_id = create_household(store(), form.name.data,
+            name = household_name(form.name.data)
+            # Checked before the passphrase is hashed, a tenth of a second of work.
+            if household_name_taken(store(), name):
+                raise HouseholdNameTaken(name)
+            household_id = create_household(store(), name,
                                             passphrase_hash(form.passphrase.data))
+        except HouseholdNameRefused as refused:
+            error = refused.render(_)
         except HouseholdNameTaken:
-            error = _("Ce nom est déjà pris : choisissez-en un autre.")
+            error = _("Ce nom est déjà pris, ou ressemble trop à celui d'une autre maison : "
+                      "choisissez-en un autre.")
         else:
             _sign_in(household_id)
             flash(_("La maison « %(name)s » est créée. Ajoutez vos autres appareils depuis "
-                    "la page Appareils.", name=form.name.data.strip()), "info")
+                    "la page Appareils.", name=name), "info")
             return redirect(url_for("main.home"), code=303)
     elif form.is_submitted():
         error = _("Tapez un nom de 1 à %(most)d caractères et une phrase secrète d'au moins "
