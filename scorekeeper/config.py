@@ -85,6 +85,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("HOUSEHOLDS", False,
             "Hosted for many households: devices join theirs by name and passphrase."),
     Setting("HOUSEHOLD_SIGNUP", True, "Hosted, whether strangers may create a household."),
+    Setting("SIGNUPS_PER_ADDRESS", 5,
+            "Hosted, households one address (an IPv6 /64) may create an hour; beyond, a 429 "
+            "before any passphrase is hashed."),
+    Setting("SIGNUPS_PER_HOUR", 60,
+            "Hosted, households all addresses together may create an hour (the same 429)."),
     Setting("EXTERNAL_URL", None,
             "The address devices open, scheme://host[:port] (https://yams.example): join and "
             "spectator links and their QR codes are built from it. Required when HOUSEHOLDS "

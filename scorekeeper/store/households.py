@@ -1,5 +1,5 @@
 """Households of a hosted score keeper: their names and passphrases, devices, join links,
-spectator links, wrong passphrases, and the deletion of a household with all it owns.
+spectator links, and the deletion of a household with all it owns.
 
 Passphrases and link secrets reach this module already hashed, or as random tokens: the web
 layer hashes, the store keeps.
@@ -26,7 +26,6 @@ from scorekeeper.store.schema import (
     games,
     households,
     join_links,
-    passphrase_failures,
     pin_failures,
     player_box_stats,
     player_stats,
@@ -36,8 +35,6 @@ from scorekeeper.store.schema import (
     spectator_links,
 )
 from scorekeeper.store.store import Store, _now
-
-MAX_ADDRESS_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -193,35 +190,6 @@ def spectated_game(store: Store, token: str) -> tuple[int, int] | None:
             .join(spectator_links, spectator_links.c.game_id == games.c.id)
             .where(spectator_links.c.token == token)).one_or_none()
     return None if row is None else (row.id, row.household_id)
-
-
-def recent_passphrase_failures(store: Store, name: str, address: str,
-                               since: datetime) -> tuple[int, int]:
-    """Wrong passphrases since `since`: for this household name, and from this address."""
-    with store.engine.connect() as connection:
-        by_name = connection.scalar(select(func.count()).select_from(passphrase_failures).where(
-            passphrase_failures.c.name_key == household_key(name)[:180],
-            passphrase_failures.c.failed_at > since))
-        by_address = connection.scalar(
-            select(func.count()).select_from(passphrase_failures).where(
-                passphrase_failures.c.address == address[:MAX_ADDRESS_LENGTH],
-                passphrase_failures.c.failed_at > since))
-    return by_name, by_address
-
-
-def add_passphrase_failure(store: Store, name: str, address: str, at: datetime,
-                           forget_before: datetime) -> None:
-    """Count a wrong passphrase (or an unknown name: they look the same), and forget the
-    ones older than `forget_before`."""
-
-    def add(connection: Connection) -> None:
-        connection.execute(delete(passphrase_failures)
-                           .where(passphrase_failures.c.failed_at < forget_before))
-        connection.execute(insert(passphrase_failures).values(
-            name_key=household_key(name)[:180], address=address[:MAX_ADDRESS_LENGTH],
-            failed_at=at))
-
-    store.write(add)
 
 
 def delete_household(store: Store, household: int) -> None:

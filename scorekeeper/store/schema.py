@@ -268,15 +268,14 @@ spectator_links = Table(
     UniqueConstraint("game_id"),
 )
 
-# Wrong passphrases, one row each, counted per household name and per address for as long
-# as they count, so that every process refuses the same tries.
-passphrase_failures = Table(
-    "passphrase_failures",
+# Attempts counted per key while their window lasts (store/limits.py): passphrases tried,
+# households created. One row a key, changed by one upsert, so that every thread and every
+# process counts the same, also of many attempts at once.
+attempt_counts = Table(
+    "attempt_counts",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name_key", String(180), nullable=False),
-    Column("address", String(64), nullable=False),
-    Column("failed_at", UTCDateTime, nullable=False),
-    Index("ix_passphrase_failures_name_time", "name_key", "failed_at"),
-    Index("ix_passphrase_failures_address_time", "address", "failed_at"),
+    Column("key", String(200), primary_key=True),
+    Column("window_started_at", UTCDateTime, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Index("ix_attempt_counts_window_started_at", "window_started_at"),
 )

@@ -63,7 +63,7 @@ QUERY_NAMES = ["page", "recent", "step", "other", "rules", "seq", "dice", "targe
 NOT_ON_A_PAGE = {"security.unlock", "households.delete"}
 # POST routes of a hosted server only: a 404 in a home.
 HOSTED_ONLY = {"households.join", "households.signup", "households.new_join_link",
-               "households.remove", "households.delete"}
+               "households.join_link", "households.remove", "households.delete"}
 # Forms that may delete what other forms need, or sign the device out or move it to another
 # household: posted last.
 DESTRUCTIVE = {"review.delete", "players.merge", "households.remove", "households.delete",
@@ -74,9 +74,9 @@ PREPARING = (503, "/advice")
 # The hosted household, joined by name and passphrase.
 HOSTED_NAME = "Les Martin"
 PASSPHRASE = "robust passphrase"
-# Refused attempts are counted in the database by design (wrong PINs, wrong passphrases):
+# Refused attempts are counted in the database by design (wrong PINs, passphrases, sign-ups):
 # the tables that a refused post may change.
-FAILURE_TABLES = {"pin_failures", "passphrase_failures"}
+FAILURE_TABLES = {"pin_failures", "attempt_counts"}
 # The spectator link of the game in progress, and hosted the link that joins another
 # household: the routes that take a token get it.
 SPECTATOR_TOKEN = "spectator-token-of-the-game-in-progress"
