@@ -21,7 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from scorekeeper import config as config_module
 from scorekeeper.config import DATABASE_FILE, PACKAGE_DIR
 from scorekeeper.store import Store
-from scorekeeper.web import register_blueprints
+from scorekeeper.web import edge, register_blueprints
 from scorekeeper.web.language import select_locale
 from scorekeeper.web.store import STORE_EXTENSION
 
@@ -117,7 +117,7 @@ def create_app(
     `default_instance_path()`. Settings apply in this order, the last one winning: the defaults
     of scorekeeper/config.py, the instance's config.py, the SCOREKEEPER_DATABASE_URL and
     SCOREKEEPER_SECRET_KEY environment variables, `config`. Raises DatabaseSetupError when
-    the database URL cannot be used.
+    the database URL cannot be used, SettingError for another setting that cannot be.
     """
     config = dict(config or {})
     instance_path = (instance_path or config.pop("INSTANCE_PATH", None)
@@ -149,6 +149,10 @@ def create_app(
         app.config["SECRET_KEY"] = os.environ[SECRET_KEY_ENV]
     app.config.update(config)
     config_module.check_time_zone(app.config["BABEL_DEFAULT_TIMEZONE"])
+    served_host = config_module.external_host(app.config)
+    if app.config["HOUSEHOLDS"] and app.config["TRUSTED_HOSTS"] is None:
+        # Hosted, the server answers for the address its links name, and no other.
+        app.config["TRUSTED_HOSTS"] = [served_host]
     with _private_files():
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _load_secret_key(instance)
@@ -161,6 +165,9 @@ def create_app(
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
 
     babel.init_app(app, locale_selector=select_locale)
+    # First of the checks before each request, so that nothing reads a request's text
+    # before it is checked.
+    edge.register(app)
     csrf.init_app(app)
 
     register_blueprints(app)

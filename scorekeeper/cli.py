@@ -54,14 +54,15 @@ LAZY_COMMANDS = {
 
 class LazyGroup(click.Group):
     """A group whose LAZY_COMMANDS are imported when called, not when listed, and which says
-    a database URL that cannot be used in one line, whatever the subcommand."""
+    a database URL or a setting that cannot be used in one line, whatever the subcommand."""
 
     def invoke(self, ctx: click.Context):
+        from scorekeeper.config import SettingError
         from scorekeeper.store.store import DatabaseSetupError
 
         try:
             return super().invoke(ctx)
-        except DatabaseSetupError as error:
+        except (DatabaseSetupError, SettingError) as error:
             raise click.ClickException(str(error)) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -144,17 +145,19 @@ def household() -> None:
 def create_household_command(name: str, passphrase: str, instance: Path | None) -> None:
     """Create the household NAME, also when sign-up is closed (HOUSEHOLD_SIGNUP = False)."""
     from scorekeeper.app import create_app
-    from scorekeeper.store.households import (
-        MAX_HOUSEHOLD_NAME_LENGTH,
+    from scorekeeper.store.household_names import (
+        HouseholdNameRefused,
         HouseholdNameTaken,
-        create_household,
+        household_name,
     )
+    from scorekeeper.store.households import create_household
     from scorekeeper.web.households import MIN_PASSPHRASE_LENGTH, passphrase_hash
     from scorekeeper.web.store import STORE_EXTENSION
 
-    name = name.strip()
-    if not 0 < len(name) <= MAX_HOUSEHOLD_NAME_LENGTH:
-        raise click.BadParameter(f"1 à {MAX_HOUSEHOLD_NAME_LENGTH} caractères", param_hint="NAME")
+    try:
+        name = household_name(name)
+    except HouseholdNameRefused as refused:
+        raise click.BadParameter(str(refused), param_hint="NAME") from None
     if len(passphrase) < MIN_PASSPHRASE_LENGTH:
         raise click.BadParameter(f"au moins {MIN_PASSPHRASE_LENGTH} caractères",
                                  param_hint="--passphrase")
@@ -162,7 +165,8 @@ def create_household_command(name: str, passphrase: str, instance: Path | None) 
     try:
         household_id = create_household(store, name, passphrase_hash(passphrase))
     except HouseholdNameTaken:
-        raise click.ClickException(f"une maison s'appelle déjà « {name} »") from None
+        raise click.ClickException(f"une maison s'appelle déjà « {name} », ou d'un nom qui "
+                                   "lui ressemble trop") from None
     finally:
         store.dispose()
     click.echo(f"Maison « {name} » créée (numéro {household_id}).")

@@ -13,12 +13,18 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytz
 import tzlocal
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DATABASE_FILE = "scorekeeper.sqlite3"
+
+
+class SettingError(RuntimeError):
+    """A setting that cannot be used as given: said in one line at start, not a traceback in
+    every request's log."""
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("HOUSEHOLDS", False,
             "Hosted for many households: devices join theirs by name and passphrase."),
     Setting("HOUSEHOLD_SIGNUP", True, "Hosted, whether strangers may create a household."),
+    Setting("SIGNUPS_PER_ADDRESS", 5,
+            "Hosted, households one address (an IPv6 /64) may create an hour; beyond, a 429 "
+            "before any passphrase is hashed."),
+    Setting("SIGNUPS_PER_HOUR", 60,
+            "Hosted, households all addresses together may create an hour (the same 429)."),
+    Setting("EXTERNAL_URL", None,
+            "The address devices open, scheme://host[:port] (https://yams.example): join and "
+            "spectator links and their QR codes are built from it. Required when HOUSEHOLDS "
+            "= True; at home, when not set, the address each page was asked on."),
+    Setting("TRUSTED_HOSTS", None,
+            "Hosted, the host names a request may ask for, any other a 400 (Flask's setting; "
+            "None: EXTERNAL_URL's host)."),
     Setting("SESSION_COOKIE_SAMESITE", "Lax", "The session cookie's SameSite."),
     Setting("REMEMBER_COOKIE_DURATION", timedelta(days=400),
             "Hosted, how long a device stays joined without coming back."),
@@ -107,5 +125,31 @@ def defaults(instance: Path) -> dict[str, Any]:
 def check_time_zone(name: str) -> None:
     """Said at start, rather than a 500 on every page that shows a date."""
     if name not in pytz.all_timezones_set:
-        raise RuntimeError(f"BABEL_DEFAULT_TIMEZONE: unknown time zone {name!r} "
+        raise SettingError(f"BABEL_DEFAULT_TIMEZONE: unknown time zone {name!r} "
                            "(try 'Europe/Paris')")
+
+
+def external_host(config: dict[str, Any]) -> str | None:
+    """EXTERNAL_URL's host name, None when it is not set.
+
+    Hosted, the links a household hands to another device must not depend on what a request
+    says its host is, so the setting is required there. Said at start: missing when hosted,
+    or anything but scheme, host and port (the app's own path comes from the server).
+    """
+    url = config["EXTERNAL_URL"]
+    if url is None:
+        if config["HOUSEHOLDS"]:
+            raise SettingError("HOUSEHOLDS = True needs EXTERNAL_URL, the address devices "
+                               "open (for instance EXTERNAL_URL = 'https://yams.example')")
+        return None
+    try:
+        parts = urlsplit(str(url))
+        parts.port  # noqa: B018 - reading it checks it
+    except ValueError:
+        parts = None
+    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
+            or parts.path not in ("", "/") or parts.query or parts.fragment
+            or parts.username or parts.password):
+        raise SettingError(f"EXTERNAL_URL: {url!r} is not scheme://host[:port] "
+                           "(for instance 'https://yams.example')")
+    return parts.hostname

@@ -23,6 +23,7 @@ from scorekeeper.store.transfer import (
     import_games,
     json_array,
 )
+from scorekeeper.web.edge import json_has_forbidden_character
 from scorekeeper.web.security import MAX_DATABASE_ID
 from scorekeeper.web.store import STORE_EXTENSION
 
@@ -106,11 +107,19 @@ def import_command(files: tuple[Path, ...], instance: Path | None,
     contents = []
     for path in files:
         try:
-            contents.append((str(path), path.read_bytes()))
+            content = path.read_bytes()
         except OSError as error:
-            click.echo(_line({"file": str(path), "error": f"fichier illisible : {error}"}))
+            refusal = f"fichier illisible : {error}"
+        else:
+            # As the web's edge refuses them: PostgreSQL's text holds neither.
+            refusal = ("le fichier contient un caractère nul (U+0000) ou une moitié de "
+                       "caractère (U+D800 à U+DFFF), que le Yams ne garde pas"
+                       if json_has_forbidden_character(content) else None)
+        if refusal is not None:
+            click.echo(_line({"file": str(path), "error": refusal}))
             click.echo("Rien n'a été importé.", err=True)
             sys.exit(2)
+        contents.append((str(path), content))
     try:
         checked = check_files(contents)
     except ImportRefused as refused:

@@ -7,10 +7,11 @@ SCOREKEEPER_SECRET_KEY); see README, "Hosting".
 import sys
 
 from scorekeeper.app import create_app
+from scorekeeper.config import SettingError
 from scorekeeper.store.store import DatabaseSetupError
 
 try:
     app = create_app()
-except DatabaseSetupError as error:
+except (DatabaseSetupError, SettingError) as error:
     # One line an operator can act on, not a traceback in every worker's log.
     sys.exit(f"scorekeeper: {error}")

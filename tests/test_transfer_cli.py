@@ -143,3 +143,20 @@ def test_import_needs_existing_files(tmp_path):
     result = run("import", "--instance", tmp_path / "instance", tmp_path / "nowhere.json")
     assert result.exit_code == 2
     assert not (tmp_path / "instance").exists()
+
+
+@pytest.mark.parametrize("name", ["\ud800", "Mag\x00"])
+def test_a_file_with_a_nul_or_a_lone_surrogate_imports_nothing(tmp_path, another_database,
+                                                               name):
+    """Neither can be kept (PostgreSQL refuses a NUL, UTF-8 a surrogate): refused whole, as
+    the web's import refuses it."""
+    instance = tmp_path / "instance"
+    url = another_database(instance)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(solo_document(name)), encoding="ascii")
+    result = run("import", "--instance", instance, path, database_url=url)
+    assert result.exit_code == 2
+    assert "caractère nul (U+0000)" in json_lines(result)[0]["error"]
+    store = open_store(url)
+    assert every_row(store)["games"] == []
+    store.dispose()

@@ -1,5 +1,5 @@
 """Households of a hosted score keeper: their names and passphrases, devices, join links,
-spectator links, wrong passphrases, and the deletion of a household with all it owns.
+spectator links, and the deletion of a household with all it owns.
 
 Passphrases and link secrets reach this module already hashed, or as random tokens: the web
 layer hashes, the store keeps.
@@ -10,10 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.store.errors import GameNotFound, StoreError
+from scorekeeper.store.errors import GameNotFound
+from scorekeeper.store.household_names import (
+    HouseholdNameTaken,
+    household_key,
+    household_name,
+    household_skeleton,
+)
 from scorekeeper.store.schema import (
     devices,
     entries,
@@ -21,7 +27,6 @@ from scorekeeper.store.schema import (
     games,
     households,
     join_links,
-    passphrase_failures,
     pin_failures,
     player_box_stats,
     player_stats,
@@ -31,13 +36,6 @@ from scorekeeper.store.schema import (
     spectator_links,
 )
 from scorekeeper.store.store import Store, _now
-
-MAX_HOUSEHOLD_NAME_LENGTH = 60
-MAX_ADDRESS_LENGTH = 64
-
-
-class HouseholdNameTaken(StoreError):
-    """Another household already has this name, ignoring case."""
 
 
 @dataclass(frozen=True)
@@ -57,27 +55,34 @@ class DeviceRecord:
     last_seen_at: datetime
 
 
-def household_key(name: str) -> str:
-    """The identity of a household's name: the same name ignoring case is the same one."""
-    return name.strip().casefold()
-
-
 def _household(row) -> HouseholdRecord | None:
     return None if row is None else HouseholdRecord(row.id, row.name, row.passphrase_hash)
 
 
 def create_household(store: Store, name: str, passphrase_hash: str) -> int:
-    """A new household; HouseholdNameTaken when another has this name (ignoring case)."""
+    """A new household called `name` (trimmed, see household_name); HouseholdNameRefused
+    for a name no household may have, HouseholdNameTaken when another household has it or
+    one that looks like it (the table's unique keys decide, also between two at once)."""
+    name = household_name(name)
     try:
         return store.write(lambda connection: connection.execute(insert(households).values(
-            name=name.strip(), name_key=household_key(name), passphrase_hash=passphrase_hash,
-            created_at=_now())).inserted_primary_key[0])
+            name=name, name_key=household_key(name), name_skeleton=household_skeleton(name),
+            passphrase_hash=passphrase_hash, created_at=_now())).inserted_primary_key[0])
     except IntegrityError:
         raise HouseholdNameTaken(name) from None
 
 
+def household_name_taken(store: Store, name: str) -> bool:
+    """Whether a household has this name, or one that looks like it: asked before a
+    passphrase is hashed, create_household deciding in the end."""
+    with store.engine.connect() as connection:
+        return connection.scalar(select(households.c.id).where(or_(
+            households.c.name_key == household_key(name),
+            households.c.name_skeleton == household_skeleton(name))).limit(1)) is not None
+
+
 def find_household(store: Store, name: str) -> HouseholdRecord | None:
-    """The household called `name` (ignoring case), None if there is none."""
+    """The household called `name` (see household_key), None if there is none."""
     with store.engine.connect() as connection:
         return _household(connection.execute(
             select(households).where(households.c.name_key == household_key(name))
@@ -133,6 +138,14 @@ def remove_device(store: Store, household: int, device_id: int) -> bool:
 def add_join_link(store: Store, household: int, token_hash: str, expires_at: datetime) -> None:
     store.write(lambda connection: connection.execute(insert(join_links).values(
         token_hash=token_hash, household_id=household, expires_at=expires_at)))
+
+
+def join_link_household(store: Store, token_hash: str, now: datetime) -> int | None:
+    """The household a join link would open, None for a used, expired or unknown link; the
+    link stays as it is (opening it is no use of it)."""
+    with store.engine.connect() as connection:
+        return connection.scalar(select(join_links.c.household_id).where(
+            join_links.c.token_hash == token_hash, join_links.c.expires_at >= now))
 
 
 def use_join_link(store: Store, token_hash: str, now: datetime) -> int | None:
@@ -193,35 +206,6 @@ def spectated_game(store: Store, token: str) -> tuple[int, int] | None:
             .join(spectator_links, spectator_links.c.game_id == games.c.id)
             .where(spectator_links.c.token == token)).one_or_none()
     return None if row is None else (row.id, row.household_id)
-
-
-def recent_passphrase_failures(store: Store, name: str, address: str,
-                               since: datetime) -> tuple[int, int]:
-    """Wrong passphrases since `since`: for this household name, and from this address."""
-    with store.engine.connect() as connection:
-        by_name = connection.scalar(select(func.count()).select_from(passphrase_failures).where(
-            passphrase_failures.c.name_key == household_key(name)[:180],
-            passphrase_failures.c.failed_at > since))
-        by_address = connection.scalar(
-            select(func.count()).select_from(passphrase_failures).where(
-                passphrase_failures.c.address == address[:MAX_ADDRESS_LENGTH],
-                passphrase_failures.c.failed_at > since))
-    return by_name, by_address
-
-
-def add_passphrase_failure(store: Store, name: str, address: str, at: datetime,
-                           forget_before: datetime) -> None:
-    """Count a wrong passphrase (or an unknown name: they look the same), and forget the
-    ones older than `forget_before`."""
-
-    def add(connection: Connection) -> None:
-        connection.execute(delete(passphrase_failures)
-                           .where(passphrase_failures.c.failed_at < forget_before))
-        connection.execute(insert(passphrase_failures).values(
-            name_key=household_key(name)[:180], address=address[:MAX_ADDRESS_LENGTH],
-            failed_at=at))
-
-    store.write(add)
 
 
 def delete_household(store: Store, household: int) -> None:

@@ -306,7 +306,7 @@ class ResultsDelta:
         others: results, which refer to them, can then be written before the counters are
         locked (an import locks them only for its last statements)."""
         if self.rule_sets:
-            statement = _dialect_insert(connection.dialect.name)(rule_sets)
+            statement = dialect_insert(connection.dialect.name)(rule_sets)
             connection.execute(
                 statement.on_conflict_do_nothing(index_elements=["household_id", "key"]),
                 [{**row, "games": 0, "results": 0} for row in self.rule_sets])
@@ -381,7 +381,7 @@ def _add_counters(connection: Connection, table: Table, key_names: tuple[str, ..
                            sorted(rows, key=lambda row: [row[name] for name in key_names]))
 
 
-def _dialect_insert(dialect: str):
+def dialect_insert(dialect: str):
     """The INSERT that has ON CONFLICT, on the store's two engines: imported from the
     dialect in use, so that a start on SQLite never loads PostgreSQL's (a twentieth of a
     second)."""
@@ -392,7 +392,7 @@ def _dialect_insert(dialect: str):
 def _upsert(dialect: str, table: Table, key_names: tuple[str, ...],
             counters: tuple[str, ...]):
     # Built once: building it costs more than running it.
-    statement = _dialect_insert(dialect)(table)
+    statement = dialect_insert(dialect)(table)
     # RETURNING makes SQLAlchemy send the rows as one multi-row statement ("insertmanyvalues")
     # where the driver would send one statement a row: one round trip instead of thirty.
     return statement.on_conflict_do_update(

@@ -63,13 +63,16 @@ households = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("name", String(60), nullable=False),
-    # The name as typed to join, ignoring case; None for the one household of an
-    # installation at home, which nobody joins by name.
+    # The name as typed to join, ignoring case, compatibility forms and spaces, and a digest
+    # of what it looks like (store/household_names.py): no two households share either.
+    # None for the one household of an installation at home, which nobody joins by name.
     Column("name_key", String(180), nullable=True),
+    Column("name_skeleton", String(64), nullable=True),
     # Werkzeug's salted scrypt hash of the passphrase; None where nobody signs in.
     Column("passphrase_hash", Text, nullable=True),
     Column("created_at", UTCDateTime, nullable=False),
     UniqueConstraint("name_key"),
+    Index("ix_households_name_skeleton", "name_skeleton", unique=True),
 )
 
 games = Table(
@@ -265,15 +268,14 @@ spectator_links = Table(
     UniqueConstraint("game_id"),
 )
 
-# Wrong passphrases, one row each, counted per household name and per address for as long
-# as they count, so that every process refuses the same tries.
-passphrase_failures = Table(
-    "passphrase_failures",
+# Attempts counted per key while their window lasts (store/limits.py): passphrases tried,
+# households created. One row a key, changed by one upsert, so that every thread and every
+# process counts the same, also of many attempts at once.
+attempt_counts = Table(
+    "attempt_counts",
     metadata,
-    Column("id", Integer, primary_key=True),
-    Column("name_key", String(180), nullable=False),
-    Column("address", String(64), nullable=False),
-    Column("failed_at", UTCDateTime, nullable=False),
-    Index("ix_passphrase_failures_name_time", "name_key", "failed_at"),
-    Index("ix_passphrase_failures_address_time", "address", "failed_at"),
+    Column("key", String(200), primary_key=True),
+    Column("window_started_at", UTCDateTime, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Index("ix_attempt_counts_window_started_at", "window_started_at"),
 )

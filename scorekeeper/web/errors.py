@@ -4,7 +4,7 @@ from flask import Flask, render_template
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import BadHost, HTTPException
+from werkzeug.exceptions import BadHost, HTTPException, SecurityError
 
 # When SQLite's write lock stays taken beyond the store's busy timeout (a large import):
 # the tablet tries again a moment later.
@@ -19,8 +19,10 @@ def register(app: Flask) -> None:
         return render_template("errors/error.html", code=400, message=message), 400
 
     @app.errorhandler(BadHost)
-    def bad_host(error: BadHost):
+    @app.errorhandler(SecurityError)
+    def bad_host(error: BadHost | SecurityError):
         # No page: without a valid host there is no URL adapter, so no url_for for the links.
+        # SecurityError: hosted, a host name that is not the server's (TRUSTED_HOSTS).
         message = _("L'adresse du serveur demandée (en-tête Host) n'est pas valide.")
         return message, 400, {"Content-Type": "text/plain; charset=utf-8"}
 

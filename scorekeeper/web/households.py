@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import ipaddress
 import secrets
 from datetime import UTC, datetime, timedelta
 
@@ -32,43 +33,55 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import IntegerField, PasswordField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound
-from scorekeeper.store.households import (
+from scorekeeper.store.household_names import (
     MAX_HOUSEHOLD_NAME_LENGTH,
+    HouseholdNameRefused,
     HouseholdNameTaken,
+    household_key,
+    household_name,
+)
+from scorekeeper.store.households import (
     add_device,
     add_join_link,
-    add_passphrase_failure,
     create_household,
     delete_household,
     device_by_token,
     device_seen,
     find_household,
     get_household,
+    household_name_taken,
+    join_link_household,
     list_devices,
-    recent_passphrase_failures,
     remove_device,
     set_spectator_token,
     spectated_game,
     spectator_token,
     use_join_link,
 )
+from scorekeeper.store.limits import count_attempt, recent_attempts, take_back
 from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
 from scorekeeper.web.live import version_response
-from scorekeeper.web.main import qr_code_svg
+from scorekeeper.web.main import qr_code_svg, shared_url
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.security import HOSTED_SETTING, MAX_DATABASE_ID, require_pin
 from scorekeeper.web.store import household, load_or_404, store
 
 SIGNUP_SETTING = "HOUSEHOLD_SIGNUP"
+SIGNUPS_PER_ADDRESS_SETTING = "SIGNUPS_PER_ADDRESS"
+SIGNUPS_PER_HOUR_SETTING = "SIGNUPS_PER_HOUR"
+SIGNUP_WINDOW = timedelta(hours=1)
 JOIN_LINK_MINUTES = 10
-# Wrong passphrases allowed per household name, and per address, within the window.
+# Passphrases tried from one address within the window, whatever the names; and wrong ones
+# for one household's name, past which the addresses that sent them wait, not the others:
+# a stranger can slow a household's guessers, never lock its family's tablets out.
 MAX_PASSPHRASE_FAILURES = 5
 PASSPHRASE_WINDOW = timedelta(minutes=15)
 MIN_PASSPHRASE_LENGTH = 8
@@ -169,7 +182,27 @@ def _sign_in(household_id: int) -> None:
 
 
 def _address() -> str:
-    return request.remote_addr or "?"
+    """The client's address as the limits count it: an IPv6 address by its /64, the block
+    that one home is given whole."""
+    address = request.remote_addr or "?"
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if parsed.version == 4:
+        return str(parsed)
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+
+
+def _too_many(template: str, form: Form, seconds: int, **context):
+    """The form's page again, refusing a try beyond a limit (429) until the window ends."""
+    minutes = -(-seconds // 60)
+    error = ngettext("Trop d'essais : réessayez dans %(num)d minute.",
+                     "Trop d'essais : réessayez dans %(num)d minutes.", minutes)
+    return render_template(template, form=form, error=error, **context), 429, {
+        "Retry-After": str(seconds)}
 
 
 @bp.route("/household/join", methods=["GET", "POST"])
@@ -178,29 +211,39 @@ def join():
         abort(404)
     form = JoinForm()
     error = None
+    signup = current_app.config[SIGNUP_SETTING]
     if form.validate_on_submit():
         now = datetime.now(UTC)
-        by_name, by_address = recent_passphrase_failures(
-            store(), form.name.data, _address(), now - PASSPHRASE_WINDOW)
+        address = _address()
+        by_address = f"passphrase:{address}"
+        by_name = "passphrase-name:" + hashlib.sha256(
+            household_key(form.name.data).encode()).hexdigest()
+        by_both = f"{by_name}:{address}"
+        # Counted before the passphrase is checked: of many tries sent at once from one
+        # address, no more than the limit are checked. The right one is given back.
+        tries = count_attempt(store(), by_address, PASSPHRASE_WINDOW, now)
+        failures = recent_attempts(store(), (by_name, by_both), PASSPHRASE_WINDOW, now)
+        if tries.count > MAX_PASSPHRASE_FAILURES or (
+                failures[by_name] >= MAX_PASSPHRASE_FAILURES and failures[by_both]):
+            return _too_many("households/join.html", form, tries.seconds_left(now),
+                             signup=signup)
         found = find_household(store(), form.name.data)
-        if max(by_name, by_address) >= MAX_PASSPHRASE_FAILURES:
-            error = _("Trop d'essais manqués : réessayez dans un quart d'heure.")
-        elif (found is not None and found.passphrase_hash is not None
-              and check_password_hash(found.passphrase_hash, form.passphrase.data)):
+        if (found is not None and found.passphrase_hash is not None
+                and check_password_hash(found.passphrase_hash, form.passphrase.data)):
+            take_back(store(), by_address)
             _sign_in(found.id)
             return redirect(url_for("main.home"), code=303)
-        else:
-            if found is None:
-                # As slow as a wrong passphrase: the time taken tells no more than the words.
-                check_password_hash(_dummy_hash(), form.passphrase.data)
-            add_passphrase_failure(store(), form.name.data, _address(), now,
-                                   now - PASSPHRASE_WINDOW)
-            # The same words whether the name exists or not.
-            error = _("Ce nom et cette phrase secrète ne vont pas ensemble.")
+        if found is None:
+            # As slow as a wrong passphrase: the time taken tells no more than the words.
+            check_password_hash(_dummy_hash(), form.passphrase.data)
+        count_attempt(store(), by_name, PASSPHRASE_WINDOW, now)
+        count_attempt(store(), by_both, PASSPHRASE_WINDOW, now)
+        # The same words whether the name exists or not.
+        error = _("Ce nom et cette phrase secrète ne vont pas ensemble.")
     elif form.is_submitted():
         error = _("Tapez le nom de la maison et sa phrase secrète.")
     return render_template("households/join.html", form=form, error=error,
-                           signup=current_app.config[SIGNUP_SETTING]), 422 if error else 200
+                           signup=signup), 422 if error else 200
 
 
 @functools.cache
@@ -216,15 +259,25 @@ def signup():
     form = SignupForm()
     error = None
     if form.validate_on_submit():
+        wait = _signup_wait()
+        if wait is not None:
+            return _too_many("households/signup.html", form, wait)
         try:
-            household_id = create_household(store(), form.name.data,
+            name = household_name(form.name.data)
+            # Checked before the passphrase is hashed, a tenth of a second of work.
+            if household_name_taken(store(), name):
+                raise HouseholdNameTaken(name)
+            household_id = create_household(store(), name,
                                             passphrase_hash(form.passphrase.data))
+        except HouseholdNameRefused as refused:
+            error = refused.render(_)
         except HouseholdNameTaken:
-            error = _("Ce nom est déjà pris : choisissez-en un autre.")
+            error = _("Ce nom est déjà pris, ou ressemble trop à celui d'une autre maison : "
+                      "choisissez-en un autre.")
         else:
             _sign_in(household_id)
             flash(_("La maison « %(name)s » est créée. Ajoutez vos autres appareils depuis "
-                    "la page Appareils.", name=form.name.data.strip()), "info")
+                    "la page Appareils.", name=name), "info")
             return redirect(url_for("main.home"), code=303)
     elif form.is_submitted():
         error = _("Tapez un nom de 1 à %(most)d caractères et une phrase secrète d'au moins "
@@ -234,22 +287,62 @@ def signup():
         422 if error else 200
 
 
+def _signup_wait() -> int | None:
+    """How many seconds this address waits before it may create a household, None when it
+    may now. Every sign-up counts, created or not, before anything else is done: a flood
+    costs a few queries a try and no passphrase hash, and can no longer ask, name after
+    name, which ones are taken. One address first, then all of them together."""
+    now = datetime.now(UTC)
+    limits = ((f"signup:{_address()}", current_app.config[SIGNUPS_PER_ADDRESS_SETTING]),
+              ("signup", current_app.config[SIGNUPS_PER_HOUR_SETTING]))
+    for key, limit in limits:
+        attempts = count_attempt(store(), key, SIGNUP_WINDOW, now)
+        if attempts.count > limit:
+            return attempts.seconds_left(now)
+    return None
+
+
 def _link_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-@bp.get("/join/<token>")
+@bp.route("/join/<token>", methods=["GET", "POST"])
 def join_link(token: str):
-    """A join link scanned or opened on a new device: it joins, once, within minutes."""
+    """A join link scanned or opened on a device: the page says which household it joins
+    (and, on a device already joined, which one it leaves), and only its form joins, once,
+    within minutes. Opening the link changes nothing, so that neither a link previewer nor
+    a page that makes a tablet open it can use it up or move the tablet."""
     if not hosted():
         abort(404)
-    found = use_join_link(store(), _link_hash(token), datetime.now(UTC))
-    if found is None:
-        flash(_("Ce lien pour rejoindre a déjà servi ou a expiré : demandez-en un nouveau."),
-              "error")
-        return redirect(url_for("households.join"))
-    _sign_in(found)
-    return redirect(url_for("main.home"))
+    link = _link_hash(token)
+    found = join_link_household(store(), link, datetime.now(UTC))
+    joining = get_household(store(), found) if found is not None else None
+    if joining is None:
+        return _join_link_gone()
+    form = ActionForm()
+    current = household() if current_user.is_authenticated else None
+    if current != found and form.validate_on_submit():
+        # The delete decides: of two devices using the link at once, one joins.
+        if use_join_link(store(), link, datetime.now(UTC)) != found:
+            return _join_link_gone()
+        if current is not None:
+            # The device leaves its household: it is no longer one of its devices.
+            remove_device(store(), current, current_user.record.id)
+            logout_user()
+        _sign_in(found)
+        flash(_("Cet appareil est maintenant dans la maison « %(name)s ».", name=joining.name),
+              "info")
+        return redirect(url_for("main.home"), code=303)
+    return render_template("households/join_by_link.html", form=form, token=token,
+                           joining=joining.name,
+                           current=g.get("household_name") if current is not None else None,
+                           already=current == found)
+
+
+def _join_link_gone():
+    message = _("Ce lien pour rejoindre a déjà servi ou a expiré : demandez-en un nouveau.")
+    return render_template("errors/error.html", code=404, message=message,
+                           action=(url_for("households.join"), _("Rejoindre une maison"))), 404
 
 
 @bp.get("/household/devices")
@@ -270,7 +363,7 @@ def new_join_link():
     token = secrets.token_urlsafe(24)
     expires_at = datetime.now(UTC) + timedelta(minutes=JOIN_LINK_MINUTES)
     add_join_link(store(), household(), _link_hash(token), expires_at)
-    url = url_for("households.join_link", token=token, _external=True)
+    url = shared_url("households.join_link", token=token)
     return render_template("households/join_link.html", url=url, qr=qr_code_svg(url),
                            minutes=JOIN_LINK_MINUTES)
 
@@ -322,7 +415,7 @@ def spectator_link(game_id: int):
             no_game(game_id)
         return redirect(url_for("households.spectator_link", game_id=game_id), code=303)
     token = spectator_token(store(), game_id, household=household())
-    url = url_for("households.spectate", token=token, _external=True) if token else None
+    url = shared_url("households.spectate", token=token) if token else None
     return render_template("households/spectator_link.html", game_id=game_id, url=url,
                            qr=qr_code_svg(url) if url else None, form=form)
 

@@ -3,7 +3,7 @@
 from urllib.parse import urlsplit
 
 import segno
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
@@ -25,6 +25,16 @@ def join_url() -> str:
     port this page was asked on (the one the server listens on, whatever it was given)."""
     port = urlsplit(request.host_url).port or (443 if request.scheme == "https" else 80)
     return f"http://{lan_address()}:{port}"
+
+
+def shared_url(endpoint: str, **values) -> str:
+    """A link for another device to open (a join or spectator link, for its QR code): on
+    EXTERNAL_URL when set, which hosted it always is, so that no request's Host header ever
+    chooses where a household's links lead; else on the address this page was asked on."""
+    external = current_app.config["EXTERNAL_URL"]
+    if external is None:
+        return url_for(endpoint, _external=True, **values)
+    return external.rstrip("/") + url_for(endpoint, **values)
 
 
 def qr_code_svg(url: str) -> Markup:

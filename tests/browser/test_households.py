@@ -19,8 +19,11 @@ PASSPHRASE = "la phrase de la maison"
 @pytest.fixture
 def hosted_server(tmp_path):
     database_url = take_database(tmp_path)
-    app = create_app({"DATABASE_URL": database_url, "HOUSEHOLDS": True}, instance_path=tmp_path)
+    app = create_app({"DATABASE_URL": database_url, "HOUSEHOLDS": True,
+                      "EXTERNAL_URL": "http://127.0.0.1"}, instance_path=tmp_path)
     with served_in_thread(app) as base_url:
+        # The links name the port the server was given.
+        app.config["EXTERNAL_URL"] = base_url
         yield base_url
     app.extensions[STORE_EXTENSION].dispose()
     give_database(database_url)
@@ -53,6 +56,7 @@ def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, ar
         link = first.locator(".join-link").get_attribute("href")
 
         second.goto(link)
+        second.get_by_role("button", name="Rejoindre « Les Martin »").click()
         expect(second.locator(".household-name")).to_have_text("Les Martin")
 
         first.goto("/")

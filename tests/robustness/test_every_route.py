@@ -3,36 +3,58 @@ without anyone remembering to.
 
 - Every GET route, its ids filled with real ones, gets each query argument the app reads,
   and names url_for would take for its own, set to huge, negative, non-ASCII-digit and other
-  hostile values: never a 5xx, and the database stays as it was.
+  hostile values, and every route that takes a token gets hostile ones in its path: never
+  a 5xx, and the database stays as it was.
 - Every form found on those pages is posted with a valid CSRF token, each of its fields in
-  turn missing, empty, repeated and hostile: never a 5xx, and a refused post (4xx) changes
-  nothing. Every POST route of the URL map must be the action of a form found so.
+  turn missing, empty, repeated and hostile, then as a JSON body: never a 5xx, and a refused
+  post (4xx) changes nothing. Every POST route of the URL map must be the action of a form
+  found so.
+- The import gets game files holding hostile text: refused, nothing changed.
 
-The counts are printed (`-s`) for the README.
+A NUL and half of a surrogate pair are among the hostile values everywhere (path, query,
+form, JSON body, imported file): PostgreSQL's text holds neither, so the walk runs on the
+database of the suite, SQLite or PostgreSQL (tests/databases.py). The counts are printed
+(`-s`) for the README.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import re
-from urllib.parse import urlencode, urlsplit
+from datetime import UTC, datetime, timedelta
+from io import BytesIO
+from urllib.parse import quote, urlencode, urlsplit
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.households import create_household, set_spectator_token
+from scorekeeper.store.households import add_join_link, create_household, set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.web import advice
-from scorekeeper.web.households import passphrase_hash
-from tests.walk import NeverBuiltStrategies, endpoint_of, find_forms, route_paths
+from scorekeeper.web.households import _link_hash, passphrase_hash
+from tests.databases import give_database, take_database
+from tests.hosted import HOSTED
+from tests.walk import (
+    FoundForm,
+    NeverBuiltStrategies,
+    endpoint_of,
+    find_forms,
+    route_paths,
+)
 
 HOSTILE_NUMBERS = ["9" * 5000, "-1", "²", "①", "١", "0"]
-HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "\x00", "é" * 2000,
-                 "free:ones:extra", "{{ 7 * 7 }}"]
+# A NUL, which PostgreSQL's text cannot hold, and a lone half of a surrogate pair, which no
+# UTF-8 can encode: sent as the bytes a careless client would send (%ED%A0%80), and inside
+# JSON as the escape that makes one ("\ud800").
+NUL, LONE_SURROGATE = "\x00", "\ud800"
+UNSTORABLE = [NUL, LONE_SURROGATE, f"Mag{NUL}", f"Mag{LONE_SURROGATE}"]
+HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "é" * 2000,
+                 "free:ones:extra", "{{ 7 * 7 }}", *UNSTORABLE]
 # The query arguments the app reads (paging, review, merge, prints, the sheet's keypad and
 # live turn, the hall of fame), then names that url_for reads as its own parameters, then
 # one nobody reads.
@@ -44,21 +66,24 @@ QUERY_NAMES = ["page", "recent", "step", "other", "rules", "seq", "dice", "targe
 NOT_ON_A_PAGE = {"security.unlock", "households.delete"}
 # POST routes of a hosted server only: a 404 in a home.
 HOSTED_ONLY = {"households.join", "households.signup", "households.new_join_link",
-               "households.remove", "households.delete"}
-# Forms that may delete what other forms need, or sign the device out: posted last.
+               "households.join_link", "households.remove", "households.delete"}
+# Forms that may delete what other forms need, or sign the device out or move it to another
+# household: posted last.
 DESTRUCTIVE = {"review.delete", "players.merge", "households.remove", "households.delete",
-               "households.join", "households.signup"}
+               "households.join", "households.signup", "households.join_link"}
 # The advice page's answer while its table is being built, "try again in a moment": the
 # table takes seconds of CPU, not built here.
 PREPARING = (503, "/advice")
 # The hosted household, joined by name and passphrase.
 HOSTED_NAME = "Les Martin"
 PASSPHRASE = "robust passphrase"
-# Refused attempts are counted in the database by design (wrong PINs, wrong passphrases):
+# Refused attempts are counted in the database by design (wrong PINs, passphrases, sign-ups):
 # the tables that a refused post may change.
-FAILURE_TABLES = {"pin_failures", "passphrase_failures"}
-# The spectator link of the game in progress: the routes that take a token get it.
+FAILURE_TABLES = {"pin_failures", "attempt_counts"}
+# The spectator link of the game in progress, and hosted the link that joins another
+# household: the routes that take a token get it.
 SPECTATOR_TOKEN = "spectator-token-of-the-game-in-progress"
+NEIGHBOURS = "Les Voisins"
 
 
 def _server_error(status: int, url: str) -> bool:
@@ -74,8 +99,10 @@ def app(request, tmp_path_factory):
 
 
 def _household(tmp_path_factory, hosted: bool):
-    app = create_app({"TESTING": True, "HOUSEHOLDS": hosted},
-                     instance_path=tmp_path_factory.mktemp("instance"))
+    folder = tmp_path_factory.mktemp("instance")
+    database_url = take_database(folder)
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url,
+                      **(HOSTED if hosted else {})}, instance_path=folder)
     app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     store = app.extensions[STORE_EXTENSION]
     household = (create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE)) if hosted
@@ -89,28 +116,49 @@ def _household(tmp_path_factory, hosted: bool):
     abandoned = start_game(store, Rules(), ["Léa"], household=household)
     abandon_game(store, abandoned, household=household)
     set_spectator_token(store, playing, SPECTATOR_TOKEN, household=household)
+    if hosted:
+        neighbours = create_household(store, NEIGHBOURS, passphrase_hash(PASSPHRASE))
+        add_join_link(store, neighbours, _link_hash(SPECTATOR_TOKEN),
+                      datetime.now(UTC) + timedelta(days=1))
     app.config["GAME_IDS"] = (playing, finished, abandoned)
     yield app
     store.dispose()
+    give_database(database_url)
+
+
+# What any request of a joined device may change: when it was last seen, once a minute.
+SEEN_COLUMNS = {"devices": {"last_seen_at"}}
 
 
 def _snapshot(app) -> dict:
     with app.extensions[STORE_EXTENSION].engine.connect() as connection:
-        tables = [name for name in connection.execute(text(
-            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")).scalars()
-            if name not in FAILURE_TABLES]
-        return {name: connection.execute(text(f'SELECT * FROM "{name}" ORDER BY 1')).all()
-                for name in tables}
+        schema = inspect(connection)
+        snapshot = {}
+        for table in sorted(set(schema.get_table_names()) - FAILURE_TABLES):
+            columns = ", ".join(f'"{column["name"]}"' for column in schema.get_columns(table)
+                                if column["name"] not in SEEN_COLUMNS.get(table, ()))
+            snapshot[table] = connection.execute(
+                text(f'SELECT {columns} FROM "{table}" ORDER BY 1')).all()
+        return snapshot
+
+
+def _encoded(fields) -> str:
+    """A query or form body; a lone surrogate goes as the bytes UTF-8 would give it."""
+    return urlencode(fields, errors="surrogatepass")
+
+
+def _csrf_token(client, page: str) -> str:
+    found = client.get(page).get_data(as_text=True)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', found).group(1)
 
 
 def _client(app):
     """A test client; on a hosted server, its device has joined the household."""
     client = app.test_client()
     if app.config["HOUSEHOLDS"]:
-        page = client.get("/household/join").get_data(as_text=True)
-        token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
         response = client.post("/household/join", data={
-            "name": HOSTED_NAME, "passphrase": PASSPHRASE, "csrf_token": token})
+            "name": HOSTED_NAME, "passphrase": PASSPHRASE,
+            "csrf_token": _csrf_token(client, "/household/join")})
         assert response.status_code in (302, 303), response.status_code
     return client
 
@@ -119,6 +167,16 @@ def _get_pages(app) -> list[str]:
     """Every GET route of the URL map, once per game kind for the routes of a game."""
     return route_paths(app, {"game_id": app.config["GAME_IDS"], "player_id": [1],
                              "token": [SPECTATOR_TOKEN], "filename": ["css/app.css"]})
+
+
+def _hostile_token_paths(app) -> list[str]:
+    """Every GET route that takes a token (not an id), with a hostile one."""
+    paths = []
+    for rule in app.url_map.iter_rules():
+        if "GET" in rule.methods and "token" in rule.arguments:
+            paths += [rule.rule.replace("<token>", quote(value, safe="", errors="surrogatepass"))
+                      for value in ["", "x" * 300, "é" * 100, "..", *UNSTORABLE]]
+    return paths
 
 
 def test_every_get_route_with_hostile_query_arguments(app, capsys):
@@ -132,30 +190,76 @@ def test_every_get_route_with_hostile_query_arguments(app, capsys):
         # names given twice.
         queries = [urlencode({name: value}) for name, value
                    in itertools.product(QUERY_NAMES, HOSTILE_NUMBERS[:3] + ["١"])]
-        queries += [urlencode(dict.fromkeys(QUERY_NAMES, value)) for value in HOSTILE_NUMBERS]
+        queries += [_encoded(dict.fromkeys(QUERY_NAMES, value))
+                    for value in [*HOSTILE_NUMBERS, *UNSTORABLE]]
         queries.append("page=1&page=2&step=1&step=x&rules=a&rules=b")
         for query in queries:
             status = client.get(f"{page}?{query}").status_code
             assert not _server_error(status, page), (page, query[:120], status)
         count += len(queries)
+    paths = _hostile_token_paths(app)
+    for path in paths:
+        status = client.get(path).status_code
+        assert not _server_error(status, path), (path, status)
+        if NUL in path or "%00" in path:
+            assert status == 404, (path, status)
     assert _snapshot(app) == before
     with capsys.disabled():
-        print(f"\nroutes: {len(pages)} GET pages, {count} hostile queries")
+        print(f"\nroutes: {len(pages)} GET pages, {count} hostile queries, "
+              f"{len(paths)} hostile token paths")
+
+
+def _game_file(players: list[str], box: str = "sixes", rules: dict | None = None) -> bytes:
+    document = {"rules": rules or {}, "players": players,
+                "entries": [{"player": players[0], "box": box, "dice": [6, 6, 6, 2, 1]}]}
+    return json.dumps(document).encode()
+
+
+# Game files that would be legal but for a NUL or a lone surrogate, as JSON escapes (and a
+# raw NUL byte): each is refused whole, with a 400.
+HOSTILE_GAME_FILES = [
+    _game_file(["\ud800"]), _game_file(["Mag\udfff"]), _game_file(["Mag\x00"]),
+    _game_file(["Mag"], rules={"preset\x00": "classique"}), _game_file(["Mag"], box="\ud800"),
+    _game_file(["Mag"]).replace(b'"Mag"', b'"M\x00ag"', 1),
+]
+
+
+def test_imported_files_with_hostile_text_are_refused(app, capsys):
+    client = _client(app)
+    if app.config["HOUSEHOLDS"]:
+        # Hosted, importing asks for the household's PIN: its passphrase.
+        client.post("/household-pin", data={
+            "household_pin": PASSPHRASE, "household_next": "/",
+            "csrf_token": _csrf_token(client, "/import-export")})
+    before = _snapshot(app)
+    for content in HOSTILE_GAME_FILES:
+        response = client.post("/import-export/import", data={
+            "file": (BytesIO(content), "games.json"),
+            "csrf_token": _csrf_token(client, "/import-export")})
+        assert response.status_code == 400, (content, response.status_code)
+        assert _snapshot(app) == before, content
+    # The same file, once clean, goes in: the refusals above were the text's.
+    response = client.post("/import-export/import", data={
+        "file": (BytesIO(_game_file(["Mag", "Zoé"])), "games.json"),
+        "csrf_token": _csrf_token(client, "/import-export")})
+    assert response.status_code == 303, response.get_data(as_text=True)
+    with capsys.disabled():
+        print(f"\nimport: {len(HOSTILE_GAME_FILES)} hostile game files refused")
 
 
 # -- forms ---------------------------------------------------------------------------------
 
 
-def _forms(app, client) -> list:
+def _forms(app, client) -> list[FoundForm]:
     """Every form of every page, once: the language form of every page is one form."""
-    found = {}
+    found: dict[tuple, FoundForm] = {}
     for form in find_forms(client, _get_pages(app)):
         names = tuple(name for name, _value in [*form.fields, *form.buttons])
         found.setdefault((form.action, names), form)
     return list(found.values())
 
 
-def _variants(form):
+def _variants(form: FoundForm):
     """(what, fields) for each field of the form missing, empty, repeated and hostile."""
     fields = [*form.fields, *form.buttons[:1]]
     named = [(i, name) for i, (name, _value) in enumerate(fields) if name != "csrf_token"]
@@ -167,6 +271,15 @@ def _variants(form):
         for value in HOSTILE_TEXTS:
             yield f"{name}={value[:12]!r}", [*others, (name, value)]
     yield "an unknown field", [*fields, ("unknown", "1"), ("_method", "DELETE")]
+
+
+def _json_bodies(form: FoundForm):
+    """(what, body) for the form's fields sent as JSON, each value unstorable in turn."""
+    fields = [*form.fields, *form.buttons[:1]]
+    for value in UNSTORABLE:
+        yield f"JSON {value!r}", json.dumps(
+            {"unknown": value, **{name: value for name, _value in fields
+                                  if name != "csrf_token"}})
 
 
 def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(app, capsys):
@@ -183,12 +296,20 @@ def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(ap
     for form in forms:
         for what, fields in _variants(form):
             before = _snapshot(app)
-            response = client.post(form.action, data=urlencode(fields),
+            response = client.post(form.action, data=_encoded(fields),
                                    content_type="application/x-www-form-urlencoded")
             status = response.status_code
             assert status < 500, (form.action, what, status)
             if status >= 400:
                 assert _snapshot(app) == before, (form.action, what, status)
+            cases += 1
+        token = dict(form.fields).get("csrf_token", "")
+        for what, body in _json_bodies(form):
+            before = _snapshot(app)
+            response = client.post(form.action, data=body, content_type="application/json",
+                                   headers={"X-CSRFToken": token})
+            assert response.status_code == 400, (form.action, what, response.status_code)
+            assert _snapshot(app) == before, (form.action, what)
             cases += 1
     with capsys.disabled():
         print(f"\nforms: {len(forms)} forms on {len({form.page for form in forms})} pages, "

@@ -7,6 +7,7 @@ from sqlalchemy import text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.store import HOME_HOUSEHOLD
+from tests.hosted import HOSTED
 
 DEFAULT_OPTIONS = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
                    "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
@@ -101,3 +102,12 @@ def pin_app(instance_path):
 @pytest.fixture
 def pin_table(pin_app):
     return Table(pin_app.test_client())
+
+
+@pytest.fixture
+def hosted(instance_path, database_url):
+    """The app of a hosted server (HOUSEHOLDS), with CSRF on."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED},
+                     instance_path=instance_path)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()

@@ -2,24 +2,17 @@
 the limit on wrong passphrases, devices and their removal, spectator links, deleting a
 household. Household mode (the default) is every other test of the suite."""
 
+import html
 import re
 from datetime import UTC, datetime, timedelta
-
-import pytest
+from urllib.parse import urlsplit
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.store.households import count_households, find_household
 from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
+from tests.hosted import HOSTED
 
 PASSPHRASE = "correct horse battery"
-
-
-@pytest.fixture
-def hosted(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True},
-                     instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
 
 
 def _token(client, path: str) -> str:
@@ -81,7 +74,7 @@ def test_a_taken_name_or_a_short_passphrase_is_refused_with_a_message(hosted):
 
 
 def test_sign_up_closed_by_config(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True,
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
                       "HOUSEHOLD_SIGNUP": False}, instance_path=instance_path)
     client = app.test_client()
     assert client.get("/household/new").status_code == 404
@@ -100,10 +93,10 @@ def test_joining_with_a_wrong_passphrase_or_name_says_the_same_and_is_limited(ho
     assert message in wrong_name.get_data(as_text=True)
     for _ in range(MAX_PASSPHRASE_FAILURES - 2):
         _join(client, passphrase="still wrong")
-    # Now even the right passphrase waits: the household's tries are used up.
+    # Now even the right passphrase waits, from the address that used up its tries.
     refused = _join(client)
-    assert refused.status_code == 422
-    assert "essais manqués" in refused.get_data(as_text=True)
+    assert refused.status_code == 429
+    assert "Trop d'essais" in html.unescape(refused.get_data(as_text=True))
     assert client.get("/").status_code == 302
 
 
@@ -114,20 +107,82 @@ def test_joining_with_the_passphrase(hosted):
     assert client.get("/").status_code == 200
 
 
-def test_a_join_link_joins_one_device_once(hosted):
+def _join_link(client) -> str:
+    page = _post(client, "/household/devices", "/household/join-link", {}).get_data(
+        as_text=True)
+    assert "<svg" in page
+    return re.search(r'class="join-link" href="([^"]+)"', page).group(1)
+
+
+def test_a_join_link_joins_one_device_once_by_its_form(hosted):
     first = hosted.test_client()
     _signup(first)
-    page = _post(first, "/household/devices", "/household/join-link", {}).get_data(as_text=True)
-    link = re.search(r'class="join-link" href="([^"]+)"', page).group(1)
-    assert "<svg" in page
+    link = _join_link(first)
     second = hosted.test_client()
-    assert second.get(link).status_code == 302
+    page = second.get(link)
+    assert page.status_code == 200
+    assert "Ce lien fait entrer cet appareil dans la maison « Les Martin »" in page.get_data(
+        as_text=True)
+    assert second.get("/").status_code == 302  # opening the link joined nothing
+    response = _post(second, link, link, {})
+    assert response.status_code == 303
     assert second.get("/").status_code == 200
     third = hosted.test_client()
-    third.get(link)
+    assert third.get(link).status_code == 404
     assert third.get("/").status_code == 302
     devices = first.get("/household/devices").get_data(as_text=True)
     assert devices.count('name="device"') == 2
+
+
+def _signed_in_as(client) -> tuple:
+    """The device a client is signed in as: its remember-me cookie and its session's user."""
+    with client.session_transaction() as session:
+        user = session.get("_user_id")
+    return client.get_cookie("remember_token").value, user
+
+
+def test_opening_a_join_link_on_a_joined_device_moves_nothing(hosted):
+    """Login CSRF: a page that makes a family's tablet open another household's join link
+    used to move the tablet there, its next game with it, without a word."""
+    attacker = hosted.test_client()
+    _signup(attacker, name="Les Autres")
+    link = _join_link(attacker)
+    victim = hosted.test_client()
+    _signup(victim)
+    before = _signed_in_as(victim)
+    for _ in range(2):  # a link previewer, then the tablet itself
+        page = victim.get(link)
+        assert page.status_code == 200
+        text = page.get_data(as_text=True)
+        assert "Cet appareil est dans la maison « Les Martin »" in text
+        assert "il quitte « Les Martin »" in text
+    assert _signed_in_as(victim) == before
+    assert "Les Martin" in victim.get("/").get_data(as_text=True)
+    # Without the device's CSRF token (a form posted from another site), nothing moves.
+    assert victim.post(link).status_code == 400
+    assert victim.post(link, data={"csrf_token": "forged"}).status_code == 400
+    assert "Les Martin" in victim.get("/").get_data(as_text=True)
+    # The link was not used up on the way: with its form, the device moves.
+    assert _post(victim, link, link, {}).status_code == 303
+    home = victim.get("/").get_data(as_text=True)
+    assert "Les Autres" in home and "Les Martin" not in home
+    # It is no longer one of the devices of the household it left.
+    owner = hosted.test_client()
+    _join(owner)
+    assert owner.get("/household/devices").get_data(as_text=True).count('name="device"') == 1
+
+
+def test_a_join_link_of_the_household_the_device_is_in_stays_unused(hosted):
+    first = hosted.test_client()
+    _signup(first)
+    link = _join_link(first)
+    page = first.get(link).get_data(as_text=True)
+    assert "Cet appareil est déjà dans la maison « Les Martin »" in page
+    assert f'action="{urlsplit(link).path}"' not in page  # no form to use it
+    assert _post(first, link, link, {}).status_code == 200
+    second = hosted.test_client()
+    assert _post(second, link, link, {}).status_code == 303
+    assert second.get("/").status_code == 200
 
 
 def test_removing_a_device_signs_it_out_at_its_next_request(hosted):
@@ -197,7 +252,7 @@ def test_wrong_passphrases_from_one_address_are_limited_whatever_the_names(hoste
     for number in range(MAX_PASSPHRASE_FAILURES):
         assert _join(client, name=f"Maison {number}").status_code == 422
     refused = _join(client)
-    assert "essais manqués" in refused.get_data(as_text=True)
+    assert refused.status_code == 429
     other_address = hosted.test_client()
     response = other_address.post("/household/join", environ_base={"REMOTE_ADDR": "10.0.0.9"},
                                   data={"name": "Les Martin", "passphrase": PASSPHRASE,

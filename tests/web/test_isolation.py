@@ -21,6 +21,7 @@ from scorekeeper.store.players import list_players
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import export_documents
 from scorekeeper.web.households import passphrase_hash
+from tests.hosted import HOSTED
 from tests.walk import fill_household, join_household
 
 # Names found nowhere else in the app's pages, in either language.
@@ -37,7 +38,7 @@ TOKEN_ROUTES = {"households.spectate", "households.spectate_version", "household
 @pytest.fixture
 def hosted(instance_path, database_url):
     # CSRF off: a POST then reaches its view, whose answer to B's ids is what is tested.
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True,
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
                       "WTF_CSRF_ENABLED": False}, instance_path=instance_path)
     yield app
     app.extensions[STORE_EXTENSION].dispose()

@@ -1,0 +1,179 @@
+"""Hosted limits on passphrases and sign-ups: a stranger can lock no family out, a limit holds
+when the tries come all at once (threads against the app, on the suite's database: SQLite or
+PostgreSQL), and a sign-up beyond its limit is refused before any passphrase is hashed.
+
+`-s` prints what the simultaneous tries did, for the README."""
+
+import html
+import re
+import threading
+from collections.abc import Callable
+
+import pytest
+
+import scorekeeper.web.households as web_households
+from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.store.households import count_households
+from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
+from tests.hosted import HOSTED
+
+PASSPHRASE = "correct horse battery"
+SIMULTANEOUS = 40
+
+
+def _token(client, path: str) -> str:
+    page = client.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+
+
+def _form(client, path: str, address: str, **fields):
+    """A form posted from `address`, its CSRF token fetched first."""
+    return client.post(path, environ_base={"REMOTE_ADDR": address},
+                       data={**fields, "csrf_token": _token(client, path)})
+
+
+def _join(client, address: str, passphrase: str = PASSPHRASE, name: str = "Les Martin"):
+    return _form(client, "/household/join", address, name=name, passphrase=passphrase)
+
+
+def _signup(client, address: str, name: str):
+    return _form(client, "/household/new", address, name=name, passphrase=PASSPHRASE)
+
+
+def _counting(monkeypatch, name: str) -> list:
+    """Count the calls of web/households.py's `name` (a passphrase checked or hashed)."""
+    calls = []
+    lock = threading.Lock()
+    real = getattr(web_households, name)
+
+    def counted(*args):
+        with lock:
+            calls.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(web_households, name, counted)
+    return calls
+
+
+def _at_once(app, count: int, send: Callable) -> list[int]:
+    """`count` clients, each with its form's token in hand, send at the same moment."""
+    clients = [app.test_client() for _ in range(count)]
+    tokens = [_token(client, send.path) for client in clients]
+    barrier = threading.Barrier(count)
+    statuses = []
+
+    def run(client, token):
+        barrier.wait()
+        statuses.append(send(client, token).status_code)
+
+    threads = [threading.Thread(target=run, args=pair)
+               for pair in zip(clients, tokens, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return statuses
+
+
+@pytest.fixture
+def martin(hosted):
+    assert _signup(hosted.test_client(), "10.9.9.9", "Les Martin").status_code == 303
+    return hosted
+
+
+def test_simultaneous_tries_from_one_address_check_no_more_than_the_limit(martin, monkeypatch,
+                                                                           capsys):
+    checks = _counting(monkeypatch, "check_password_hash")
+
+    def send(client, token):
+        return client.post("/household/join", data={
+            "name": "Les Martin", "passphrase": "a wrong guess", "csrf_token": token})
+
+    send.path = "/household/join"
+    statuses = _at_once(martin, SIMULTANEOUS, send)
+    assert len(checks) == MAX_PASSPHRASE_FAILURES
+    assert sorted(statuses) == ([422] * MAX_PASSPHRASE_FAILURES
+                                + [429] * (SIMULTANEOUS - MAX_PASSPHRASE_FAILURES))
+    with capsys.disabled():
+        engine = martin.extensions[STORE_EXTENSION].engine.dialect.name
+        print(f"\n{engine}: {SIMULTANEOUS} simultaneous tries from one address, "
+              f"{len(checks)} passphrases checked, limit {MAX_PASSPHRASE_FAILURES}")
+
+
+def test_a_stranger_cannot_lock_a_family_out(martin):
+    stranger = martin.test_client()
+    for _ in range(3 * MAX_PASSPHRASE_FAILURES):
+        assert _join(stranger, "203.0.113.7", passphrase="a wrong guess").status_code in (
+            422, 429)
+    # The stranger waits, even with the right passphrase...
+    refused = _join(stranger, "203.0.113.7")
+    assert refused.status_code == 429 and refused.headers["Retry-After"]
+    assert "Trop d'essais : réessayez dans" in html.unescape(refused.get_data(as_text=True))
+    # ...and the family's new tablet, from an address that has not failed, joins.
+    tablet = martin.test_client()
+    assert _join(tablet, "198.51.100.20").status_code == 303
+    assert tablet.get("/").status_code == 200
+
+
+def test_guesses_spread_over_addresses_stop_those_addresses_only(martin):
+    guessers = [f"203.0.113.{number}" for number in range(1, MAX_PASSPHRASE_FAILURES + 1)]
+    for address in guessers:
+        assert _join(martin.test_client(), address, "a wrong guess").status_code == 422
+    # The name has had its wrong passphrases: an address among them waits, right or wrong.
+    assert _join(martin.test_client(), guessers[0]).status_code == 429
+    # A new address is still heard: the family's tablet joins, a new guesser gets its answer.
+    assert _join(martin.test_client(), "198.51.100.20").status_code == 303
+    assert _join(martin.test_client(), "203.0.113.99", "a wrong guess").status_code == 422
+    # Other households' names are not held up by this one's guessers.
+    assert _signup(martin.test_client(), "10.9.9.8", "Les Autres").status_code == 303
+    assert _join(martin.test_client(), guessers[1], name="Les Autres").status_code == 303
+
+
+def test_one_home_is_one_address_whatever_its_ipv6_address(martin):
+    for host in range(MAX_PASSPHRASE_FAILURES):
+        _join(martin.test_client(), f"2001:db8:1:2::{host + 1}", "a wrong guess")
+    assert _join(martin.test_client(), "2001:db8:1:2:ffff::9").status_code == 429
+    assert _join(martin.test_client(), "2001:db8:1:3::1").status_code == 303
+
+
+@pytest.fixture
+def few_signups(instance_path, database_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
+                      "SIGNUPS_PER_ADDRESS": 2, "SIGNUPS_PER_HOUR": 3},
+                     instance_path=instance_path)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+def test_sign_up_is_limited_per_address_then_overall_before_any_hash(few_signups, monkeypatch):
+    hashes = _counting(monkeypatch, "passphrase_hash")
+    client = few_signups.test_client()
+    assert _signup(client, "203.0.113.1", "Les Un").status_code == 303
+    # A taken name counts too: the limit also bounds asking which names exist.
+    assert _signup(few_signups.test_client(), "203.0.113.1", "LES UN").status_code == 422
+    refused = _signup(few_signups.test_client(), "203.0.113.1", "Les Deux")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 3000
+    assert len(hashes) == 1
+    assert _signup(few_signups.test_client(), "203.0.113.2", "Les Deux").status_code == 303
+    # Three sign-ups counted in the hour, from every address together: the next waits.
+    assert _signup(few_signups.test_client(), "203.0.113.3", "Les Trois").status_code == 429
+    assert len(hashes) == 2
+    assert count_households(few_signups.extensions[STORE_EXTENSION]) == 3  # home + 2
+
+
+def test_a_sign_up_flood_from_one_address_at_once_hashes_no_more_than_the_limit(
+        few_signups, monkeypatch):
+    hashes = _counting(monkeypatch, "passphrase_hash")
+    names = iter(f"Maison {number}" for number in range(SIMULTANEOUS))
+    lock = threading.Lock()
+
+    def send(client, token):
+        with lock:
+            name = next(names)
+        return client.post("/household/new", data={
+            "name": name, "passphrase": PASSPHRASE, "csrf_token": token})
+
+    send.path = "/household/new"
+    statuses = _at_once(few_signups, 20, send)
+    assert sorted(statuses) == [303, 303] + [429] * 18
+    assert len(hashes) == 2
