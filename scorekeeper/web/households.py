@@ -33,7 +33,6 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
-from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import IntegerField, PasswordField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
@@ -62,6 +61,7 @@ from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
 from scorekeeper.web.live import version_response
 from scorekeeper.web.main import qr_code_svg
+from scorekeeper.web.passphrases import STRANGERS, matches, new_hash, passphrase_hash
 from scorekeeper.web.security import HOSTED_SETTING, MAX_DATABASE_ID, require_pin
 from scorekeeper.web.store import household, load_or_404, store
 
@@ -85,10 +85,6 @@ login_manager = LoginManager()
 
 def hosted() -> bool:
     return bool(current_app.config[HOSTED_SETTING])
-
-
-def passphrase_hash(passphrase: str) -> str:
-    return generate_password_hash(passphrase, method="scrypt")
 
 
 class Device(UserMixin):
@@ -185,13 +181,13 @@ def join():
         if max(by_name, by_address) >= MAX_PASSPHRASE_FAILURES:
             error = _("Trop d'essais manqués : réessayez dans un quart d'heure.")
         elif (found is not None and found.passphrase_hash is not None
-              and check_password_hash(found.passphrase_hash, form.passphrase.data)):
+              and matches(found.passphrase_hash, form.passphrase.data, owner=STRANGERS)):
             _sign_in(found.id)
             return redirect(url_for("main.home"), code=303)
         else:
             if found is None:
                 # As slow as a wrong passphrase: the time taken tells no more than the words.
-                check_password_hash(_dummy_hash(), form.passphrase.data)
+                matches(_dummy_hash(), form.passphrase.data, owner=STRANGERS)
             add_passphrase_failure(store(), form.name.data, _address(), now,
                                    now - PASSPHRASE_WINDOW)
             # The same words whether the name exists or not.
@@ -217,7 +213,7 @@ def signup():
     if form.validate_on_submit():
         try:
             household_id = create_household(store(), form.name.data,
-                                            passphrase_hash(form.passphrase.data))
+                                            new_hash(form.passphrase.data))
         except HouseholdNameTaken:
             error = _("Ce nom est déjà pris : choisissez-en un autre.")
         else:
