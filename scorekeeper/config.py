@@ -100,8 +100,8 @@ SETTINGS: tuple[Setting, ...] = (
             "household's imports one at a time)."),
     Setting("IMPORT_QUEUE", 1, "Imports that may wait for a worker before one gets a 503."),
     Setting("PASSPHRASE_HASHERS", 1,
-            "Passphrases hashed or checked at once by a server process (each about 0.1 s of "
-            "a core, at a lower priority than the turns)."),
+            "Passphrases hashed or checked at once on the machine, by its server processes "
+            "together (each about 0.1 s of a core, at a lower priority than the turns)."),
     Setting("PASSPHRASE_QUEUE", 1,
             "Passphrases that may wait their turn before a sign-up or a join gets a 503."),
     # Hosted, what each household may store and ask for (None: no limit). At home, nothing

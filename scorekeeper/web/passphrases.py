@@ -7,17 +7,22 @@ threads of its own, niced like the PDF workers, and PASSPHRASE_QUEUE more wait i
 queue (scorekeeper/fairness.py): a household typing its passphrase (its PIN) takes its turn
 beside the strangers signing up or joining, who share one turn (and one waiting seat)
 between them. Beyond that, Busy (a 503 that says to try again): each waiting request holds
-a request thread.
+a request thread. The server processes of a machine share its cores: a hashing thread
+holds one of PASSPHRASE_HASHERS lock files of the instance folder while it hashes, so that
+they hash that many passphrases at once, all together.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import itertools
 import os
 import sys
 import threading
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TypeVar
 
 from flask import current_app
@@ -40,18 +45,35 @@ def passphrase_hash(passphrase: str) -> str:
 
 
 class Hashers:
-    """The threads that hash passphrases, and the fair queue in front of them."""
+    """The threads that hash passphrases, the fair queue in front of them, and the lock
+    files (one per thread) that the server processes of the machine share."""
 
-    def __init__(self, hashers: int, queue: int) -> None:
+    def __init__(self, hashers: int, queue: int, folder: str | Path) -> None:
         self.queue = FairQueue(hashers, hashers + queue, waiting_per_owner=1)
+        self._slots = [Path(folder) / f"passphrase-hashing-{number}.lock"
+                       for number in range(hashers)]
+        self._numbers = itertools.count()
+        self._mine = threading.local()
         self._threads = ThreadPoolExecutor(hashers, thread_name_prefix="passphrases",
-                                           initializer=_lower_priority)
+                                           initializer=self._start_thread)
 
     def run(self, owner: Hashable, work: Callable[..., T], *args: object) -> T:
         """``work(*args)`` in a hashing thread, in ``owner``'s turn; Busy when there is no
         seat to wait for one."""
         with self.queue.place(owner, timeout=WAIT_SECONDS):
-            return self._threads.submit(work, *args).result()
+            return self._threads.submit(self._in_slot, work, *args).result()
+
+    def _start_thread(self) -> None:
+        _lower_priority()
+        # Open for the thread's life: each hash only locks and unlocks it.
+        self._mine.slot = open(self._slots[next(self._numbers)], "a")
+
+    def _in_slot(self, work: Callable[..., T], *args: object) -> T:
+        fcntl.flock(self._mine.slot, fcntl.LOCK_EX)
+        try:
+            return work(*args)
+        finally:
+            fcntl.flock(self._mine.slot, fcntl.LOCK_UN)
 
 
 def _lower_priority() -> None:
@@ -63,14 +85,15 @@ def _lower_priority() -> None:
                            os.getpriority(os.PRIO_PROCESS, thread) + WORKER_NICENESS)
 
 
-_shared: dict[tuple[int, int], Hashers] = {}
+_shared: dict[tuple[int, int, str], Hashers] = {}
 _shared_lock = threading.Lock()
 
 
 def hashers() -> Hashers:
-    """The process's hashers for the app's PASSPHRASE_HASHERS and PASSPHRASE_QUEUE: every
-    app of a process shares them."""
-    key = (current_app.config["PASSPHRASE_HASHERS"], current_app.config["PASSPHRASE_QUEUE"])
+    """The process's hashers for the app's PASSPHRASE_HASHERS, PASSPHRASE_QUEUE and
+    instance folder: every app of a process with the same shares them."""
+    key = (current_app.config["PASSPHRASE_HASHERS"], current_app.config["PASSPHRASE_QUEUE"],
+           current_app.instance_path)
     with _shared_lock:
         if key not in _shared:
             _shared[key] = Hashers(*key)
