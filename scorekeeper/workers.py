@@ -17,14 +17,17 @@ tablets need (fairness.FairQueue).
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import sys
 import threading
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 from scorekeeper.fairness import Busy, FairQueue
@@ -128,7 +131,23 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def _start_worker() -> None:
+    lower_priority()
+
+
+def lower_priority() -> None:
+    """Make the calling process work only on what the server leaves of the CPU.
+
+    Niced, it yields to the server's threads. Linux with autogroups (Debian's and Ubuntu's
+    kernels) first shares the CPU out between sessions, whatever the nice values inside
+    them: in the server's session a worker still took that session's share from
+    PostgreSQL and the other processes a turn needs. In a session of its own, whose
+    autogroup is niced too, it takes only what they leave.
+    """
     os.nice(WORKER_NICENESS)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            os.setsid()
+            Path("/proc/self/autogroup").write_text(str(WORKER_NICENESS))
 
 
 W = TypeVar("W", bound=Workers)

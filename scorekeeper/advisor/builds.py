@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.fairness import FairQueue
 from scorekeeper.rules.options import Rules
+from scorekeeper.workers import lower_priority
 
 if TYPE_CHECKING:
     from scorekeeper.advisor.strategy import Strategy
@@ -37,8 +38,6 @@ KEPT_IN_MEMORY = 4
 KEPT_ON_DISK = 8
 # How often the watching thread reads the worker's progress.
 POLL_SECONDS = 0.2
-# Added to the worker's niceness: a turn played during a build keeps its speed.
-WORKER_NICENESS = 10
 LOCK_FILE = "advisor-build.lock"
 # glibc's mallopt parameters, and what the build's arrays need: tens of megabytes.
 M_TRIM_THRESHOLD = -1
@@ -64,7 +63,7 @@ def reuse_freed_memory() -> None:
 def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> None:
     """The body of the worker process: build the table (unless another process just did)
     and save it, publishing the share of states solved in ``done``."""
-    os.nice(WORKER_NICENESS)
+    lower_priority()  # a turn played during a build keeps its speed
     reuse_freed_memory()
     Path(instance_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(instance_dir) / LOCK_FILE, "w") as lock:
