@@ -424,10 +424,12 @@ def _upload(device: Device, content: bytes):
     answer = device.request("POST", "/import-export/import", body, {"Content-Type": kind})
     if answer.status == 403 and 'name="household_pin"' in answer.text:
         following = re.search(r'name="household_next"[^>]*value="([^"]*)"', answer.text)
-        device.post("/household-pin", {"csrf_token": _csrf(answer.text),
-                                       "household_pin": FAIR_PASSPHRASE,
-                                       "household_next": following.group(1) if following
-                                       else "/import-export"})
+        unlocked = device.post("/household-pin", {"csrf_token": _csrf(answer.text),
+                                                  "household_pin": FAIR_PASSPHRASE,
+                                                  "household_next": following.group(1)
+                                                  if following else "/import-export"})
+        if unlocked.status != 303:
+            return unlocked  # the passphrase could not be checked now: Retry-After says when
         body, kind = _multipart(_csrf(device.get("/import-export").text), content)
         answer = device.request("POST", "/import-export/import", body, {"Content-Type": kind})
     return answer
