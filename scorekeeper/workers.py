@@ -1,6 +1,6 @@
-"""Worker processes for the heavy work of requests (drawing PDFs, importing games): a few
-processes at a lower priority, replaced after some jobs, and the households queued fairly
-in front of them.
+"""Worker processes for the heavy work of requests (drawing PDFs, importing games, hashing
+passphrases): a few processes at a lower priority, replaced after some jobs, and the
+households queued fairly in front of them.
 
 A job takes a core for up to seconds and leaves memory behind (WeasyPrint keeps about
 0.2 MiB after each PDF, an import its thousands of replays). In a worker process it holds
@@ -34,7 +34,8 @@ from scorekeeper.fairness import Busy, FairQueue
 
 # What the workers run, imported once by the fork server: the server process imports
 # neither WeasyPrint nor, for this, anything else.
-PRELOADED_MODULES = ["scorekeeper.sheets.render", "scorekeeper.store.transfer"]
+PRELOADED_MODULES = ["scorekeeper.sheets.render", "scorekeeper.store.transfer",
+                     "scorekeeper.web.passphrases"]
 # A worker works at a lower priority than the server's threads: on a small machine, the
 # tablets' version polls and turns come before a PDF or an import.
 WORKER_NICENESS = 10
