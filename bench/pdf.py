@@ -124,16 +124,17 @@ def main() -> int:
             cache.clear_memory()
             for path in cache.folder.glob("*.pdf"):
                 path.unlink()
-            blank_pdf(grid)
+            blank_pdf(grid, store, household=HOME_HOUSEHOLD)
 
         def from_disk():
             cache.clear_memory()
-            blank_pdf(grid)
+            blank_pdf(grid, store, household=HOME_HOUSEHOLD)
 
         fresh_times = [timed(fresh) for _ in range(runs)]
         disk_times = [timed(from_disk) for _ in range(runs)]
-        blank_pdf(grid)
-        memory_times = [timed(lambda: blank_pdf(grid)) for _ in range(runs * 100)]
+        blank_pdf(grid, store, household=HOME_HOUSEHOLD)
+        memory_times = [timed(lambda: blank_pdf(grid, store, household=HOME_HOUSEHOLD))
+                        for _ in range(runs * 100)]
         fresh_median = statistics.median(fresh_times)
         memory_ratio = fresh_median / statistics.median(memory_times)
         disk_ratio = fresh_median / statistics.median(disk_times)
@@ -156,7 +157,7 @@ def main() -> int:
             cache.clear_memory()
             for path in cache.folder.glob("*.pdf"):
                 path.unlink()
-            blank_pdf(long_print)
+            blank_pdf(long_print, store, household=HOME_HOUSEHOLD)
 
         shared_times, painted_times = alternate(shared, painted_each, max(3, runs // 3))
         shared_median = statistics.median(shared_times)

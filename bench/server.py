@@ -1,12 +1,14 @@
 """What the server benchmarks share: a real `scorekeeper serve` in a session of its own,
 games to print, and the memory of the server with every process it started.
 
-The server runs in its own session (process group) so that the benchmark can measure and
-then end it with all its children, PDF workers included.
+The server runs in its own session (process group), and the benchmark finds its children,
+PDF workers included (each in a session of its own), through their parents, to measure
+them and then end them all.
 """
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -79,7 +81,11 @@ class Server:
 
     def __exit__(self, *_exc) -> None:
         if self.process is not None and self.process.poll() is None:
+            workers = self.processes()[1:]  # in sessions of their own, some of them
             os.killpg(self.process.pid, signal.SIGKILL)
+            for pid in workers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
             self.process.wait(timeout=10)
 
     def connection(self) -> http.client.HTTPConnection:
@@ -98,16 +104,19 @@ class Server:
                 connection.close()
 
     def processes(self) -> list[int]:
-        """The server's process and every process of its session (its PDF workers)."""
-        session = os.getsid(self.process.pid)
-        found = []
+        """The server's process and every process it started, and they started (its PDF
+        workers and their fork server), each worker in a session of its own."""
+        parents: dict[int, int] = {}
         for entry in Path("/proc").iterdir():
             if entry.name.isdigit():
                 try:
-                    if os.getsid(int(entry.name)) == session:
-                        found.append(int(entry.name))
-                except (ProcessLookupError, PermissionError):
+                    stat = (entry / "stat").read_text().rpartition(")")[2].split()
+                except (FileNotFoundError, ProcessLookupError, PermissionError):
                     continue
+                parents[int(entry.name)] = int(stat[1])
+        found = [self.process.pid]
+        for pid in found:
+            found.extend(child for child, parent in parents.items() if parent == pid)
         return found
 
     def memory_mib(self) -> tuple[float, float]:

@@ -23,6 +23,7 @@ from scorekeeper.config import DATABASE_FILE, PACKAGE_DIR
 from scorekeeper.store import Store
 from scorekeeper.web import edge, register_blueprints
 from scorekeeper.web.language import select_locale
+from scorekeeper.web.quotas import quotas_of
 from scorekeeper.web.store import STORE_EXTENSION
 
 SECRET_KEY_FILE = "secret_key"
@@ -158,6 +159,7 @@ def create_app(
             app.config["SECRET_KEY"] = _load_secret_key(instance)
         store = Store(app.config["DATABASE_URL"], **app.config["DATABASE_ENGINE_OPTIONS"])
         store.migrate()
+    store.quotas = quotas_of(app.config)
     app.extensions[STORE_EXTENSION] = store
 
     proxies = int(app.config["TRUSTED_PROXIES"])

@@ -105,13 +105,34 @@ SETTINGS: tuple[Setting, ...] = (
     # Printing.
     Setting("PDF_WORKERS", 2, "Processes that draw PDFs, outside the request threads."),
     Setting("PDF_QUEUE", 1,
-            "PDFs that may wait for a worker before a print gets a 503: kept short, so that "
-            "workers + queue stay below the server's threads and a print storm leaves one."),
+            "PDFs that may wait for a worker (one household's draw one at a time) before a "
+            "print gets a 503: kept short, so that workers + queue stay below the server's "
+            "threads and a print storm leaves one."),
     Setting("PDF_RENDERS_PER_WORKER", 25,
             "PDFs a worker draws before it is replaced (about 5 MiB leaked each)."),
     Setting("PDF_TIMEOUT_SECONDS", 120.0,
-            "The longest a PDF may take; then the print gets a 503 and the worker is "
-            "replaced."),
+            "The longest a PDF may wait and take; then the print gets a 503."),
+    # Heavy work shared fairly: worker processes and threads, households in turn.
+    Setting("IMPORT_WORKERS", 1,
+            "Processes that check and write imports, outside the request threads (one "
+            "household's imports one at a time)."),
+    Setting("IMPORT_QUEUE", 1, "Imports that may wait for a worker before one gets a 503."),
+    Setting("PASSPHRASE_HASHERS", 1,
+            "Passphrases hashed or checked at once on the machine, by its server processes "
+            "together (each about 0.1 s of a core, at a lower priority than the turns)."),
+    Setting("PASSPHRASE_QUEUE", 1,
+            "Passphrases that may wait their turn before a sign-up or a join gets a 503."),
+    # Hosted, what each household may store and ask for (None: no limit). At home, nothing
+    # is limited: the family owns the machine.
+    Setting("QUOTA_GAMES_STORED", 20_000,
+            "Hosted, the games a household keeps at most (in progress, finished or "
+            "abandoned)."),
+    Setting("QUOTA_IMPORTS_PER_DAY", 10, "Hosted, the imports a household makes in any 24 hours."),
+    Setting("QUOTA_PDF_PAGES_PER_MINUTE", 100,
+            "Hosted, the PDF pages drawn for a household in any minute (a PDF drawn before "
+            "costs nothing)."),
+    Setting("QUOTA_ADVISOR_BUILDS_PER_DAY", 4,
+            "Hosted, the advisor's tables built for a household in any 24 hours."),
 )
 
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}

@@ -3,8 +3,10 @@ one built in a worker process, one build at a time, while requests go on.
 
 A build takes seconds of numpy work (3 s for the classique sheet, 6 s for Yatzy, on one
 quiet core) and peaks near 120 MB: in its own process, its memory leaves with it and it runs
-at a lower priority than the request threads. A lock file
-in the instance folder makes the builds one at a time across processes too (gunicorn).
+at a lower priority than the request threads. The builds households asked for wait in a
+fair queue (scorekeeper/fairness.py): one household asking for many tables gets one built
+in its turn, between the others'. A lock file in the instance folder makes the builds one
+at a time across processes too (gunicorn).
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ import multiprocessing
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
+from scorekeeper.fairness import FairQueue
 from scorekeeper.rules.options import Rules
+from scorekeeper.workers import lower_priority
 
 if TYPE_CHECKING:
     from scorekeeper.advisor.strategy import Strategy
@@ -34,8 +38,6 @@ KEPT_IN_MEMORY = 4
 KEPT_ON_DISK = 8
 # How often the watching thread reads the worker's progress.
 POLL_SECONDS = 0.2
-# Added to the worker's niceness: a turn played during a build keeps its speed.
-WORKER_NICENESS = 10
 LOCK_FILE = "advisor-build.lock"
 # glibc's mallopt parameters, and what the build's arrays need: tens of megabytes.
 M_TRIM_THRESHOLD = -1
@@ -61,7 +63,7 @@ def reuse_freed_memory() -> None:
 def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> None:
     """The body of the worker process: build the table (unless another process just did)
     and save it, publishing the share of states solved in ``done``."""
-    os.nice(WORKER_NICENESS)
+    lower_priority()  # a turn played during a build keeps its speed
     reuse_freed_memory()
     Path(instance_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(instance_dir) / LOCK_FILE, "w") as lock:
@@ -76,8 +78,8 @@ def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> N
 
 
 class Strategies:
-    """The tables of one app. ``get`` never waits for a build: it queues one and answers None;
-    ``progress`` then tells how far it went."""
+    """The tables of one app. ``get`` never waits for a build, nor starts one: ``build``
+    queues one, and ``progress`` then tells how far it went."""
 
     def __init__(self, instance_path: str, worker: Callable = build_in_worker,
                  kept_in_memory: int = KEPT_IN_MEMORY, kept_on_disk: int = KEPT_ON_DISK) -> None:
@@ -86,32 +88,32 @@ class Strategies:
         self.kept_in_memory = kept_in_memory
         self.kept_on_disk = kept_on_disk
         self.loaded: OrderedDict[Rules, Strategy] = OrderedDict()  # least recently used first
-        # Rule sets waiting or being built, in order, with the share of states solved.
+        # Rule sets waiting or being built, with the share of states solved.
         self.building: dict[Rules, float] = {}
         self.lock = threading.Lock()
-        self.builder: threading.Thread | None = None
+        # One build at a time; the households that asked take turns.
+        self.queue = FairQueue(places=1)
 
-    def get(self, rules: Rules, build: bool = True) -> Strategy | None:
-        """The strategy for these rules, or None while it is missing.
-
-        A missing table is queued for a build when ``build`` is true.
-        """
+    def get(self, rules: Rules) -> Strategy | None:
+        """The strategy for these rules, from memory or disk; None while it is missing."""
         with self.lock:
             if rules in self.loaded:
                 self.loaded.move_to_end(rules)
                 return self.loaded[rules]
             if rules in self.building:
                 return None
-        strategy = self._load(rules)
+        return self._load(rules)
+
+    def build(self, rules: Rules, *, household: Hashable) -> bool:
+        """Queue a build of these rules' table in ``household``'s turn; False when it is
+        queued or being built already."""
         with self.lock:
-            if strategy is not None:
-                return strategy
-            if build and rules not in self.building:
-                self.building[rules] = 0.0
-                if self.builder is None:
-                    self.builder = threading.Thread(target=self._build_all, daemon=True)
-                    self.builder.start()
-        return None
+            if rules in self.building:
+                return False
+            self.building[rules] = 0.0
+        threading.Thread(target=self._build_in_turn, args=(rules, household),
+                         daemon=True).start()
+        return True
 
     def progress(self, rules: Rules) -> float | None:
         """The share of the build done (0 while it waits for another one), or None when no
@@ -136,22 +138,18 @@ class Strategies:
                 self.loaded.popitem(last=False)
         return strategy
 
-    def _build_all(self) -> None:
-        """The builder thread: one worker process at a time, until the queue is empty."""
-        while True:
+    def _build_in_turn(self, rules: Rules, household: Hashable) -> None:
+        """A waiting build's thread: the build, in the household's turn."""
+        try:
+            with self.queue.place(household):
+                if self._load(rules) is None:  # another process may have built it meanwhile
+                    self._build(rules)
+        except Exception:
+            # A failed build (a full disk, say) is retried by the next request that asks.
+            logger.exception("the advisor's table could not be built")
+        finally:
             with self.lock:
-                if not self.building:
-                    self.builder = None
-                    return
-                rules = next(iter(self.building))
-            try:
-                self._build(rules)
-            except Exception:
-                # A failed build (a full disk, say) is retried by the next request that asks.
-                logger.exception("the advisor's table could not be built")
-            finally:
-                with self.lock:
-                    del self.building[rules]
+                del self.building[rules]
 
     def _build(self, rules: Rules) -> None:
         context = multiprocessing.get_context("spawn")  # no copy of the server's threads

@@ -42,3 +42,16 @@ class RuleError(ValueError):
 
     def __str__(self) -> str:
         return self.render()
+
+    def __reduce__(self):
+        # An import is checked in a worker process, and its errors read in the server's:
+        # the error, its subclass and its fields come back whole (box labels as a dict).
+        return _restore, (type(self), self.args,
+                          {**self.__dict__, "box_labels": dict(self.box_labels)})
+
+
+def _restore(kind: type[RuleError], args: tuple, fields: dict) -> RuleError:
+    error = kind.__new__(kind, *args)
+    error.args = args
+    error.__dict__.update(fields)
+    return error

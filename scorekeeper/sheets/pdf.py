@@ -2,7 +2,9 @@
 
 Call these inside a request (or a test request) context: the templates translate with
 Flask-Babel, whose locale comes from the request. The HTML is made here, in the request; the
-drawing happens in a worker process (workers.py), and PrintersBusy says when none is free.
+drawing happens in a worker process (workers.py), in the household's turn, and PrintersBusy
+says when there is no place for it. A PDF drawn costs the household its pages of the
+PDF pages quota (QuotaExceeded past it); one served from a cache costs nothing.
 """
 
 import threading
@@ -17,9 +19,10 @@ from scorekeeper.rules import GameState
 from scorekeeper.rules.options import UPPER_BONUS_THRESHOLD
 from scorekeeper.sheets.cache import PdfCache, fingerprint
 from scorekeeper.sheets.layout import BlankGrid, Paper, box_hint, game_layout, grid_rows
-from scorekeeper.sheets.workers import PdfWorkers, WorkerSettings, shared_workers
+from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy, WorkerSettings, pdf_workers
 from scorekeeper.store import Store
 from scorekeeper.store.play import load
+from scorekeeper.store.quotas import give_back, take
 from scorekeeper.store.records import GameRecord
 
 # Where the app keeps its caches among its extensions, and where the blank grids' one writes.
@@ -35,16 +38,28 @@ STYLESHEET = "css/print.css"
 _cache_lock = threading.Lock()
 
 
-def pdf_workers() -> PdfWorkers:
+def app_pdf_workers() -> PdfWorkers:
     """The workers of the app's settings: PDF_WORKERS, PDF_QUEUE, PDF_RENDERS_PER_WORKER and
     PDF_TIMEOUT_SECONDS (scorekeeper/config.py)."""
     config = current_app.config
-    return shared_workers(WorkerSettings(
+    return pdf_workers(WorkerSettings(
         workers=config["PDF_WORKERS"],
         queue=config["PDF_QUEUE"],
-        renders_per_worker=config["PDF_RENDERS_PER_WORKER"],
+        jobs_per_worker=config["PDF_RENDERS_PER_WORKER"],
         timeout_seconds=config["PDF_TIMEOUT_SECONDS"],
     ))
+
+
+def _drawn(store: Store, household: int, html: str, pages: int, copies: int = 1) -> bytes:
+    """``html`` drawn in ``household``'s turn (``copies`` times over), its ``pages`` counted
+    in the household's quota, and given back when no worker drew them."""
+    use = take(store, household=household, quota=store.quotas.pdf_pages, amount=pages)
+    try:
+        return app_pdf_workers().render(html, current_app.static_folder, copies=copies,
+                                        household=household)
+    except PrintersBusy:
+        give_back(store, use)
+        raise
 
 
 def sheets_cache() -> PdfCache:
@@ -96,17 +111,18 @@ def blank_html(grid: BlankGrid) -> str:
     )
 
 
-def blank_pdf(grid: BlankGrid) -> tuple[str, bytes]:
-    """The grid's PDF and its cache key, fit for an ETag: each key is rendered once.
+def blank_pdf(grid: BlankGrid, store: Store, *, household: int) -> tuple[str, bytes]:
+    """The grid's PDF and its cache key, fit for an ETag: each key is rendered once, for
+    the household that asks first.
 
-    Raises PrintersBusy when it must be drawn and no worker is free.
+    Raises PrintersBusy when it must be drawn and there is no place for it, QuotaExceeded
+    when its pages are more than the household may have drawn now.
     """
     cache = sheets_cache()
     key = cache.key({**grid.identity(), "locale": str(get_locale())})
     pdf = cache.get(key)
     if pdf is None:
-        pdf = pdf_workers().render(blank_html(grid), current_app.static_folder,
-                                   copies=grid.pages)
+        pdf = _drawn(store, household, blank_html(grid), grid.pages, copies=grid.pages)
         cache.put(key, pdf)
     return key, pdf
 
@@ -124,7 +140,8 @@ def game_pdf(store: Store, game_id: int, paper: Paper,
     """A game's sheet as the screen shows it, from the same replay of its log, and its cache
     key: drawn once per version of the game, paper and language.
 
-    Raises GameNotFound for a game the household has not, PrintersBusy when no worker is free.
+    Raises GameNotFound for a game the household has not, PrintersBusy when there is no
+    place to draw it, QuotaExceeded when the household may have no more pages drawn now.
     """
     record, state = load(store, game_id, household=household)
     cache = games_cache()
@@ -134,6 +151,8 @@ def game_pdf(store: Store, game_id: int, paper: Paper,
                                  version.updated_at.isoformat()]})
     pdf = cache.get(key)
     if pdf is None:
-        pdf = pdf_workers().render(game_html(record, state, paper), current_app.static_folder)
+        # A page for each table of players the sheet spreads over.
+        pages = len(game_layout(state.rules, len(state.players), paper).tables)
+        pdf = _drawn(store, household, game_html(record, state, paper), pages)
         cache.put(key, pdf)
     return key, pdf

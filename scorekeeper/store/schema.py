@@ -279,3 +279,18 @@ attempt_counts = Table(
     Column("attempts", Integer, nullable=False),
     Index("ix_attempt_counts_window_started_at", "window_started_at"),
 )
+
+# What each household used of its quotas of heavy work (imports, PDF pages, advisor builds),
+# one row a use, kept for as long as it counts: in the database, so that every server
+# process refuses past the same limit (see store/quotas.py).
+quota_uses = Table(
+    "quota_uses",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("household_id", Integer, ForeignKey("households.id", ondelete="CASCADE"),
+           nullable=False),
+    Column("kind", String(20), nullable=False),
+    Column("used_at", UTCDateTime, nullable=False),
+    Column("amount", Integer, nullable=False),
+    Index("ix_quota_uses_household_kind_time", "household_id", "kind", "used_at"),
+)

@@ -42,6 +42,7 @@ from scorekeeper.store.errors import (
     StaleSheet,
 )
 from scorekeeper.store.migrations import alembic_config, head_revision
+from scorekeeper.store.quotas import NO_QUOTAS, Quotas, check_games_stored
 from scorekeeper.store.records import (
     FINISHED,
     IN_PROGRESS,
@@ -245,6 +246,8 @@ class Store:
             engine_options.setdefault("pool_pre_ping", True)
         self.engine: Engine = _create_engine(url, engine_options)
         _engines.add(self.engine)
+        # Set by the app of a hosted server: what each household may keep and ask for.
+        self.quotas: Quotas = NO_QUOTAS
         # PostgreSQL locks rows, and its writers really run at the same time.
         self._writers: threading.Lock | None = None
         if self.engine.dialect.name == "sqlite":
@@ -326,7 +329,8 @@ class Store:
         """Start a game with these players in seat order; return its id.
 
         Each name finds the player who already has it (ignoring case) or makes a new one.
-        Raises InvalidPlayers for no name, a blank or too long name, or a name given twice.
+        Raises InvalidPlayers for no name, a blank or too long name, or a name given twice;
+        QuotaExceeded when the household keeps as many games as its quota allows.
         """
         cleaned = _clean_names(names)
         rules_text = json.dumps(rules, sort_keys=True)
@@ -356,6 +360,7 @@ class Store:
                         name=name,
                     )
                 )
+            check_games_stored(connection, household=household, quotas=self.quotas, added=1)
             return game_id
 
         return self.write(create)

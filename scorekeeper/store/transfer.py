@@ -13,6 +13,7 @@ its own. The command line and the web upload both go through this module.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -30,9 +31,11 @@ from sqlalchemy import (
     exists,
     insert,
     select,
+    text,
 )
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.fairness import Busy
 from scorekeeper.rules import (
     GameState,
     IllegalEntry,
@@ -43,6 +46,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.document import read_json
 from scorekeeper.rules.labels import N_
+from scorekeeper.store import quotas
 from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
 from scorekeeper.store.results import ResultsDelta, canonical_rules, result_rows
@@ -50,6 +54,8 @@ from scorekeeper.store.schema import entries, game_players, games, players, resu
 from scorekeeper.store.store import Store, _dice_text, _now, player_key
 
 EXPORT_BATCH = 500
+# The class of PostgreSQL's advisory locks that say a household's import is under way.
+IMPORT_LOCK = 0x1A7E
 
 
 def _identity(text: str) -> str:
@@ -87,6 +93,10 @@ class ImportRefused(StoreError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__("; ".join(problem.render() for problem in problems))
         self.problems = tuple(problems)
+
+    def __reduce__(self):
+        # Raised in an import's worker process, read in the server's.
+        return ImportRefused, (self.problems,)
 
 
 @dataclass(frozen=True)
@@ -363,7 +373,8 @@ def _reserve_game_ids(store: Store, count: int) -> list[int]:
 def import_games(store: Store, checked: Sequence[GameImport],
                  *, household: int) -> list[int]:
     """Write checked games into the household in one transaction; return their new ids, in
-    the same order.
+    the same order. QuotaExceeded, writing nothing, when the household would keep more
+    games, or import more often, than its quotas allow.
 
     Every row and every counter's change is made first and put in temporary tables; the
     transaction then copies them in with one statement per table, so that an import of
@@ -391,6 +402,10 @@ def import_games(store: Store, checked: Sequence[GameImport],
         own = {"household": household}
         for statement in (_COPY_GAMES, _COPY_SEATS, _COPY_ENTRIES):
             connection.execute(statement, own)
+        quotas.check_games_stored(connection, household=household, quotas=store.quotas,
+                                  added=len(checked))
+        quotas.use(connection, household=household, quota=store.quotas.imports, amount=1,
+                   now=now)
         counted = delta.for_players(player_ids)
         counted.open_rule_sets(connection)
         connection.execute(_COPY_RESULTS, own)
@@ -416,6 +431,44 @@ def import_games(store: Store, checked: Sequence[GameImport],
                 for table in staged:
                     table.drop(connection)
     return game_ids
+
+
+def import_file(database_url: str, engine_options: dict[str, Any], household: int,
+                household_quotas: quotas.Quotas, file: str, content: bytes) -> list[int]:
+    """An import as a worker process makes it (scorekeeper/workers.py): the file's games
+    checked, then written into the household of the database at ``database_url``, within
+    its quotas; their new ids. ImportRefused or QuotaExceeded say why nothing was, Busy
+    that another import of the household is under way."""
+    store = Store(database_url, **engine_options)
+    store.quotas = household_quotas
+    try:
+        with _one_import_at_a_time(store, household):
+            return import_games(store, check_files([(file, content)]), household=household)
+    finally:
+        store.dispose()
+
+
+@contextlib.contextmanager
+def _one_import_at_a_time(store: Store, household: int) -> Iterator[None]:
+    """Busy while another import of the household is under way, in any server process.
+
+    Each server process runs a household's imports one at a time (its fair queue); several
+    processes share PostgreSQL, where an advisory lock of the household says that one is
+    under way. SQLite has one server process.
+    """
+    if store.engine.dialect.name != "postgresql":
+        yield
+        return
+    key = {"kind": IMPORT_LOCK, "household": household}
+    with store.engine.connect() as connection:
+        if not connection.scalar(text("SELECT pg_try_advisory_lock(:kind, :household)"), key):
+            raise Busy
+        try:
+            connection.commit()
+            yield
+        finally:
+            connection.scalar(text("SELECT pg_advisory_unlock(:kind, :household)"), key)
+            connection.commit()
 
 
 def _document(game, seats: list, log: list) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from scorekeeper.web import (
     players,
     prints,
     pwa,
+    quotas,
     review,
     security,
     transfer,
@@ -38,6 +39,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(language.bp)
     app.register_blueprint(live.bp)
     advice.register(app)
+    quotas.register(app)
     errors.register(app)
     language.install_template_gettext(app)
     app.jinja_env.globals.update(

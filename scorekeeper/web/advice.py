@@ -12,7 +12,9 @@ from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
 from scorekeeper.advisor.tables import LAST_THROW, THROWS, check_request, check_throw, is_covered
 from scorekeeper.rules import GameState, RuleError
-from scorekeeper.web.store import load_or_404
+from scorekeeper.store.quotas import QuotaExceeded, give_back, take
+from scorekeeper.web.quotas import quota_message, retry_after
+from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("advice", __name__, url_prefix="/games")
 
@@ -38,7 +40,7 @@ def show(game_id: int):
     dice = request.args.get("dice", "")[:40]
     page = {"throw": LAST_THROW, "advice": [], "keeps": [], "kept": [], "building": None,
             "error": None}
-    status = 200
+    status, wait = 200, None
     if not is_covered(state.rules):
         page["error"], status = _("Le conseil ne couvre que le Yams classique et le Yatzy "
                                   "à une colonne libre et cinq dés, sans règle de la vache "
@@ -50,22 +52,31 @@ def show(game_id: int):
             page |= _advice(state, dice, page["throw"])
         except RuleError as rule_error:
             page["error"], status = rule_error.render(_), 422
+        except QuotaExceeded as exceeded:
+            page["error"], status = quota_message(exceeded), 429
+            wait = retry_after(exceeded)
         if page["building"] is not None:
-            status = 503
+            status, wait = 503, PROGRESS_EVERY
     response = current_app.make_response((render_template(
         "advice/show.html", game_id=game_id, state=state, dice=dice, throws=THROWS,
         progress_every=PROGRESS_EVERY, **page), status))
-    if page["building"] is not None:
-        response.headers["Retry-After"] = str(PROGRESS_EVERY)
+    if wait is not None:
+        response.headers["Retry-After"] = str(wait)
     return response
 
 
 def _advice(state: GameState, dice: str, throw: int) -> dict:
     """The boxes (3rd throw) or the best keeps and the dice they set aside (1st or 2nd), or
-    how far the table's build went while it is missing."""
+    how far the table's build went while it is missing. A build started costs the household
+    one of its advisor builds (QuotaExceeded past them)."""
     typed = check_request(state, dice)  # bad dice are told before a build is started
     strategy = strategies().get(state.rules)
     if strategy is None:
+        if strategies().progress(state.rules) is None:
+            use = take(store(), household=household(), quota=store().quotas.advisor_builds,
+                       amount=1)
+            if not strategies().build(state.rules, household=household()):
+                give_back(store(), use)  # another request queued it meanwhile
         return {"building": strategies().progress(state.rules) or 0.0}
     if throw == LAST_THROW:
         return {"advice": strategy.advise(state, typed)}
@@ -79,7 +90,7 @@ def progress(game_id: int):
     _record, state = load_or_404(game_id)
     if not is_covered(state.rules):
         return jsonify(ready=False, progress=None), 422
-    ready = strategies().get(state.rules, build=False) is not None
+    ready = strategies().get(state.rules) is not None
     return jsonify(ready=ready, progress=1.0 if ready else strategies().progress(state.rules))
 
 
@@ -103,5 +114,5 @@ def game_review(state: GameState) -> tuple[list[TurnReview], list[PlayerReview]]
     """
     if not state.is_over or not is_covered(state.rules):
         return None
-    strategy = strategies().get(state.rules, build=False)
+    strategy = strategies().get(state.rules)
     return None if strategy is None else review_game(strategy, state)

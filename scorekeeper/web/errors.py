@@ -6,9 +6,13 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import BadHost, HTTPException, SecurityError
 
+from scorekeeper.fairness import Busy
+
 # When SQLite's write lock stays taken beyond the store's busy timeout (a large import):
 # the tablet tries again a moment later.
 LOCKED_RETRY_AFTER_SECONDS = 2
+# When a fair queue of heavy work has no seat left (passphrases being hashed, say).
+BUSY_RETRY_AFTER_SECONDS = 5
 
 
 def register(app: Flask) -> None:
@@ -46,6 +50,16 @@ def register(app: Flask) -> None:
         response = app.response_class(
             render_template("errors/error.html", code=503, message=message), 503)
         response.headers["Retry-After"] = str(LOCKED_RETRY_AFTER_SECONDS)
+        return response
+
+    @app.errorhandler(Busy)
+    def busy(error: Busy):
+        # Refused at once: waiting would hold a request thread that the turns need.
+        message = _("Le serveur est très occupé en ce moment : rien n'a été fait, réessayez "
+                    "dans quelques secondes.")
+        response = app.response_class(
+            render_template("errors/error.html", code=503, message=message), 503)
+        response.headers["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
         return response
 
     @app.errorhandler(Exception)

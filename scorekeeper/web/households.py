@@ -35,7 +35,6 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
-from werkzeug.security import check_password_hash, generate_password_hash
 from wtforms import IntegerField, PasswordField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
@@ -71,6 +70,7 @@ from scorekeeper.web.forms import Form
 from scorekeeper.web.live import version_response
 from scorekeeper.web.main import qr_code_svg, shared_url
 from scorekeeper.web.paging import no_game
+from scorekeeper.web.passphrases import STRANGERS, matches, new_hash, passphrase_hash
 from scorekeeper.web.security import HOSTED_SETTING, MAX_DATABASE_ID, require_pin
 from scorekeeper.web.store import household, load_or_404, store
 
@@ -99,10 +99,6 @@ login_manager = LoginManager()
 
 def hosted() -> bool:
     return bool(current_app.config[HOSTED_SETTING])
-
-
-def passphrase_hash(passphrase: str) -> str:
-    return generate_password_hash(passphrase, method="scrypt")
 
 
 class Device(UserMixin):
@@ -229,13 +225,13 @@ def join():
                              signup=signup)
         found = find_household(store(), form.name.data)
         if (found is not None and found.passphrase_hash is not None
-                and check_password_hash(found.passphrase_hash, form.passphrase.data)):
+                and matches(found.passphrase_hash, form.passphrase.data, owner=STRANGERS)):
             take_back(store(), by_address)
             _sign_in(found.id)
             return redirect(url_for("main.home"), code=303)
         if found is None:
             # As slow as a wrong passphrase: the time taken tells no more than the words.
-            check_password_hash(_dummy_hash(), form.passphrase.data)
+            matches(_dummy_hash(), form.passphrase.data, owner=STRANGERS)
         count_attempt(store(), by_name, PASSPHRASE_WINDOW, now)
         count_attempt(store(), by_both, PASSPHRASE_WINDOW, now)
         # The same words whether the name exists or not.
@@ -267,8 +263,7 @@ def signup():
             # Checked before the passphrase is hashed, a tenth of a second of work.
             if household_name_taken(store(), name):
                 raise HouseholdNameTaken(name)
-            household_id = create_household(store(), name,
-                                            passphrase_hash(form.passphrase.data))
+            household_id = create_household(store(), name, new_hash(form.passphrase.data))
         except HouseholdNameRefused as refused:
             error = refused.render(_)
         except HouseholdNameTaken:

@@ -53,7 +53,7 @@ def blank():
         grid = blank_grid_from_query(request.args.items(multi=True))
     except RuleError as error:
         return _bad_query(error)
-    key, pdf = blank_pdf(grid)
+    key, pdf = blank_pdf(grid, store(), household=household())
     response = _pdf_response(pdf, _("yams-grille-%(paper)s.pdf", paper=grid.paper.key))
     # The same query gives the same bytes until the app changes: let the tablet revalidate.
     response.set_etag(key)

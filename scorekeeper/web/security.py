@@ -28,7 +28,6 @@ from flask import (
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.routing import BaseConverter, ValidationError
-from werkzeug.security import check_password_hash
 from wtforms import HiddenField, PasswordField, SubmitField
 from wtforms.validators import InputRequired, Length
 
@@ -38,6 +37,7 @@ from scorekeeper.store.households import get_household
 from scorekeeper.store.pins import add_pin_failure, forget_pin_failures, recent_pin_failures
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.forms import Form
+from scorekeeper.web.passphrases import matches
 from scorekeeper.web.store import STORE_EXTENSION, household
 
 CONTENT_SECURITY_POLICY = (
@@ -167,7 +167,7 @@ def _is_the_pin(typed: str) -> bool:
     if _hosted():
         found = get_household(current_app.extensions[STORE_EXTENSION], household())
         return bool(found and found.passphrase_hash
-                    and check_password_hash(found.passphrase_hash, typed))
+                    and matches(found.passphrase_hash, typed, owner=household()))
     return hmac.compare_digest(typed.strip().encode(), (_household_pin() or "").encode())
 
 

@@ -1,4 +1,10 @@
-"""Export and import of games in the browser: the same documents as the command line."""
+"""Export and import of games in the browser: the same documents as the command line.
+
+An import is checked and written by an import worker (scorekeeper/workers.py), a process
+at a lower priority: its replays hold neither a request thread nor the server's Python
+lock. One household's imports run one at a time, the households in turn, within the
+household's quotas (imports a day, games stored).
+"""
 
 from __future__ import annotations
 
@@ -23,22 +29,26 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
 from scorekeeper.store import GameNotFound
+from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
 from scorekeeper.store.transfer import (
     ImportRefused,
-    check_files,
     export_documents,
-    import_games,
+    import_file,
     json_array,
 )
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game
+from scorekeeper.web.quotas import quota_message, quota_response
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, store
+from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
 
 bp = Blueprint("transfer", __name__)
 
 # A file full of bad games names the first ones; the rest are counted.
 PROBLEMS_SHOWN = 20
+# When every import worker is busy: about the time an import of a few thousand games takes.
+RETRY_AFTER_SECONDS = 30
 
 
 class ImportForm(Form):
@@ -49,6 +59,16 @@ class ImportForm(Form):
 
 def _import_limit() -> int:
     return current_app.config["IMPORT_MAX_BYTES"]
+
+
+def import_workers() -> Workers:
+    """The import workers of the app's settings, IMPORT_WORKERS and IMPORT_QUEUE: a fresh
+    process for each import, its replays' memory leaving with it, and no time limit, since
+    an import given up would still be written."""
+    config = current_app.config
+    return shared_workers(Workers, WorkerSettings(
+        workers=config["IMPORT_WORKERS"], queue=config["IMPORT_QUEUE"], jobs_per_worker=1,
+        timeout_seconds=None))
 
 
 def largest_body(app: Flask) -> int:
@@ -120,11 +140,28 @@ def upload():
         return _page(form, errors or [_("Rechargez la page et recommencez.")], 400)
     upload = form.file.data
     name = upload.filename or _("le fichier")
+    config, own = current_app.config, household()
+    quotas = store().quotas
     try:
-        checked = check_files([(name, upload.read())])
+        # Refused before the work when a quota is used up already; the import's own
+        # transaction counts it for sure.
+        check_room(store(), household=own, quota=quotas.imports, amount=1,
+                   now=datetime.now(UTC))
+        check_room_for_games(store(), household=own, quotas=quotas, adding=1)
+        ids = import_workers().run(own, import_file, config["DATABASE_URL"],
+                                   config["DATABASE_ENGINE_OPTIONS"], own, quotas, name,
+                                   upload.read())
     except ImportRefused as refused:
         return _page(form, [_("Rien n'a été importé.")]
                      + [problem.render(_) for problem in refused.problems], 422)
-    ids = import_games(store(), checked, household=household())
+    except QuotaExceeded as exceeded:
+        return quota_response(exceeded, _page(form, [_("Rien n'a été importé."),
+                                                     quota_message(exceeded)])[0])
+    except (Busy, WorkerFailed):
+        response = current_app.make_response(_page(form, [_(
+            "D'autres imports sont en cours en ce moment : rien n'a été importé, "
+            "réessayez dans une minute.")], 503))
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     flash(ngettext("%(num)d partie importée.", "%(num)d parties importées.", len(ids)), "info")
     return redirect(url_for("halloffame.index"), code=303)

@@ -10,6 +10,7 @@ from pypdf import PdfReader
 from weasyprint import HTML
 from weasyprint.formatting_structure.boxes import BlockBox
 
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS, BlankGrid
 from scorekeeper.sheets import pdf as sheets_pdf
@@ -40,6 +41,11 @@ def page_size(page) -> tuple[int, int]:
     return round(float(page.mediabox.width)), round(float(page.mediabox.height))
 
 
+def blank(grid: BlankGrid) -> tuple[str, bytes]:
+    """The grid's PDF, asked for by the home household."""
+    return blank_pdf(grid, current_app.extensions[STORE_EXTENSION], household=HOME_HOUSEHOLD)
+
+
 @pytest.fixture
 def ctx(app):
     with app.test_request_context("/"):
@@ -66,7 +72,7 @@ RULES = {
 @pytest.mark.parametrize("name", sorted(RULES))
 def test_every_blank_grid_is_one_page_of_its_paper(ctx, name, paper):
     grid = BlankGrid(RULES[name], PAPERS[paper])
-    _key, pdf = blank_pdf(grid)
+    _key, pdf = blank(grid)
     reader = read(pdf)
     assert len(reader.pages) == 1, "the grid overflowed onto another page"
     width, height = SIZES[paper]
@@ -79,8 +85,8 @@ def test_every_blank_grid_is_one_page_of_its_paper(ctx, name, paper):
 
 
 def test_many_pages_share_one_drawing(ctx):
-    one = blank_pdf(BlankGrid(Rules(), PAPERS["a4"], 1))[1]
-    twenty = blank_pdf(BlankGrid(Rules(), PAPERS["a4"], 20))[1]
+    one = blank(BlankGrid(Rules(), PAPERS["a4"], 1))[1]
+    twenty = blank(BlankGrid(Rules(), PAPERS["a4"], 20))[1]
     reader = read(twenty)
     assert len(reader.pages) == 20
     assert all(page_size(page) == SIZES["a4"] for page in reader.pages)
@@ -96,7 +102,7 @@ def test_blank_grids_are_deterministic(ctx):
 
 
 def blank_text(rules, paper="a4"):
-    return words(read(blank_pdf(BlankGrid(rules, PAPERS[paper]))[1]).pages[0])
+    return words(read(blank(BlankGrid(rules, PAPERS[paper]))[1]).pages[0])
 
 
 def test_hints_and_rules_reflect_the_options(ctx):

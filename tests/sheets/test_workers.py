@@ -17,7 +17,7 @@ SLOW_PAGE = "<!doctype html>" + "<p>" + "Yams à la table de cuisine. " * 40 + "
 
 @pytest.fixture
 def workers():
-    pool = PdfWorkers(WorkerSettings(workers=1, queue=0, renders_per_worker=2,
+    pool = PdfWorkers(WorkerSettings(workers=1, queue=0, jobs_per_worker=2,
                                      timeout_seconds=120.0))
     yield pool
     pool.shutdown()
@@ -26,25 +26,26 @@ def workers():
 def test_workers_draw_pdfs_and_are_replaced_after_their_quota(workers):
     # Five renders by workers that each draw two: three workers in turn, every PDF whole.
     for _ in range(5):
-        pdf = workers.render(PAGE, STATIC)
+        pdf = workers.render(PAGE, STATIC, household=1)
         assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
     assert workers.in_flight == 0
 
 
 def test_a_full_pool_refuses_at_once_and_serves_again_after(workers):
     drawn = []
-    first = threading.Thread(target=lambda: drawn.append(workers.render(SLOW_PAGE, STATIC)))
+    first = threading.Thread(target=lambda: drawn.append(
+        workers.render(SLOW_PAGE, STATIC, household=1)))
     first.start()
     deadline = time.monotonic() + 30
     while workers.in_flight == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     started = time.monotonic()
     with pytest.raises(PrintersBusy):
-        workers.render(PAGE, STATIC)
+        workers.render(PAGE, STATIC, household=1)
     assert time.monotonic() - started < 0.5, "a full pool must answer at once"
     first.join()
     assert drawn and drawn[0].startswith(b"%PDF-")
-    assert workers.render(PAGE, STATIC).startswith(b"%PDF-")
+    assert workers.render(PAGE, STATIC, household=1).startswith(b"%PDF-")
 
 
 def test_a_worker_that_dies_costs_one_render_not_the_pool(workers):
@@ -52,7 +53,7 @@ def test_a_worker_that_dies_costs_one_render_not_the_pool(workers):
 
     def render() -> None:
         try:
-            workers.render(SLOW_PAGE, STATIC)
+            workers.render(SLOW_PAGE, STATIC, household=1)
         except PrintersBusy as error:
             failures.append(error)
 
@@ -69,5 +70,40 @@ def test_a_worker_that_dies_costs_one_render_not_the_pool(workers):
         os.kill(pid, signal.SIGKILL)
     first.join()
     assert len(failures) == 1
-    assert workers.render(PAGE, STATIC).startswith(b"%PDF-")
+    assert workers.render(PAGE, STATIC, household=1).startswith(b"%PDF-")
     assert workers.in_flight == 0
+
+
+def test_one_households_prints_are_drawn_one_at_a_time_and_anothers_go_between():
+    pool = PdfWorkers(WorkerSettings(workers=2, queue=1, jobs_per_worker=25,
+                                     timeout_seconds=120.0))
+    ended: dict[str, float] = {}
+
+    def render(name: str, household: str, page: str) -> None:
+        pool.render(page, STATIC, household=household)
+        ended[name] = time.monotonic()
+
+    def until(condition) -> None:
+        deadline = time.monotonic() + 30
+        while not condition():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+
+    try:
+        pool.render(PAGE, STATIC, household="warm")  # the workers' fork server started
+        slow = threading.Thread(target=render, args=("A1", "A", SLOW_PAGE))
+        slow.start()
+        until(lambda: pool.queue.running == 1)
+        second = threading.Thread(target=render, args=("A2", "A", PAGE))
+        second.start()
+        until(lambda: pool.queue.waiting == 1)
+        # A worker is free, but household A draws one PDF at a time: B's is drawn at once.
+        with pytest.raises(PrintersBusy):
+            pool.render(PAGE, STATIC, household="A")  # A's share of the seats is taken
+        render("B1", "B", PAGE)
+        assert "A1" not in ended and "A2" not in ended
+        slow.join()
+        second.join()
+        assert ended["B1"] < ended["A1"] <= ended["A2"]
+    finally:
+        pool.shutdown()

@@ -6,22 +6,28 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 
+from scorekeeper.fairness import Busy
 from scorekeeper.rules import Rules, read_document, write_document
 from scorekeeper.store import ABANDONED, FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, GameNotFound, Store
 from scorekeeper.store import halloffame as hof
+from scorekeeper.store.households import create_household
 from scorekeeper.store.play import load, play_turn
 from scorekeeper.store.players import list_players, merge_players, rename_player
+from scorekeeper.store.quotas import Quotas
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.schema import metadata
 from scorekeeper.store.transfer import (
+    IMPORT_LOCK,
     ImportRefused,
     check_files,
     export_documents,
+    import_file,
     import_games,
     json_array,
 )
+from tests.databases import ON_POSTGRESQL
 
 from .test_results import solo_document
 
@@ -252,3 +258,33 @@ def test_an_imported_game_is_stored_as_a_played_one_and_plays_on(store):
                 "UNION SELECT created_at FROM players").scalars().all()
             assert all(re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}", date)
                        for date in dates), dates
+
+
+def test_an_import_file_is_checked_then_written_into_its_household(store, database_url):
+    household = create_household(store, "Les A", "hash")
+    content = json.dumps([solo_document("Zoé"), solo_document("Léa")]).encode()
+    ids = import_file(database_url, {}, household, Quotas(), "parties.json", content)
+    assert [document["players"] for document in export_documents(store, household=household)] \
+        == [["Zoé"], ["Léa"]]
+    assert len(ids) == 2
+    with pytest.raises(ImportRefused) as refused:
+        import_file(database_url, {}, household, Quotas(), "parties.json", b"[]")
+    assert "aucune partie" in refused.value.problems[0].render()
+
+
+@pytest.mark.skipif(not ON_POSTGRESQL, reason="SQLite has one server process, whose fair "
+                    "queue runs a household's imports one at a time")
+def test_a_households_second_import_waits_for_the_first_in_any_process(store, database_url):
+    household = create_household(store, "Les A", "hash")
+    neighbour = create_household(store, "Les B", "hash")
+    content = json.dumps([solo_document("Zoé")]).encode()
+    key = {"kind": IMPORT_LOCK, "household": household}
+    with store.engine.connect() as elsewhere:  # another process's import of the household
+        elsewhere.scalar(text("SELECT pg_advisory_lock(:kind, :household)"), key)
+        elsewhere.commit()
+        with pytest.raises(Busy):
+            import_file(database_url, {}, household, Quotas(), "parties.json", content)
+        assert import_file(database_url, {}, neighbour, Quotas(), "parties.json", content)
+        elsewhere.scalar(text("SELECT pg_advisory_unlock(:kind, :household)"), key)
+        elsewhere.commit()
+    assert import_file(database_url, {}, household, Quotas(), "parties.json", content)

@@ -30,12 +30,12 @@ RELEASE = "release-the-build"
 def classique_table(tmp_path_factory):
     folder = tmp_path_factory.mktemp("advisor")
     strategies = Strategies(str(folder))
-    assert strategies.get(Rules()) is None
+    assert strategies.get(Rules()) is None and strategies.build(Rules(), household=1)
     deadline = time.monotonic() + 300
     while strategies.progress(Rules()) is not None:
         assert time.monotonic() < deadline, "the table was not built"
         time.sleep(0.2)
-    strategy = strategies.get(Rules(), build=False)
+    strategy = strategies.get(Rules())
     assert round(strategy.start_value, 4) == 254.5877
     return cache_path(Rules(), folder)
 

@@ -46,10 +46,10 @@ def _counting(monkeypatch, name: str) -> list:
     lock = threading.Lock()
     real = getattr(web_households, name)
 
-    def counted(*args):
+    def counted(*args, **kwargs):
         with lock:
             calls.append(args)
-        return real(*args)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(web_households, name, counted)
     return calls
@@ -83,7 +83,7 @@ def martin(hosted):
 
 def test_simultaneous_tries_from_one_address_check_no_more_than_the_limit(martin, monkeypatch,
                                                                            capsys):
-    checks = _counting(monkeypatch, "check_password_hash")
+    checks = _counting(monkeypatch, "matches")
 
     def send(client, token):
         return client.post("/household/join", data={
@@ -92,12 +92,18 @@ def test_simultaneous_tries_from_one_address_check_no_more_than_the_limit(martin
     send.path = "/household/join"
     statuses = _at_once(martin, SIMULTANEOUS, send)
     assert len(checks) == MAX_PASSPHRASE_FAILURES
-    assert sorted(statuses) == ([422] * MAX_PASSPHRASE_FAILURES
-                                + [429] * (SIMULTANEOUS - MAX_PASSPHRASE_FAILURES))
+    # Past the limit, a 429 at once. Within it, a wrong passphrase's 422, or a 503 when
+    # the strangers' one seat for hashing (web/passphrases.py) is taken: no more than the
+    # limit ever reach the hashing, however many arrive together.
+    assert statuses.count(429) == SIMULTANEOUS - MAX_PASSPHRASE_FAILURES
+    admitted = [status for status in statuses if status != 429]
+    assert set(admitted) <= {422, 503} and 422 in admitted
     with capsys.disabled():
         engine = martin.extensions[STORE_EXTENSION].engine.dialect.name
         print(f"\n{engine}: {SIMULTANEOUS} simultaneous tries from one address, "
-              f"{len(checks)} passphrases checked, limit {MAX_PASSPHRASE_FAILURES}")
+              f"{len(checks)} passphrases let through to be checked "
+              f"({admitted.count(422)} checked, {admitted.count(503)} told to come back), "
+              f"limit {MAX_PASSPHRASE_FAILURES}")
 
 
 def test_a_stranger_cannot_lock_a_family_out(martin):
@@ -146,7 +152,7 @@ def few_signups(instance_path, database_url):
 
 
 def test_sign_up_is_limited_per_address_then_overall_before_any_hash(few_signups, monkeypatch):
-    hashes = _counting(monkeypatch, "passphrase_hash")
+    hashes = _counting(monkeypatch, "new_hash")
     client = few_signups.test_client()
     assert _signup(client, "203.0.113.1", "Les Un").status_code == 303
     # A taken name counts too: the limit also bounds asking which names exist.
@@ -163,7 +169,7 @@ def test_sign_up_is_limited_per_address_then_overall_before_any_hash(few_signups
 
 def test_a_sign_up_flood_from_one_address_at_once_hashes_no_more_than_the_limit(
         few_signups, monkeypatch):
-    hashes = _counting(monkeypatch, "passphrase_hash")
+    hashes = _counting(monkeypatch, "new_hash")
     names = iter(f"Maison {number}" for number in range(SIMULTANEOUS))
     lock = threading.Lock()
 

@@ -71,6 +71,7 @@ OWNERS = {
     "devices": lambda row, of: [row["household_id"]],
     "join_links": lambda row, of: [row["household_id"]],
     "pin_failures": lambda row, of: [row["household_id"]],
+    "quota_uses": lambda row, of: [row["household_id"]],
     # The server's own limits: tries counted per address, per name tried and overall (a
     # name only as its hash). No household's data; every sign-in attempt counts by design.
     "attempt_counts": None,

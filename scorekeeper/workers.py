@@ -1,0 +1,166 @@
+"""Worker processes for the heavy work of requests (drawing PDFs, importing games, hashing
+passphrases): a few processes at a lower priority, replaced after some jobs, and the
+households queued fairly in front of them.
+
+A job takes a core for up to seconds and leaves memory behind (WeasyPrint keeps about
+0.2 MiB after each PDF, an import its thousands of replays). In a worker process it holds
+neither a request thread's CPU nor Python's lock in the server, the memory leaves with the
+process, and it runs at a lower priority than the tablets' turns and polls. Workers start
+from a fork server that has imported what they run (the server process never imports
+WeasyPrint), and share no database connection, lock or thread of the server.
+
+At most ``workers`` jobs run at once, one per household, and ``queue`` more wait (of them,
+one per household); a place that frees up goes to the households in turn, and beyond that
+the request is refused at once with Busy rather than holding one of the few threads the
+tablets need (fairness.FairQueue).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import sys
+import threading
+from collections.abc import Callable, Hashable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from scorekeeper.fairness import Busy, FairQueue
+
+# What the workers run, imported once by the fork server: the server process imports
+# neither WeasyPrint nor, for this, anything else.
+PRELOADED_MODULES = ["scorekeeper.sheets.render", "scorekeeper.store.transfer",
+                     "scorekeeper.web.passphrases"]
+# A worker works at a lower priority than the server's threads: on a small machine, the
+# tablets' version polls and turns come before a PDF or an import.
+WORKER_NICENESS = 10
+
+T = TypeVar("T")
+
+__all__ = ["Busy", "WorkerFailed", "WorkerSettings", "Workers", "shared_workers"]
+
+
+class WorkerFailed(Exception):
+    """The job's worker died (killed, out of memory), or the job outlasted its time: the
+    request gets no result, and the same request a little later will."""
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    workers: int
+    # Jobs that may wait for a worker, over and above those running.
+    queue: int
+    # Jobs a worker does before it is replaced (1: a fresh process for each).
+    jobs_per_worker: int
+    # The longest a request waits for a place and then for its job; None: as long as it
+    # takes. A job given up still holds its worker until it ends.
+    timeout_seconds: float | None
+
+
+class Workers:
+    """A bounded pool of worker processes in front of which households take turns."""
+
+    def __init__(self, settings: WorkerSettings) -> None:
+        self.settings = settings
+        self.queue = FairQueue(settings.workers, settings.workers + settings.queue,
+                               waiting_per_owner=1)
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+
+    def run(self, household: Hashable, job: Callable[..., T], *args: object) -> T:
+        """``job(*args)`` in a worker, once it is ``household``'s turn: what it returns or
+        raises (both must pickle). Busy when every place and seat is taken, WorkerFailed
+        when the worker died or the job outlasted the settings' timeout."""
+        ticket = self.queue.admit(household, self.settings.timeout_seconds)
+        try:
+            executor = self._pool()
+            future = executor.submit(job, *args)
+        except BaseException:
+            self.queue.release(ticket)
+            raise
+        # The place is given back when the worker is done, not when the request stops
+        # waiting: a job given up still holds its worker.
+        future.add_done_callback(lambda _future: self.queue.release(ticket))
+        try:
+            return future.result(timeout=self.settings.timeout_seconds)
+        except BrokenProcessPool:
+            # A worker died: start afresh for the next job.
+            self._replace(executor)
+            raise WorkerFailed from None
+        except FutureTimeout:
+            raise WorkerFailed from None
+
+    @property
+    def in_flight(self) -> int:
+        """Jobs running or waiting for a worker."""
+        return self.queue.running + self.queue.waiting
+
+    def shutdown(self) -> None:
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def _pool(self) -> ProcessPoolExecutor:
+        # Made on the first job: a server that nobody prints or imports from starts none.
+        with self._lock:
+            if self._executor is None:
+                self._executor = ProcessPoolExecutor(
+                    max_workers=self.settings.workers, mp_context=_context(),
+                    max_tasks_per_child=self.settings.jobs_per_worker,
+                    initializer=_start_worker)
+            return self._executor
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is broken:
+                self._executor = None
+        broken.shutdown(wait=False, cancel_futures=True)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOADED_MODULES)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _start_worker() -> None:
+    lower_priority()
+
+
+def lower_priority() -> None:
+    """Make the calling process work only on what the server leaves of the CPU.
+
+    Niced, it yields to the server's threads. Linux with autogroups (Debian's and Ubuntu's
+    kernels) first shares the CPU out between sessions, whatever the nice values inside
+    them: in the server's session a worker still took that session's share from
+    PostgreSQL and the other processes a turn needs. In a session of its own, whose
+    autogroup is niced too, it takes only what they leave.
+    """
+    os.nice(WORKER_NICENESS)
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError):
+            os.setsid()
+            Path("/proc/self/autogroup").write_text(str(WORKER_NICENESS))
+
+
+W = TypeVar("W", bound=Workers)
+_shared: dict[tuple[type, WorkerSettings], Workers] = {}
+_shared_lock = threading.Lock()
+
+
+def shared_workers(kind: type[W], settings: WorkerSettings) -> W:
+    """The process's pool of this kind for these settings: every app of a process (the
+    tests make many) shares one, rather than each starting its own workers and queue."""
+    with _shared_lock:
+        workers = _shared.get((kind, settings))
+        if workers is None:
+            workers = _shared[kind, settings] = kind(settings)
+        return workers

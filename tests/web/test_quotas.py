@@ -1,0 +1,170 @@
+"""Each per-household quota of a hosted server, through real forms: past its limit the
+request is refused with a 429 that says the quota and when it frees up, in French or in
+English, and nothing stored changes. On SQLite and PostgreSQL; at home nothing is limited."""
+
+import io
+import json
+import re
+import time
+
+import pytest
+
+from scorekeeper.advisor.builds import Strategies
+from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.web import advice as advice_module
+from tests.hosted import HOSTED
+from tests.store.test_results import solo_document
+from tests.store.test_transfer import every_row
+
+PASSPHRASE = "correct horse battery"
+LIMITS = {"QUOTA_GAMES_STORED": 3, "QUOTA_IMPORTS_PER_DAY": 1, "QUOTA_PDF_PAGES_PER_MINUTE": 5,
+          "QUOTA_ADVISOR_BUILDS_PER_DAY": 1}
+
+
+@pytest.fixture
+def hosted(instance_path, database_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
+                      **LIMITS}, instance_path=instance_path)
+    yield app
+    app.extensions[STORE_EXTENSION].dispose()
+
+
+def _token(client, path: str = "/games/new") -> str:
+    page = client.get(path).get_data(as_text=True)
+    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+
+
+def _family(app, name="Les Martin", lang="fr"):
+    """A device of a new household, in ``lang``, that may import (its PIN typed)."""
+    client = app.test_client()
+    client.set_cookie("lang", lang)
+    response = client.post("/household/new", data={
+        "name": name, "passphrase": PASSPHRASE, "csrf_token": _token(client, "/household/new")})
+    assert response.status_code == 303
+    response = client.post("/household-pin", data={
+        "csrf_token": _token(client), "household_pin": PASSPHRASE,
+        "household_next": "/import-export"})
+    assert response.status_code == 303
+    return client
+
+
+def _new_game(client, name="Mag"):
+    return client.post("/games/new", data={"names-0": name, "preset": "classique",
+                                           "csrf_token": _token(client)})
+
+
+def _upload(client, documents):
+    content = json.dumps(documents).encode()
+    return client.post("/import-export/import", content_type="multipart/form-data", data={
+        "file": (io.BytesIO(content), "parties.json"), "csrf_token": _token(client)})
+
+
+def _refused(response, *sentences):
+    text = " ".join(response.get_data(as_text=True).split()).replace("&#39;", "'")
+    assert response.status_code == 429, text[:500]
+    for sentence in sentences:
+        assert sentence in text
+
+
+@pytest.mark.parametrize(("lang", "rule", "held"), [
+    ("fr", "Une maison garde au plus 3 parties.", "La vôtre en a 3"),
+    ("en", "A household keeps at most 3 games.", "Yours has 3")])
+def test_a_new_game_past_the_games_stored(hosted, lang, rule, held):
+    client = _family(hosted, lang=lang)
+    neighbour = _family(hosted, name="Les Voisins")
+    for _ in range(3):
+        assert _new_game(client).status_code == 303
+    before = every_row(hosted.extensions[STORE_EXTENSION])
+    _refused(_new_game(client, "Zoé"), rule, held)
+    assert every_row(hosted.extensions[STORE_EXTENSION]) == before
+    assert _new_game(neighbour).status_code == 303  # the quota is each household's own
+
+
+@pytest.mark.parametrize(("lang", "rule", "held"), [
+    ("fr", "Une maison garde au plus 3 parties.", "ces 2 de plus la dépasseraient"),
+    ("en", "A household keeps at most 3 games.", "these 2 more would go past it")])
+def test_an_import_past_the_games_stored(hosted, lang, rule, held):
+    client = _family(hosted, lang=lang)
+    assert _new_game(client).status_code == 303
+    assert _new_game(client).status_code == 303
+    before = every_row(hosted.extensions[STORE_EXTENSION])
+    _refused(_upload(client, [solo_document("Zoé"), solo_document("Léa")]), rule, held)
+    assert every_row(hosted.extensions[STORE_EXTENSION]) == before
+
+
+@pytest.mark.parametrize(("lang", "rule", "when"), [
+    ("fr", "Une maison fait au plus 1 import par jour.", "Ce sera de nouveau possible à"),
+    ("en", "A household makes at most 1 import a day.", "It will be possible again at")])
+def test_imports_past_the_imports_a_day(hosted, lang, rule, when):
+    client = _family(hosted, lang=lang)
+    assert _upload(client, [solo_document("Zoé")]).status_code == 303
+    before = every_row(hosted.extensions[STORE_EXTENSION])
+    response = _upload(client, [solo_document("Léa")])
+    _refused(response, rule, when)
+    assert 23 * 3600 < int(response.headers["Retry-After"]) <= 24 * 3600
+    assert every_row(hosted.extensions[STORE_EXTENSION]) == before
+    assert _upload(_family(hosted, name="Les Voisins"), [solo_document("Léa")]).status_code \
+        == 303
+
+
+@pytest.mark.parametrize(("lang", "rule", "when", "too_big"), [
+    ("fr", "Une maison fait dessiner au plus 5 pages de PDF par minute.",
+     "Ce sera de nouveau possible dans", "Cette demande en prend 6 à elle seule"),
+    ("en", "A household has at most 5 PDF pages drawn a minute.", "It will be possible again in",
+     "This request takes 6 on its own")])
+def test_prints_past_the_pdf_pages_a_minute(hosted, lang, rule, when, too_big):
+    client = _family(hosted, lang=lang)
+    assert client.get("/sheets/blank.pdf?pages=3").status_code == 200
+    assert _new_game(client).status_code == 303
+    game = client.get("/").get_data(as_text=True)
+    game_id = re.search(r'href="/games/(\d+)"', game).group(1)
+    assert client.get(f"/games/{game_id}/sheet.pdf").status_code == 200  # one page: 4
+    before = every_row(hosted.extensions[STORE_EXTENSION])
+    response = client.get("/sheets/blank.pdf?pages=2")
+    _refused(response, rule, when)
+    assert 1 <= int(response.headers["Retry-After"]) <= 60
+    _refused(client.get("/sheets/blank.pdf?pages=6&preset=yatzy"), rule, too_big)
+    assert "Retry-After" not in client.get("/sheets/blank.pdf?pages=6&preset=yatzy").headers
+    assert every_row(hosted.extensions[STORE_EXTENSION]) == before
+    # A PDF drawn before costs nothing, and the neighbours have their own pages.
+    assert client.get("/sheets/blank.pdf?pages=3").status_code == 200
+    assert _family(hosted, name="Les Voisins").get("/sheets/blank.pdf?pages=5").status_code \
+        == 200
+
+
+def quick_worker(rules, instance_dir, done):
+    """Runs in the build process: a build that ends at once, leaving no table."""
+    done.value = 1.0
+
+
+@pytest.mark.parametrize(("lang", "rule"), [
+    ("fr", "Le conseil prépare au plus 1 table par jour pour une maison."),
+    ("en", "The advisor builds at most 1 table a day for a household.")])
+def test_advice_past_the_advisor_builds_a_day(hosted, lang, rule):
+    strategies = Strategies(hosted.instance_path, worker=quick_worker)
+    hosted.extensions[advice_module.ADVISOR_EXTENSION] = strategies
+    client = _family(hosted, lang=lang)
+    assert _new_game(client).status_code == 303
+    game_id = re.search(r'href="/games/(\d+)"', client.get("/").get_data(as_text=True)).group(1)
+    assert client.get(f"/games/{game_id}/advice?dice=66653").status_code == 503  # building
+    deadline = time.monotonic() + 60
+    while strategies.building:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    before = every_row(hosted.extensions[STORE_EXTENSION])
+    # The build left no table (this worker makes none): another would be one too many.
+    response = client.get(f"/games/{game_id}/advice?dice=66653")
+    _refused(response, rule)
+    assert not strategies.building
+    assert every_row(hosted.extensions[STORE_EXTENSION]) == before
+
+
+def test_at_home_nothing_is_limited(instance_path, database_url):
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **LIMITS,
+                      "QUOTA_GAMES_STORED": 1, "QUOTA_PDF_PAGES_PER_MINUTE": 1},
+                     instance_path=instance_path)
+    client = app.test_client()
+    for _ in range(2):
+        assert _new_game(client).status_code == 303
+    assert client.get("/sheets/blank.pdf?pages=4").status_code == 200
+    app.extensions[STORE_EXTENSION].dispose()
