@@ -1,7 +1,8 @@
 """The layers of the package hold: a module imports its own part and the floors below it,
 never a floor above nor a part beside it (docs/architecture.md, "Layers"). Read from the
 source with ast, imports inside functions included, so that a lazy import up the layers is
-caught too; and every module must stand on a floor, so that a new one is placed at once.
+caught too; every module must stand on a floor, so that a new one is placed at once; and
+none imports what only a checkout has (testing/, tests/, bench/, scripts/).
 
     python -m tests.test_layers [PACKAGE_FOLDER]   # the floors, then every import up them
 """
@@ -18,6 +19,8 @@ import scorekeeper
 
 PACKAGE = Path(scorekeeper.__file__).parent
 ROOT = "scorekeeper"
+# The checkout's own folders: an installed copy has none of them.
+CHECKOUT_ONLY = ("testing", "tests", "bench", "scripts")
 
 # The floors, lowest first; on each, its parts and the top-level modules or packages of
 # each. Parts on one floor stand side by side: neither imports the other.
@@ -50,13 +53,17 @@ class Import:
 
 
 def describe(part: str | None) -> str:
+    if part in CHECKOUT_ONLY:
+        return "a checkout's only, not installed"
     return f"{part}, floor {FLOOR_OF[part]}" if part in FLOOR_OF else "on no floor"
 
 
 def part_of(target: str) -> str | None:
-    """The part of a dotted module name of the package; None for the package itself and
-    for a module on no floor."""
+    """The part of a dotted module name: its floor's part, the folder of a checkout it is
+    in, or None for the package itself and for a module on no floor."""
     names = target.split(".")
+    if names[0] in CHECKOUT_ONLY:
+        return names[0]
     return PART_OF.get(names[1]) if len(names) > 1 else None
 
 
@@ -65,7 +72,8 @@ def part_of_path(module: str) -> str | None:
 
 
 def imports_of(source: str, module: str, package: Path) -> Iterator[Import]:
-    """Every import of a module of the package in `source`, wherever it is written."""
+    """Every import of a module of the package or of the checkout in `source`, wherever it
+    is written."""
     # Relative imports start from the module's package (an __init__.py's is its own).
     package_name = [ROOT, *Path(module).parts[:-1]]
     for node in sorted(ast.walk(ast.parse(source)), key=lambda node: getattr(node, "lineno", 0)):
@@ -82,7 +90,7 @@ def imports_of(source: str, module: str, package: Path) -> Iterator[Import]:
         else:
             continue
         for target in dict.fromkeys(targets):  # one line may name a module twice
-            if target == ROOT or target.startswith(f"{ROOT}."):
+            if target.split(".")[0] in (ROOT, *CHECKOUT_ONLY):
                 yield Import(module, node.lineno, target)
 
 
@@ -96,7 +104,8 @@ def modules(package: Path) -> list[str]:
 
 
 def imports_up(package: Path) -> list[Import]:
-    """Every import of a floor above, of a part beside, or of a module on no floor."""
+    """Every import of a floor above, of a part beside, of a module on no floor or of one
+    that only a checkout has."""
     found = []
     for module in modules(package):
         importer = part_of_path(module)
@@ -107,7 +116,7 @@ def imports_up(package: Path) -> list[Import]:
             target = part_of(found_import.target)
             if found_import.target == ROOT or target == importer:
                 continue
-            if target is None or FLOOR_OF[target] >= FLOOR_OF[importer]:
+            if target not in FLOOR_OF or FLOOR_OF[target] >= FLOOR_OF[importer]:
                 found.append(found_import)
     return found
 
@@ -138,7 +147,8 @@ def test_an_import_is_found_wherever_it_is_written(tmp_path):
         "        from ..cli import main\n"
         "class Later:\n"
         "    def method(self):\n"
-        "        import scorekeeper.advisor.tables as tables\n")
+        "        import scorekeeper.advisor.tables as tables\n"
+        "from testing.samples import random_document\n")
     (tmp_path / "cli" / "__init__.py").write_text("from scorekeeper.store.copy import command\n")
     assert [str(found) for found in imports_up(tmp_path)] == [
         "scorekeeper/store/copy.py:1 (store, floor 1) imports scorekeeper.web.games (web, floor 3)",
@@ -146,6 +156,8 @@ def test_an_import_is_found_wherever_it_is_written(tmp_path):
         "scorekeeper/store/copy.py:7 (store, floor 1) imports scorekeeper.cli (cli, floor 5)",
         "scorekeeper/store/copy.py:10 (store, floor 1) imports scorekeeper.advisor.tables "
         "(advisor, floor 1)",
+        "scorekeeper/store/copy.py:11 (store, floor 1) imports testing.samples "
+        "(a checkout's only, not installed)",
     ]
 
 
