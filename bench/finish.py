@@ -23,7 +23,7 @@ from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import start_game
-from scorekeeper.store.samples import random_document
+from testing.samples import random_document
 
 PLAYERS = ["Mag", "Alix"]
 

@@ -39,14 +39,13 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, Store
 from scorekeeper.store.results import (
     canonical_rules,
-    expected_tables,
     rebuild_player_aggregates,
     result_rows,
     rules_key,
-    stored_tables,
 )
-from scorekeeper.store.samples import random_state
 from scorekeeper.store.schema import entries, game_players, games, players, results, rule_sets
+from testing.samples import random_state
+from testing.tables import expected_tables, stored_tables
 
 BUDGET_RATIO = 2.0
 HOUSEHOLD = ["Mag", "Alix", "Bob", "Zoé", "Jean", "Léa", "Paul", "Inès"]

@@ -41,7 +41,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.play import start_game
 from scorekeeper.store.store import engine_url
-from tests.robustness.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
+from testing.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
 
 TABLETS = 3
 POLL_SECONDS = 0.4  # static/js/live.js

@@ -84,7 +84,7 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from tests.robustness.live import (
+from testing.live import (
     CLIENT_DICE,
     REPO_ROOT,
     SERVE_CODE,

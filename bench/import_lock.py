@@ -31,8 +31,8 @@ from sqlalchemy.exc import OperationalError
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.play import load, play_turn, start_game
-from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
+from testing.samples import random_document
 
 HOUSEHOLD = ("Mag", "Alix", "Sam", "Lou", "Jo", "Noé", "Tom", "Zoé")
 GOAL_SECONDS = 2.0

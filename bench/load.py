@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 from bench.server import BARE_PATH, add_bare_page, percentile
-from tests.robustness.live import Client, LiveServer, Sheet
+from testing.live import Client, LiveServer, Sheet
 
 PLAYERS = ("Mag", "Alix")
 NEW_GAME = {"names-0": PLAYERS[0], "names-1": PLAYERS[1], "preset": "classique",

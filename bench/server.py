@@ -23,9 +23,9 @@ from flask import Flask, Response, request
 
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
-from tests.robustness.live import REPO_ROOT, SERVE_CODE, free_port
+from testing.live import REPO_ROOT, SERVE_CODE, free_port
+from testing.samples import random_document
 
 PLAYERS = ("Mag", "Alix", "Sam", "Lou")
 

@@ -10,7 +10,7 @@ from scorekeeper.app import DATABASE_URL_ENV
 from scorekeeper.cli import main
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
-from scorekeeper.store.samples import random_document
+from testing.samples import random_document
 from tests.store.test_results import solo_document
 from tests.store.test_transfer import every_row, hall_of_fame
 

@@ -28,8 +28,8 @@ from scorekeeper.store.households import set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.store.players import list_players
-from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
+from testing.samples import random_document
 
 CSRF_FIELD = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 

@@ -13,7 +13,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
 from sqlalchemy.engine import make_url
 
 BUSY_TIMEOUT_SECONDS = 5.0
@@ -114,32 +113,3 @@ def _keep_only(copy: Path, household: int) -> BackupSummary:
         connection.close()
     return BackupSummary(games=games, entries=entries)
 
-
-@click.command("backup")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--household", "household_name", default=None,
-              help="Hosted: back up this household only (its name).")
-def backup_command(file: Path, instance: Path | None, household_name: str | None) -> None:
-    """Copy the games database into FILE (replaced if it exists), even while the server runs.
-
-    To restore, see "Safety and backups" in the README.
-    """
-    # The command sits above every layer: it reads the instance's settings through the app,
-    # as `serve` does. Imported here so that the store never imports the web app.
-    from scorekeeper.app import STORE_EXTENSION, create_app
-
-    if instance is not None and not instance.is_dir():
-        raise click.BadParameter(f"no instance folder at {instance}", param_hint="--instance")
-    from scorekeeper.transfer_cli import household_id
-
-    app = create_app(instance_path=instance)
-    household = (household_id(app.extensions[STORE_EXTENSION], household_name)
-                 if household_name is not None else None)
-    app.extensions[STORE_EXTENSION].dispose()
-    try:
-        database = sqlite_file(app.config["DATABASE_URL"])
-        summary = backup(database, file, household)
-    except BackupError as error:
-        raise click.ClickException(str(error)) from error
-    click.echo(f"Backed up {database} to {file}: {summary.games} games, "
-               f"{summary.entries} entries.")

@@ -4,8 +4,8 @@ When a game finishes, the replay of its stored log gives each seat's result (tot
 barred boxes, rank), written in ``results``. Each result is added to the counters that the
 player pages read (``player_stats``, ``player_box_stats``) and to its rule set's counts
 (``rule_sets``). An undo that reopens the game, or deleting it, subtracts exactly what was
-added, so reading a page never scans the history. Nothing here is a second truth:
-``expected_tables`` recomputes every row from the replays, and the tests compare.
+added, so reading a page never scans the history. Nothing here is a second truth: the tests
+recompute every row from the replays (testing/tables.py) and compare.
 
 Every function takes an open connection and runs inside the caller's transaction.
 """
@@ -134,7 +134,8 @@ def _seated_player_ids(connection: Connection, game_id: int) -> list[int]:
     return list(connection.scalars(_SEATED_PLAYER_IDS, {"game_id": game_id}))
 
 
-def _stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int], GameState]:
+def stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int], GameState]:
+    """A stored game's rules (as stored), its players' ids by seat, and the replay of its log."""
     rules = json.loads(connection.scalar(select(games.c.rules).where(games.c.id == game_id)))
     seats = connection.execute(
         select(game_players.c.player_id, game_players.c.name)
@@ -163,7 +164,7 @@ def record_results(connection: Connection, game_id: int, finished_at: datetime,
     A log that does not replay to the end has no results: only finished games are ranked.
     """
     if state is None:
-        rules, player_ids, state = _stored_state(connection, game_id)
+        rules, player_ids, state = stored_state(connection, game_id)
     else:
         rules, player_ids = state.rules.to_dict(), _seated_player_ids(connection, game_id)
     if not state.is_over:
@@ -440,68 +441,3 @@ def _restreak(connection: Connection, player_id: int, key: str, since: tuple | N
     if changes:
         connection.execute(_SET_STREAK, changes)
 
-
-def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
-    """Every aggregate row recomputed from scratch by replaying every finished game.
-
-    What the incremental writes must always equal; the tests compare the two.
-    """
-    finished = connection.execute(
-        select(games.c.id, games.c.household_id, games.c.finished_at)
-        .where(games.c.status == FINISHED)
-    ).all()
-    rows: list[dict[str, Any]] = []
-    texts: dict[str, str] = {}
-    for game in finished:
-        rules, player_ids, state = _stored_state(connection, game.id)
-        if state.is_over:
-            texts[rules_key(rules)] = canonical_rules(rules)
-            rows.extend(result_rows(game.id, game.household_id, rules, game.finished_at,
-                                    player_ids, state))
-    by_pair: dict[tuple, list[dict]] = defaultdict(list)
-    for row in rows:
-        by_pair[row["player_id"], row["rules_key"]].append(row)
-    for pair_rows in by_pair.values():
-        streak = 0
-        for row in sorted(pair_rows, key=lambda row: (row["finished_at"], row["game_id"])):
-            streak = streak + 1 if row["bonus_columns"] == row["column_count"] else 0
-            row["bonus_streak"] = streak
-    boxes_of = {key: Rules.from_dict(json.loads(text)).boxes for key, text in texts.items()}
-    stats, boxes = player_deltas(rows, boxes_of)
-    return {
-        "results": sorted(rows, key=lambda row: (row["game_id"], row["seat"])),
-        "rule_sets": sorted(
-            ({"household_id": household, "key": key, "rules": texts[key],
-              "games": sum(1 for row in rows if (row["household_id"], row["rules_key"])
-                           == (household, key) and row["seat"] == 0),
-              "results": sum(1 for row in rows if (row["household_id"], row["rules_key"])
-                             == (household, key))}
-             for household, key in {(row["household_id"], row["rules_key"]) for row in rows}),
-            key=lambda row: (row["household_id"], row["key"])),
-        "player_stats": sorted(
-            ({"player_id": player_id, "rules_key": key, **{name: counters[name]
-                                                            for name in PLAYER_COUNTERS}}
-             for (player_id, key), counters in stats.items()),
-            key=lambda row: (row["player_id"], row["rules_key"])),
-        "player_box_stats": sorted(
-            ({"player_id": player_id, "rules_key": key, "box": box,
-              "filled": counters["filled"], "barred": counters["barred"]}
-             for (player_id, key, box), counters in boxes.items()),
-            key=lambda row: (row["player_id"], row["rules_key"], row["box"])),
-    }
-
-
-def stored_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
-    """The aggregate tables as stored, in the shape and order of ``expected_tables``."""
-    orders = {
-        "results": (results, (results.c.game_id, results.c.seat)),
-        "rule_sets": (rule_sets, (rule_sets.c.household_id, rule_sets.c.key)),
-        "player_stats": (player_stats, (player_stats.c.player_id, player_stats.c.rules_key)),
-        "player_box_stats": (player_box_stats, (player_box_stats.c.player_id,
-                                                player_box_stats.c.rules_key,
-                                                player_box_stats.c.box)),
-    }
-    return {
-        name: [dict(row._mapping) for row in connection.execute(select(table).order_by(*order))]
-        for name, (table, order) in orders.items()
-    }

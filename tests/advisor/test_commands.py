@@ -6,9 +6,9 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from scorekeeper.advisor import commands
 from scorekeeper.advisor.strategy import Strategy
 from scorekeeper.advisor.tables import cache_path
+from scorekeeper.cli import advisor as commands
 from scorekeeper.rules import Rules, read_document
 
 # The boxes of END_GAME_FILLED, with dice that score them.

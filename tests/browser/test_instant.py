@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.robustness.live import LiveServer
+from testing.live import LiveServer
 
 from .conftest import TABLETS
 from .test_turns import tap_box, tap_dice

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from sqlalchemy import make_url
 
+from testing.live import CLIENT_DICE, Client, LiveServer, sorted_dice
 from tests.robustness.checks import (
     assert_games_replay,
     create_games,
@@ -25,7 +26,6 @@ from tests.robustness.checks import (
     sqlite_url,
     stored_entries,
 )
-from tests.robustness.live import CLIENT_DICE, Client, LiveServer, sorted_dice
 
 GAMES_PER_DEVICE = 40
 # Each device writes at most this many entries between two kills: the loops stop by themselves.

@@ -16,15 +16,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.robustness.checks import (
-    assert_games_replay,
-    create_games,
-    integrity,
-    is_sqlite,
-    sqlite_url,
-    stored_entries,
-)
-from tests.robustness.live import (
+from testing.live import (
     CLIENT_DICE,
     SERVE_CODE,
     Client,
@@ -32,6 +24,14 @@ from tests.robustness.live import (
     Page,
     Sheet,
     sorted_dice,
+)
+from tests.robustness.checks import (
+    assert_games_replay,
+    create_games,
+    integrity,
+    is_sqlite,
+    sqlite_url,
+    stored_entries,
 )
 
 # Every so many submissions a client taps twice: the same form on two connections at once.

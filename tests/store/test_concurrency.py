@@ -23,10 +23,11 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import players as players_module
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.players import list_players, merge_players
-from scorekeeper.store.results import ResultsDelta, expected_tables, stored_tables
-from scorekeeper.store.samples import random_document
+from scorekeeper.store.results import ResultsDelta
 from scorekeeper.store.schema import games
 from scorekeeper.store.transfer import check_files, import_games
+from testing.samples import random_document
+from testing.tables import expected_tables, stored_tables
 
 THREADS = 8
 ROUNDS = 6

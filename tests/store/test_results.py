@@ -12,13 +12,7 @@ from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord
 from scorekeeper.store.lifecycle import delete_game
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.players import merge_players, rename_player
-from scorekeeper.store.results import (
-    expected_tables,
-    rules_key,
-    seat_results,
-    stored_tables,
-)
-from scorekeeper.store.samples import random_document
+from scorekeeper.store.results import rules_key, seat_results
 from scorekeeper.store.schema import (
     games,
     player_box_stats,
@@ -28,6 +22,8 @@ from scorekeeper.store.schema import (
     rule_sets,
 )
 from scorekeeper.store.transfer import check_files, import_games
+from testing.samples import random_document
+from testing.tables import expected_tables, stored_tables
 
 BONUS_UPPER = [("ones", [1, 1, 1, 1, 2]), ("twos", [2, 2, 2, 2, 1]), ("threes", [3, 3, 3, 3, 1]),
                ("fours", [4, 4, 4, 4, 1]), ("fives", [5, 5, 5, 5, 1]), ("sixes", [6, 6, 6, 6, 1])]

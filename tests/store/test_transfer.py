@@ -16,7 +16,6 @@ from scorekeeper.store.households import create_household
 from scorekeeper.store.play import load, play_turn
 from scorekeeper.store.players import list_players, merge_players, rename_player
 from scorekeeper.store.quotas import Quotas
-from scorekeeper.store.samples import random_document
 from scorekeeper.store.schema import metadata
 from scorekeeper.store.transfer import (
     IMPORT_LOCK,
@@ -27,6 +26,7 @@ from scorekeeper.store.transfer import (
     import_games,
     json_array,
 )
+from testing.samples import random_document
 from tests.databases import ON_POSTGRESQL
 
 from .test_results import solo_document

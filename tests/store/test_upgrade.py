@@ -23,9 +23,9 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.migrations import alembic_config
 from scorekeeper.store.play import load
-from scorekeeper.store.results import expected_tables, stored_tables
-from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
+from testing.samples import random_document
+from testing.tables import expected_tables, stored_tables
 from tests.fixtures.make_games_0001 import FIXTURE, GAMES
 
 pytestmark = pytest.mark.sqlite_only("upgrades the SQLite file games_0001.sqlite")

@@ -18,9 +18,9 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import create_household
 from scorekeeper.store.players import list_players
-from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import export_documents
 from scorekeeper.web.households import passphrase_hash
+from testing.samples import random_document
 from tests.hosted import HOSTED
 from tests.walk import fill_household, join_household
 

@@ -30,10 +30,10 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store.households import create_household, list_devices
-from scorekeeper.store.samples import random_document
 from scorekeeper.web import advice
 from scorekeeper.web.households import passphrase_hash
 from scorekeeper.web.security import PIN_FIELD
+from testing.samples import random_document
 from tests.hosted import HOSTED
 from tests.walk import (
     FoundForm,

@@ -1,5 +1,6 @@
-"""The `scorekeeper` command. Add a subcommand with @main.command() and @instance_option, or
-to LAZY_COMMANDS when it lives in a module of its own.
+"""The `scorekeeper` command. Every subcommand lives in this package, above every layer, so
+that a command may open the app without a lower layer importing it. Add a subcommand with
+@main.command() and @instance_option, or to LAZY_COMMANDS when it lives in a module of its own.
 
 Each command imports what it needs when it runs: `scorekeeper --help` loads none of the app,
 the advisor (numpy) or WeasyPrint, and `serve` loads the app only.
@@ -34,19 +35,19 @@ def instance_option(command: Callable) -> Callable:
 # this module gives it --instance, its summary for --help). tests/test_cli.py checks that
 # each summary is the command's own.
 LAZY_COMMANDS = {
-    "advise": ("scorekeeper.advisor.commands:advise", False,
+    "advise": ("scorekeeper.cli.advisor:advise", False,
                "Print, as JSON and best first, what the active player of GAME should do with "
                "these dice and the final total to expect under optimal play: after the 3rd "
                "throw every box they may fill, after the 1st or 2nd every distinct keep "
                "(keeping all five: scoring now)."),
-    "backup": ("scorekeeper.store.backup:backup_command", True,
+    "backup": ("scorekeeper.cli.backup:backup_command", True,
                "Copy the games database into FILE (replaced if it exists), even while the "
                "server runs."),
-    "export": ("scorekeeper.transfer_cli:export_command", True,
+    "export": ("scorekeeper.cli.transfer:export_command", True,
                "Print every game (or one) as a JSON array of game documents."),
-    "import": ("scorekeeper.transfer_cli:import_command", True,
+    "import": ("scorekeeper.cli.transfer:import_command", True,
                "Import game documents (one per file, or an array as `export` prints)."),
-    "strategy": ("scorekeeper.advisor.commands:strategy", False,
+    "strategy": ("scorekeeper.cli.advisor:strategy", False,
                  "Build (or load) the optimal strategy; the last line is the expected score "
                  "of a fresh sheet."),
 }

@@ -1,8 +1,8 @@
 """A real `scorekeeper serve` on a loopback port, and plain HTTP clients that play on it.
 
-Shared by the race and crash tests and by bench/load.py. Clients use http.client over one
-keep-alive connection each, keep the session cookie, and read the CSRF token, the sequence
-number and the boxes that may be tapped from the sheet's own form.
+Shared by the race and crash tests, the robustness script and the server benches. Clients
+use http.client over one keep-alive connection each, keep the session cookie, and read the
+CSRF token, the sequence number and the boxes that may be tapped from the sheet's own form.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 from urllib.parse import urlencode
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_SECONDS = 30.0
 REQUEST_TIMEOUT_SECONDS = 30.0
 # The server runs the checkout under test, whatever copy of scorekeeper is installed.
