@@ -43,8 +43,8 @@ PAIRS = [
 
 def verhoeff_free_choice(rules: Rules, filled: frozenset[str], face: int) -> dict[str, int]:
     """Verhoeff's "free choice" joker: any free box, but Full and the straights score their
-    full value only once the face's upper box is filled. Not one of our rules (RULES.md's
-    free joker always gives the full value): the rules of yatzy-solver's ``american``."""
+    full value only once the face's upper box is filled. Not one of our rules (docs/rules.md §4:
+    the free joker always gives the full value): the rules of yatzy-solver's ``american``."""
     dice = (face,) * 5
     full_value = BOX_OF_FACE[face] in filled
     return {box: score(rules, box, dice, joker=full_value)

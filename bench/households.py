@@ -17,7 +17,7 @@ bulk; the counters come from the store's own rebuild. The two apps are then time
         [--rounds 3] [--quotas lifted] [--hostile]
 
 Sharing one server fairly (issue 23): a real hosted server (gunicorn ``-w 2`` on PostgreSQL
-as README's hosting section runs it, and ``scorekeeper serve`` on SQLite) where one
+as docs/hosting.md runs it, and ``scorekeeper serve`` on SQLite) where one
 household plays: a tablet that plays a turn (the POST and the sheet it leads to) every
 ``TURN_PAUSE_SECONDS``, polls the game's version as live.js does and prints its sheet every
 few seconds. Then, one after the other, each abuse runs as fast as it can from other

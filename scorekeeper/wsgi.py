@@ -1,7 +1,7 @@
 """The app for a WSGI server of several processes: ``gunicorn 'scorekeeper.wsgi:app'``.
 
 Configured by the instance folder's config.py or the environment (SCOREKEEPER_DATABASE_URL,
-SCOREKEEPER_SECRET_KEY); see README, "Hosting".
+SCOREKEEPER_SECRET_KEY); see docs/hosting.md.
 """
 
 import sys

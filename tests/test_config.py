@@ -36,3 +36,22 @@ def test_every_setting_the_code_reads_is_listed_with_a_default_and_a_meaning():
 def test_the_names_are_unique():
     names = [setting.name for setting in SETTINGS]
     assert len(names) == len(set(names))
+
+
+def test_the_readme_settings_table_is_the_one_generated_from_the_list():
+    from scripts.settings_table import README, readme_table, table
+
+    assert readme_table(README.read_text(encoding="utf-8")) == table(), (
+        "README.md's settings table differs from scorekeeper/config.py: "
+        "run python -m scripts.settings_table --write")
+
+
+def test_the_readme_settings_table_lists_every_setting_once_with_its_default():
+    from scripts.settings_table import README, default_text, readme_table
+
+    rows = readme_table(README.read_text(encoding="utf-8")).splitlines()[2:]
+    cells = [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows]
+    assert [name for name, _default, _meaning in cells] == [
+        f"`{setting.name}`" for setting in SETTINGS]
+    assert [default for _name, default, _meaning in cells] == [
+        default_text(setting) for setting in SETTINGS]

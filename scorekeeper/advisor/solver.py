@@ -38,7 +38,7 @@ JokerRule = Callable[[Rules, frozenset[str], int], dict[str, int]]
 
 
 def allowed_boxes(rules: Rules, filled: Iterable[str], dice: Dice) -> tuple[str, ...]:
-    """The boxes of a free column these dice may fill, in sheet order (RULES.md §1 joker).
+    """The boxes of a free column these dice may fill, in sheet order (docs/rules.md §4).
 
     The same rule as ``GameState.placement`` for one free column, on a bare set of filled
     boxes so that the solver can ask it for thousands of sheets; a test holds them equal.

@@ -337,7 +337,7 @@ class GameState:
         return self.rules.has_joker and yams_face(dice) is not None and "yams" in column.cells
 
     def _score_allowed(self, player: int, column: Column, box: str, dice: Dice) -> Score:
-        # Order of checks (RULES.md §2): the box's formula, then Plus/Moins, then la vache;
+        # Order of checks (docs/rules.md §10): the box's formula, then Plus/Moins, then la vache;
         # the +100 is earned by the dice whatever happens to the box.
         joker = self._joker_applies(column, dice)
         points = score(self.rules, box, dice, joker=joker)

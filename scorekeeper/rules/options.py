@@ -1,4 +1,6 @@
-"""The rules of one game: one immutable value holding every option (RULES.md §2 and §3).
+"""The rules of one game: one immutable value holding every option.
+
+The options are those of docs/rules.md §3 to §9 and §11 (Yatzy).
 
 A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 ``Rules.from_dict()``; they never change after the first entry.
@@ -22,7 +24,7 @@ YATZY_LOWER = (
 )
 
 # The order columns are shown in, whatever order a game listed them in: Triple's paper sheet is
-# filled left to right as Descendante, Montante, Libre (RULES.md §2), and Sec comes last.
+# filled left to right as Descendante, Montante, Libre (docs/rules.md §5), and Sec comes last.
 COLUMN_ORDER = ("down", "up", "free", "sec")
 ORDERED_COLUMNS = {"down", "up"}
 # Triple: descending, ascending and free columns (39 turns), in the order above.

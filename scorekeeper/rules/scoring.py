@@ -1,4 +1,4 @@
-"""What a box scores with given dice: the formulas of RULES.md §1 to §3, nothing else.
+"""What a box scores with given dice: the formulas of docs/rules.md §2, §6, §9, §11, no more.
 
 Placement (whose turn, which boxes are open, the joker's forced box) and the house rules that
 look at other boxes (la vache, Plus et Moins) live in ``game.py``; here a box only sees dice.

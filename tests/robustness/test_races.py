@@ -1,7 +1,7 @@
 """Racing devices and double taps on a real server: each turn is stored exactly once.
 
 A smaller run than the issue's 8 clients x 200 submissions, to keep CI quick; that one is
-`python -m scripts.robustness races` (see the README, "Safety and backups").
+`python -m scripts.robustness races` (see docs/development.md, "The robustness checks").
 """
 
 from tests.robustness.races import run_races

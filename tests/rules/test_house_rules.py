@@ -1,4 +1,4 @@
-"""House rules of RULES.md §2 and how they interact."""
+"""House rules of docs/rules.md §3 to §10 and how they interact."""
 
 import pytest
 

@@ -22,7 +22,7 @@ def has_run(dice, run):
 
 
 def classique_reference(box, dice, rules, joker=False):
-    """RULES.md §1 and §2, written plainly and independently of the engine."""
+    """docs/rules.md §2 and §6, written plainly and independently of the engine."""
     faces = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}
     if box in faces:
         return faces[box] * dice.count(faces[box])
