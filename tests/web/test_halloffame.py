@@ -14,7 +14,7 @@ from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import check_files, import_games
-from scorekeeper.web.halloffame import rule_set_label
+from scorekeeper.web.rule_labels import rule_set_label
 from tests.store.test_results import solo_document
 
 from .test_game_flow import GAME
