@@ -71,6 +71,9 @@ class Option:
     yatzy: bool = False
     # The print page's words, where they are shorter than the form's.
     print_label: str | None = None
+    # Whether it only changes what a box scores, which the advisor's tables can cover for
+    # each value; any other option leaves a game without advice unless at its default.
+    scores_only: bool = False
 
     @property
     def default(self) -> object:
@@ -104,26 +107,26 @@ OPTIONS = (
         Choice("base", N_("20 + les quatre dés"), N_("Carré 20 + dés")),
         Choice("matching", N_("les quatre dés identiques seulement (4 × la face)"),
                N_("Carré dés identiques")),
-    )),
+    ), scores_only=True),
     Option("three_kind", N_("Brelan"), (
         Choice("sum", N_("somme des 5 dés")),
         Choice("base", N_("10 + les trois dés"), N_("Brelan 10 + dés")),
         Choice("matching", N_("les trois dés identiques seulement (3 × la face)"),
                N_("Brelan dés identiques")),
-    )),
+    ), scores_only=True),
     Option("full_house", N_("Full"), (
         Choice("fixed25", N_("25 fixes")),
         Choice("base", N_("10 + la somme des 5 dés"), N_("Full 10 + somme")),
-    )),
+    ), scores_only=True),
     Option("joker", N_("Joker"), (
         Choice("official", N_("officiel : le Yams va d'abord dans sa case du haut"),
                summary=N_("joker officiel")),
         Choice("free", N_("libre : le Yams va où l'on veut"), N_("joker libre")),
-    )),
+    ), scores_only=True),
     Option("yams_bonus", N_("Prime Yams : +100 pour chaque Yams quand la case Yams vaut déjà 50"),
            (Choice(True, N_("+100 par Yams, la case Yams valant déjà 50")),
             Choice(False, N_("sans prime Yams"), N_("sans prime Yams"))),
-           print_label=N_("Prime Yams")),
+           print_label=N_("Prime Yams"), scores_only=True),
     Option("plus_minus", N_("Plus et Moins à la place de la Chance : le Plus doit finir "
                             "au-dessus du Moins"),
            (Choice(False), Choice(True, short=N_("Plus et Moins"))),
