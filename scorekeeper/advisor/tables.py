@@ -14,13 +14,13 @@ from scorekeeper.rules.dice import Dice, parse_dice
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.options import OPTIONS, Rules
 
 # Bumped when the table's layout or meaning changes, so that old cache files are not read.
 TABLE_FORMAT = 1
 
 # The options that only change what a box scores: the table covers each of their values.
-_TABLE_OPTIONS = ("joker", "yams_bonus", "three_kind", "four_kind", "full_house")
+_TABLE_OPTIONS = tuple(option.name for option in OPTIONS if option.scores_only)
 
 
 def is_covered(rules: Rules) -> bool:
@@ -28,7 +28,8 @@ def is_covered(rules: Rules) -> bool:
     Yatzy sheet with five dice, and no house rule that looks at more than the player's own
     column."""
     return (rules.preset in ("classique", "yatzy") and rules.columns == ("free",)
-            and rules.dice == 5 and not rules.vache and not rules.plus_minus)
+            and all(getattr(rules, option.name) == option.default
+                    for option in OPTIONS if not option.scores_only))
 
 
 def check_covered(rules: Rules) -> None:

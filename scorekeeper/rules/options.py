@@ -6,10 +6,12 @@ A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 ``Rules.from_dict()``; they never change after the first entry.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.labels import BOX_LABELS, N_, YATZY_BOX_LABELS
+from scorekeeper.rules.numbers import read_whole
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 FACE_OF_BOX = {box: face for face, box in enumerate(UPPER_BOXES, start=1)}
@@ -30,21 +32,122 @@ ORDERED_COLUMNS = {"down", "up"}
 # Triple: descending, ascending and free columns (39 turns), in the order above.
 TRIPLE_COLUMNS = ("down", "up", "free")
 
-# The choices of each option; the first is the default of the classique preset.
-CHOICES = {
-    "four_kind": ("sum", "fixed40", "base", "matching"),
-    "three_kind": ("sum", "base", "matching"),
-    "full_house": ("fixed25", "base"),
-    "joker": ("official", "free"),
-    "dice": (5, 6),
-}
-FLAGS = ("vache", "yams_bonus", "plus_minus")
+@dataclass(frozen=True)
+class Choice:
+    """One value of a house rule, in the words each page says it with (French, to translate)."""
+
+    value: object
+    # In the select of the new-game form and of the print page.
+    text: str = ""
+    # In the rule-set label and the rules summary; None for a usual value, which neither names.
+    short: str | None = None
+    # In the rules summary, where it says more than the label (« joker officiel »).
+    summary: str | None = None
+
+    @property
+    def query(self) -> str:
+        """The value as a query parameter gives it (a flag as 1 or 0)."""
+        if isinstance(self.value, bool):
+            return "1" if self.value else "0"
+        return str(self.value)
+
+    @property
+    def summary_text(self) -> str | None:
+        return self.summary or self.short
+
+
+@dataclass(frozen=True)
+class Option:
+    """A house rule: its ``Rules`` field, which is also its form field and query parameter.
+
+    The new-game form, the print page, the rules summary, the rule-set label and the reading
+    of a query are all built from these descriptions: a new option is described here once.
+    """
+
+    name: str
+    # The new-game form's words: a select's label, or a checkbox's whole sentence.
+    label: str
+    # Every value, the default first.
+    choices: tuple[Choice, ...]
+    # Whether Yatzy has it too; the other options belong to the French sheet only.
+    yatzy: bool = False
+    # The print page's words, where they are shorter than the form's.
+    print_label: str | None = None
+    # Whether it only changes what a box scores, which the advisor's tables can cover for
+    # each value; any other option leaves a game without advice unless at its default.
+    scores_only: bool = False
+
+    @property
+    def default(self) -> object:
+        return self.choices[0].value
+
+    @property
+    def values(self) -> tuple:
+        return tuple(choice.value for choice in self.choices)
+
+    @property
+    def is_flag(self) -> bool:
+        """On or off: a checkbox (and a select on the print page when on by default, since an
+        unticked box sends nothing there and would leave the default on)."""
+        return isinstance(self.default, bool)
+
+    def choice(self, value: object) -> Choice:
+        return next(choice for choice in self.choices if choice.value == value)
+
+
+_OFF_ON = (Choice(False), Choice(True))
+
+# Every house rule of the Rules below, in the order the summary and the label name them.
+OPTIONS = (
+    Option("vache", N_("Règle de la vache : sur une ligne, on ne peut pas marquer moins que le "
+                       "meilleur score déjà inscrit par un autre joueur"),
+           (Choice(False), Choice(True, short=N_("vache"), summary=N_("règle de la vache"))),
+           yatzy=True),
+    Option("four_kind", N_("Carré"), (
+        Choice("sum", N_("somme des 5 dés")),
+        Choice("fixed40", N_("40 fixes"), N_("Carré 40")),
+        Choice("base", N_("20 + les quatre dés"), N_("Carré 20 + dés")),
+        Choice("matching", N_("les quatre dés identiques seulement (4 × la face)"),
+               N_("Carré dés identiques")),
+    ), scores_only=True),
+    Option("three_kind", N_("Brelan"), (
+        Choice("sum", N_("somme des 5 dés")),
+        Choice("base", N_("10 + les trois dés"), N_("Brelan 10 + dés")),
+        Choice("matching", N_("les trois dés identiques seulement (3 × la face)"),
+               N_("Brelan dés identiques")),
+    ), scores_only=True),
+    Option("full_house", N_("Full"), (
+        Choice("fixed25", N_("25 fixes")),
+        Choice("base", N_("10 + la somme des 5 dés"), N_("Full 10 + somme")),
+    ), scores_only=True),
+    Option("joker", N_("Joker"), (
+        Choice("official", N_("officiel : le Yams va d'abord dans sa case du haut"),
+               summary=N_("joker officiel")),
+        Choice("free", N_("libre : le Yams va où l'on veut"), N_("joker libre")),
+    ), scores_only=True),
+    Option("yams_bonus", N_("Prime Yams : +100 pour chaque Yams quand la case Yams vaut déjà 50"),
+           (Choice(True, N_("+100 par Yams, la case Yams valant déjà 50")),
+            Choice(False, N_("sans prime Yams"), N_("sans prime Yams"))),
+           print_label=N_("Prime Yams"), scores_only=True),
+    Option("plus_minus", N_("Plus et Moins à la place de la Chance : le Plus doit finir "
+                            "au-dessus du Moins"),
+           (Choice(False), Choice(True, short=N_("Plus et Moins"))),
+           print_label=N_("Plus et Moins à la place de la Chance")),
+    Option("dice", N_("Dés"), (
+        Choice(5, N_("5 dés")),
+        Choice(6, N_("6 dés (Yams 6 : chaque case compte ses 5 meilleurs)"), N_("Yams 6"),
+               N_("Yams 6 (six dés)")),
+    )),
+)
+OPTION_BY_NAME = {option.name: option for option in OPTIONS}
+
+# Not a Rules field but a choice of the form and the print page: it adds the Yams sec column
+# to the preset's columns (``rules_from_choices``).
+SEC = Option("sec", N_("Colonne Yams sec en plus : un seul lancer par tour"), _OFF_ON,
+             yatzy=True)
 
 PRESETS = ("classique", "triple", "yatzy")
 
-# Options that only make sense on the French sheet; Yatzy has its own fixed scoring.
-_CLASSIQUE_ONLY = ("four_kind", "three_kind", "full_house", "joker", "yams_bonus", "plus_minus",
-                   "dice")
 
 UPPER_BONUS_THRESHOLD = 63
 # What "three of each face" totals on the upper section: the balance shown is against this.
@@ -82,35 +185,38 @@ class Rules:
                             name=preset)
         values: dict = {}
         if preset == "yatzy":
-            for key in _CLASSIQUE_ONLY:
-                if key in data and data[key] != getattr(cls, key):
+            # Yatzy has its own fixed scoring: the French sheet's options stay at their default.
+            for option in OPTIONS:
+                if not option.yatzy and option.name in data and data[option.name] != option.default:
                     raise RuleError(N_("L'option « {name} » ne s'applique pas au Yatzy."),
-                                    name=key)
+                                    name=option.name)
             values["preset"] = "yatzy"
             values["yams_bonus"] = False
         else:
             values["preset"] = "classique"
             if preset == "triple":
                 values["columns"] = TRIPLE_COLUMNS
-        for key, choices in CHOICES.items():
-            if key in data:
-                # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
-                # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
-                if not any(type(data[key]) is type(choice) and data[key] == choice
-                           for choice in choices):
-                    raise RuleError(
-                        N_("Valeur inconnue pour l'option « {name} » : « {value} » "
-                           "(possibles : {choices})."),
-                        name=key, value=data[key], choices=", ".join(map(str, choices)),
-                    )
-                values[key] = data[key]
-        for key in FLAGS:
-            if key in data:
+        for option in OPTIONS:
+            key = option.name
+            if key not in data:
+                continue
+            if option.is_flag:
                 if not isinstance(data[key], bool):
                     raise RuleError(N_("L'option « {name} » vaut true ou false, pas « {value} »."),
                                     name=key, value=data[key])
-                if preset != "yatzy" or key == "vache":
+                if preset != "yatzy" or option.yatzy:
                     values[key] = data[key]
+            else:
+                # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
+                # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
+                if not any(type(data[key]) is type(choice) and data[key] == choice
+                           for choice in option.values):
+                    raise RuleError(
+                        N_("Valeur inconnue pour l'option « {name} » : « {value} » "
+                           "(possibles : {choices})."),
+                        name=key, value=data[key], choices=", ".join(map(str, option.values)),
+                    )
+                values[key] = data[key]
         if "columns" in data:
             values["columns"] = _read_columns(data["columns"])
         return cls(**values)
@@ -119,11 +225,8 @@ class Rules:
         """Every option, explicit, as stored with a game and written in exported documents."""
         data = {"preset": self.preset, "vache": self.vache, "columns": list(self.columns)}
         if self.preset == "classique":
-            data.update(
-                four_kind=self.four_kind, three_kind=self.three_kind,
-                full_house=self.full_house, yams_bonus=self.yams_bonus, joker=self.joker,
-                plus_minus=self.plus_minus, dice=self.dice,
-            )
+            data.update((option.name, getattr(self, option.name))
+                        for option in OPTIONS if not option.yatzy)
         return data
 
     @property
@@ -178,3 +281,53 @@ def _read_columns(value: object) -> tuple[str, ...]:
         raise RuleError(N_("Une colonne ne peut pas figurer deux fois dans « columns »."))
     # The sheet always shows the columns in one order, whatever order they were listed in.
     return tuple(column for column in COLUMN_ORDER if column in value)
+
+
+def rules_from_choices(chosen: Mapping[str, object]) -> Rules:
+    """The rules the new-game form or the print page chose: ``preset``, ``sec``, and each
+    option by its name. ``sec`` adds the Yams sec column after the preset's columns."""
+    options = dict(chosen)
+    if options.pop(SEC.name, False):
+        columns = options.get("columns")
+        if not isinstance(columns, list):
+            columns = list(TRIPLE_COLUMNS if options.get("preset") == "triple" else ("free",))
+        options["columns"] = [*columns, "sec"]
+    return Rules.from_dict(options)
+
+
+_TRUE = {"1", "true", "on", "oui"}
+_FALSE = {"0", "false", "off", "non"}
+
+
+def read_flag(text: str) -> bool | str:
+    """A checkbox's value as a boolean; anything else is left for Rules.from_dict to refuse."""
+    lowered = text.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    return text
+
+
+def rules_from_query(values: Mapping[str, str]) -> Rules:
+    """The rules a query names (``preset=triple&four_kind=fixed40&plus_minus=1&sec=1``), each
+    parameter once; RuleError, with a message to show, for anything the rules do not know."""
+    options: dict[str, object] = {}
+    sec = read_flag(values.get(SEC.name, "0"))
+    if not isinstance(sec, bool):
+        raise RuleError(N_("Le paramètre « sec » vaut 1 ou 0, pas « {value} »."), value=sec)
+    for key, text in values.items():
+        if key == SEC.name:
+            continue
+        option = OPTION_BY_NAME.get(key)
+        if option is not None and option.is_flag:
+            options[key] = read_flag(text)
+        elif option is not None and isinstance(option.default, int):
+            # A number the rules know, else the text, which they refuse with a message.
+            number = read_whole(text.strip(), max(option.values))
+            options[key] = text if number is None else number
+        elif key == "columns":
+            options[key] = [column.strip() for column in text.split(",")]
+        else:
+            options[key] = text
+    return rules_from_choices({**options, SEC.name: sec})

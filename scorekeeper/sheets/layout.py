@@ -2,7 +2,7 @@
 
 Pure values, so the layout of every rule set can be tested without rendering. The query of
 ``/sheets/blank.pdf`` is read here into a ``BlankGrid``; the rules themselves come from
-``Rules.from_dict``, the one reader of rule options.
+``rules_from_query``, which the option descriptions drive.
 """
 
 from collections.abc import Iterable
@@ -12,7 +12,7 @@ from scorekeeper.rules import RuleError, Rules
 from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
 from scorekeeper.rules.numbers import read_whole
-from scorekeeper.rules.options import CHOICES, FLAGS, TRIPLE_COLUMNS, UPPER_BOXES
+from scorekeeper.rules.options import UPPER_BOXES, rules_from_query
 from scorekeeper.rules.scoring import (
     FOUR_KIND_FIXED,
     FULL_HOUSE,
@@ -63,8 +63,6 @@ LANDSCAPE_DATA_COLUMNS = 12
 # Wider than this, a column of scores only spreads the numbers apart.
 MAX_DATA_COLUMN_MM = 30
 
-_TRUE = {"1", "true", "on", "oui"}
-_FALSE = {"0", "false", "off", "non"}
 _GRID_PARAMS = ("paper", "pages")
 
 
@@ -304,16 +302,6 @@ class BlankGrid:
         return {"rules": self.rules.to_dict(), "paper": self.paper.key, "pages": self.pages}
 
 
-def _flag(value: str) -> bool | str:
-    """A checkbox value as a boolean; anything else is left for Rules.from_dict to refuse."""
-    lowered = value.strip().lower()
-    if lowered in _TRUE:
-        return True
-    if lowered in _FALSE:
-        return False
-    return value
-
-
 def read_paper(value: str | None) -> Paper:
     key = (value or "a4").strip().lower()
     if key not in PAPERS:
@@ -341,37 +329,14 @@ def _single_values(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 
 def blank_grid_from_query(pairs: Iterable[tuple[str, str]]) -> BlankGrid:
-    """The grid a query asks for: ``paper``, ``pages``, ``sec``, and any option of the rules.
+    """The grid a query asks for: ``paper``, ``pages``, and the rules (``rules_from_query``).
 
-    Rule options keep their names and values (``preset=triple``, ``four_kind=fixed40``,
-    ``plus_minus=1``); ``sec=1`` adds the Yams sec column like the new-game form does.
     Raises RuleError (PrintOptionError for paper and pages) with a message to show.
     """
     values = _single_values(pairs)
     paper = read_paper(values.pop("paper", None))
     pages = read_pages(values.pop("pages", None))
-    sec = _flag(values.pop("sec", "0"))
-    if not isinstance(sec, bool):
-        raise PrintOptionError(N_("Le paramètre « sec » vaut 1 ou 0, pas « {value} »."),
-                               value=sec)
-    options: dict[str, object] = {}
-    for key, value in values.items():
-        if key in FLAGS:
-            options[key] = _flag(value)
-        elif key == "dice":
-            # A number the rules know, else the text, which they refuse with a message.
-            count = read_whole(value.strip(), max(CHOICES["dice"]))
-            options[key] = value if count is None else count
-        elif key == "columns":
-            options[key] = [column.strip() for column in value.split(",")]
-        else:
-            options[key] = value
-    if sec:
-        columns = options.get("columns")
-        if not isinstance(columns, list):
-            columns = list(TRIPLE_COLUMNS if options.get("preset") == "triple" else ("free",))
-        options["columns"] = [*columns, "sec"]
-    return BlankGrid(Rules.from_dict(options), paper, pages)
+    return BlankGrid(rules_from_query(values), paper, pages)
 
 
 def paper_from_query(pairs: Iterable[tuple[str, str]]) -> Paper:

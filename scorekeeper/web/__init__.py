@@ -4,6 +4,7 @@ from flask import Flask
 from flask_babel import get_locale
 
 from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS
+from scorekeeper.rules.options import OPTIONS, SEC
 from scorekeeper.sheets.layout import bonus_result
 from scorekeeper.web import (
     advice,
@@ -22,6 +23,7 @@ from scorekeeper.web import (
     security,
     transfer,
 )
+from scorekeeper.web.rule_labels import rule_set_label
 
 
 def register_blueprints(app: Flask) -> None:
@@ -45,4 +47,5 @@ def register_blueprints(app: Flask) -> None:
     app.jinja_env.globals.update(
         COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,
         get_locale=get_locale, bonus_result=bonus_result,
+        OPTIONS=OPTIONS, SEC=SEC, rule_set_label=rule_set_label,
     )

@@ -22,6 +22,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from scorekeeper.rules.game import MAX_NAME_LENGTH, MAX_PLAYERS
 from scorekeeper.rules.numbers import read_whole
+from scorekeeper.rules.options import OPTIONS, SEC, Option
 from scorekeeper.store.schema import MAX_DATABASE_ID
 
 PRESET_CHOICES = [
@@ -74,7 +75,9 @@ class Form(FlaskForm):
             return _wtforms_catalogue(str(get_locale()))
 
 
-class NewGameForm(Form):
+class PlayersAndPresetForm(Form):
+    """The new-game form without its house rules, which ``new_game_form_class`` adds."""
+
     names = FieldList(
         StringField(_l("Nom"), validators=[Optional(), Length(max=MAX_NAME_LENGTH)],
                     filters=[lambda value: value.strip() if isinstance(value, str) else value]),
@@ -83,32 +86,25 @@ class NewGameForm(Form):
         min_entries=MAX_PLAYERS, max_entries=2 * MAX_PLAYERS,
     )
     preset = RadioField(_l("Règles"), choices=PRESET_CHOICES, default="classique")
-    vache = BooleanField(_l("Règle de la vache : sur une ligne, on ne peut pas marquer moins "
-                            "que le meilleur score déjà inscrit par un autre joueur"))
-    four_kind = SelectField(_l("Carré"), default="sum", choices=[
-        SelectChoice("sum", _l("somme des 5 dés")), SelectChoice("fixed40", _l("40 fixes")),
-        SelectChoice("base", _l("20 + les quatre dés")),
-        SelectChoice("matching", _l("les quatre dés identiques seulement (4 × la face)"))])
-    three_kind = SelectField(_l("Brelan"), default="sum", choices=[
-        SelectChoice("sum", _l("somme des 5 dés")), SelectChoice("base", _l("10 + les trois dés")),
-        SelectChoice("matching", _l("les trois dés identiques seulement (3 × la face)"))])
-    full_house = SelectField(_l("Full"), default="fixed25", choices=[
-        SelectChoice("fixed25", _l("25 fixes")),
-        SelectChoice("base", _l("10 + la somme des 5 dés")),
-    ])
-    joker = SelectField(_l("Joker"), default="official", choices=[
-        SelectChoice("official", _l("officiel : le Yams va d'abord dans sa case du haut")),
-        SelectChoice("free", _l("libre : le Yams va où l'on veut"))])
-    yams_bonus = BooleanField(_l("Prime Yams : +100 pour chaque Yams quand la case Yams "
-                                 "vaut déjà 50"), default=True)
-    plus_minus = BooleanField(_l("Plus et Moins à la place de la Chance : le Plus doit finir "
-                                 "au-dessus du Moins"))
-    sec = BooleanField(_l("Colonne Yams sec en plus : un seul lancer par tour"))
-    dice = SelectField(_l("Dés"), default="5", choices=[
-        SelectChoice("5", _l("5 dés")),
-        SelectChoice("6", _l("6 dés (Yams 6 : chaque case compte ses 5 meilleurs)")),
-    ])
     submit = SubmitField(_l("Commencer la partie"))
+
+
+def _option_field(option: Option) -> BooleanField | SelectField:
+    """The new-game form's field for a house rule, from its description."""
+    if option.is_flag:
+        return BooleanField(_l(option.label), default=option.default)
+    return SelectField(_l(option.label), default=option.default, coerce=type(option.default),
+                       choices=[SelectChoice(choice.value, _l(choice.text))
+                                for choice in option.choices])
+
+
+def new_game_form_class(options: tuple[Option, ...] = OPTIONS) -> type[Form]:
+    """The new-game form with a field for each house rule and one for the Yams sec column."""
+    fields = {option.name: _option_field(option) for option in (*options, SEC)}
+    return type("NewGameForm", (PlayersAndPresetForm,), fields)
+
+
+NewGameForm = new_game_form_class()
 
 
 class EntryForm(Form):

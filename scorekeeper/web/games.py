@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from scorekeeper.advisor.tables import is_covered
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.numbers import read_whole
-from scorekeeper.rules.options import TRIPLE_COLUMNS
+from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
 from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
 from scorekeeper.store.results import rules_key
@@ -25,19 +25,12 @@ SWAP_HEADER = "X-Sheet-Swap"
 
 
 def _rules_from(form: NewGameForm) -> Rules:
-    preset = form.preset.data
-    columns = list(TRIPLE_COLUMNS) if preset == "triple" else ["free"]
-    if form.sec.data:
-        columns.append("sec")
-    options = {"preset": preset, "vache": form.vache.data, "columns": columns}
-    if preset != "yatzy":
-        options.update(
-            four_kind=form.four_kind.data, three_kind=form.three_kind.data,
-            full_house=form.full_house.data, joker=form.joker.data,
-            yams_bonus=form.yams_bonus.data, plus_minus=form.plus_minus.data,
-            dice=int(form.dice.data),
-        )
-    return Rules.from_dict(options)
+    """The rules chosen: the options a preset has, as the form gives them (the French sheet's
+    options are sent with Yatzy too, whose own scoring ignores them)."""
+    chosen = {option.name: form[option.name].data for option in OPTIONS
+              if option.yatzy or form.preset.data != "yatzy"}
+    return rules_from_choices({"preset": form.preset.data, SEC.name: form[SEC.name].data,
+                               **chosen})
 
 
 @bp.route("/new", methods=["GET", "POST"])

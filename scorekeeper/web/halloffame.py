@@ -7,8 +7,6 @@ from urllib.parse import urlencode
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.rules import COLUMN_LABELS, Rules
-from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store.halloffame import (
     finished_count,
     list_rule_sets,
@@ -17,44 +15,13 @@ from scorekeeper.store.halloffame import (
     top_results,
 )
 from scorekeeper.web.paging import not_found, page_from_request
+from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.store import household, store
 
 bp = Blueprint("halloffame", __name__)
 
 TOP_PAGE_SIZE = 10
 RECENT_PAGE_SIZE = 10
-
-
-@bp.app_template_global()
-def rule_set_label(rules: Rules) -> str:
-    """A short name for a set of rules: "Classique", "Triple", "Classique · vache · Carré 40"."""
-    if rules.is_yatzy:
-        name, usual = _("Yatzy"), ("free",)
-    elif set(TRIPLE_COLUMNS) <= set(rules.columns):
-        name, usual = _("Triple"), TRIPLE_COLUMNS
-    else:
-        name, usual = _("Classique"), ("free",)
-    parts = [name]
-    if rules.columns == (*usual, "sec"):
-        parts.append(_("Sec"))
-    elif rules.columns != usual:
-        parts.append(_("colonnes %(columns)s", columns=", ".join(
-            _(COLUMN_LABELS[kind]) for kind in rules.columns)))
-    if rules.vache:
-        parts.append(_("vache"))
-    if not rules.is_yatzy:
-        parts.extend(label for label in (
-            {"fixed40": _("Carré 40"), "base": _("Carré 20 + dés"),
-             "matching": _("Carré dés identiques")}.get(rules.four_kind),
-            {"base": _("Brelan 10 + dés"),
-             "matching": _("Brelan dés identiques")}.get(rules.three_kind),
-            _("Full 10 + somme") if rules.full_house == "base" else None,
-            _("joker libre") if rules.joker == "free" else None,
-            None if rules.yams_bonus else _("sans prime Yams"),
-            _("Plus et Moins") if rules.plus_minus else None,
-            _("Yams 6") if rules.dice == 6 else None,
-        ) if label)
-    return " · ".join(parts)
 
 
 @bp.app_template_global()

@@ -37,8 +37,8 @@ from scorekeeper.store.players import (
 )
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.forms import Form, database_id
-from scorekeeper.web.halloffame import rule_set_label
 from scorekeeper.web.paging import not_found, page_from_request
+from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, store
 

@@ -13,7 +13,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.transfer import check_files, import_games
-from scorekeeper.web.halloffame import rule_set_label
+from scorekeeper.web.rule_labels import rule_set_label
 from testing.samples import random_document
 from tests.store.test_results import solo_document
 

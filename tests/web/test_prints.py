@@ -7,7 +7,7 @@ import pytest
 from pypdf import PdfReader
 
 from scorekeeper.app import STORE_EXTENSION, create_app
-from scorekeeper.rules.options import CHOICES, FLAGS
+from scorekeeper.rules.options import OPTION_BY_NAME, OPTIONS
 from scorekeeper.sheets import blank_grid_from_query
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy
@@ -93,21 +93,21 @@ def test_print_page_offers_every_option_the_url_takes(client):
     parser.feed(client.get("/print").get_data(as_text=True))
     classique, triple, yatzy = parser.forms
     for form in (classique, triple):
-        assert set(form) == {"preset", "paper", "sec", "vache", "plus_minus", *CHOICES, *FLAGS}
-        for option, values in CHOICES.items():
-            assert form[option] == [str(value) for value in values]
-        assert sorted(form["yams_bonus"]) == ["0", "1"]
-    assert set(yatzy) == {"preset", "paper", "sec", "vache"}
+        assert set(form) == {"preset", "paper", "sec", *OPTION_BY_NAME}
+        for option in OPTIONS:
+            assert sorted(form[option.name]) == sorted(choice.query for choice in option.choices
+                                                       if choice.value or not option.is_flag
+                                                       or option.default)
+    assert set(yatzy) == {"preset", "paper", "sec",
+                          *(option.name for option in OPTIONS if option.yatzy)}
     # Each value of each field, alone, is read into the rules it names.
     for form in parser.forms:
         for field, values in form.items():
             for value in values if field != "preset" else []:
                 rules = blank_grid_from_query([("preset", form["preset"][0]),
                                                (field, value)]).rules
-                if field in CHOICES:
-                    assert str(getattr(rules, field)) == value
-                elif field in FLAGS:
-                    assert getattr(rules, field) is (value == "1")
+                if field in OPTION_BY_NAME:
+                    assert OPTION_BY_NAME[field].choice(getattr(rules, field)).query == value
     everything = ("preset=triple&sec=1&vache=1&plus_minus=1&four_kind=matching"
                   "&three_kind=matching&full_house=base&joker=free&yams_bonus=0&dice=6")
     assert "Brelan dés identiques" in text(pdf_of(client.get(f"/sheets/blank.pdf?{everything}")))

@@ -1,0 +1,57 @@
+"""The table of house rules (rules/options.py) agrees with the Rules it describes."""
+
+from dataclasses import fields
+
+import pytest
+
+from scorekeeper.rules import RuleError, Rules
+from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices, rules_from_query
+
+RULES_FIELDS = {field.name: field.default for field in fields(Rules)}
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda option: option.name)
+def test_each_option_is_a_rules_field_with_the_same_default(option):
+    assert RULES_FIELDS[option.name] == option.default
+    assert len(set(option.values)) == len(option.values)
+    # Whatever a page shows for a value, it has words for it.
+    for choice in option.choices:
+        assert choice.text or option.is_flag
+
+
+@pytest.mark.parametrize("option", OPTIONS, ids=lambda option: option.name)
+def test_each_value_is_read_from_a_document_and_a_query(option):
+    for choice in option.choices:
+        rules = Rules.from_dict({option.name: choice.value})
+        assert getattr(rules, option.name) == choice.value
+        assert Rules.from_dict(rules.to_dict()) == rules
+        queried = rules_from_query({option.name: choice.query})
+        assert getattr(queried, option.name) == choice.value
+
+
+def test_the_french_sheet_options_are_refused_away_from_their_default_in_yatzy():
+    for option in OPTIONS:
+        for choice in option.choices[1:]:
+            if option.yatzy:
+                assert getattr(Rules.from_dict({"preset": "yatzy", option.name: choice.value}),
+                               option.name) == choice.value
+            else:
+                with pytest.raises(RuleError):
+                    Rules.from_dict({"preset": "yatzy", option.name: choice.value})
+
+
+@pytest.mark.parametrize(("preset", "columns"), [
+    ("classique", ("free", "sec")), ("triple", ("down", "up", "free", "sec")),
+    ("yatzy", ("free", "sec")),
+])
+def test_sec_adds_its_column_after_the_presets(preset, columns):
+    assert rules_from_choices({"preset": preset, SEC.name: True}).columns == columns
+    assert rules_from_query({"preset": preset, "sec": "1"}).columns == columns
+    assert rules_from_query({"preset": preset, "sec": "0"}) == Rules.from_dict({"preset": preset})
+
+
+def test_a_query_value_the_rules_do_not_know_is_refused():
+    for query in ({"sec": "maybe"}, {"dice": "7"}, {"vache": "peut-être"}, {"joker": "wild"},
+                  {"colour": "red"}):
+        with pytest.raises(RuleError):
+            rules_from_query(query)
