@@ -11,8 +11,8 @@ from scorekeeper.rules import COLUMN_LABELS, Rules
 from scorekeeper.rules.options import TRIPLE_COLUMNS
 from scorekeeper.store.halloffame import (
     finished_count,
+    finished_games,
     list_rule_sets,
-    recent_games,
     records,
     top_results,
 )
@@ -94,6 +94,7 @@ def index():
              if chosen else []),
         top_page=top_page,
         records=records(store(), chosen.key, household=household()) if chosen else {},
-        recent=recent_games(store(), recent_page.offset, recent_page.size, household=household()),
+        recent=finished_games(store(), recent_page.offset, recent_page.size,
+                              household=household()),
         recent_page=recent_page,
     )

@@ -80,7 +80,7 @@ def hall_of_fame(store):
                                   in hof.records(store, found.key, household=home).items()}
                     for found in sets},
         "recent": [[line(x) for x in game.lines]
-                   for game in hof.recent_games(store, 0, 100, household=home)],
+                   for game in hof.finished_games(store, 0, 100, household=home)],
         "players": [(player.name, player.games, player.wins) for player in players],
         "stats": {player.name: [(found.rule_set.rules, found.games, found.wins, found.total_sum,
                                  found.bonus_columns, found.yams_games, found.barred_count)
