@@ -18,8 +18,8 @@ from scorekeeper.app import DATABASE_URL_ENV, SECRET_KEY_ENV, STORE_EXTENSION, c
 from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.store import DatabaseSetupError, engine_url
 from scorekeeper.web.security import MAX_PIN_FAILURES, PinAttempts
-from tests.databases import ADMIN_URL, ON_POSTGRESQL
 from tests.robustness.live import REPO_ROOT
+from tests.support.databases import ADMIN_URL, ON_POSTGRESQL
 
 needs_postgresql = pytest.mark.skipif(not ON_POSTGRESQL,
                                       reason="needs SCOREKEEPER_TEST_DATABASE_URL")

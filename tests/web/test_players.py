@@ -9,12 +9,10 @@ from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.players import get_player
-from tests.store.test_results import solo_document
-from tests.store.test_results_players import duo_document
-from tests.store.test_transfer import every_row
+from tests.support.games import duo_document, every_row, import_documents, solo_document
 
 from .conftest import csrf_token
-from .test_halloffame import import_documents, page
+from .test_halloffame import page
 
 
 @pytest.fixture
@@ -30,7 +28,7 @@ def family(app):
     # Alix misses the Yams of the last round: 50 points behind.
     duel["entries"][-3]["dice"] = [1, 2, 3, 4, 5]
     return import_documents(
-        app, duel,
+        app.extensions[STORE_EXTENSION], duel,
         solo_document("Mag", bonus=False, yams=False, finished_at="2024-02-01"),
         solo_document("maggie", finished_at="2024-03-01"),
     )
