@@ -4,7 +4,7 @@
 import pytest
 from sqlalchemy import text
 
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
 from tests.support.apps import HOSTED, app_on
 from tests.support.forms import csrf_token
@@ -83,13 +83,12 @@ PIN = "2580"
 
 
 @pytest.fixture
-def pin_app(instance_path):
+def pin_app(instance_path, database_url):
     """The app of a household whose instance config.py sets a PIN."""
-    instance_path.mkdir(parents=True)
+    instance_path.mkdir(parents=True, exist_ok=True)
     (instance_path / "config.py").write_text(f'HOUSEHOLD_PIN = "{PIN}"\n', encoding="utf-8")
-    app = create_app({"TESTING": True}, instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
+    with app_on(instance_path, database_url) as app:
+        yield app
 
 
 @pytest.fixture
