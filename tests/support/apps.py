@@ -13,6 +13,8 @@ from scorekeeper.app import STORE_EXTENSION, create_app
 
 # A hosted server: many households, whose links name the address the test client asks for.
 HOSTED = {"HOUSEHOLDS": True, "EXTERNAL_URL": "http://localhost"}
+# The passphrase of the households the tests make on it.
+PASSPHRASE = "correct horse battery"
 
 
 @contextlib.contextmanager

@@ -8,11 +8,10 @@ import pytest
 
 from scorekeeper.app import create_app
 from scorekeeper.config import SettingError
-from tests.support.apps import app_on
+from tests.support.apps import PASSPHRASE, app_on
 from tests.support.forms import csrf_token
 
 SERVED = "https://yams.example"
-PASSPHRASE = "correct horse battery"
 
 
 @pytest.fixture

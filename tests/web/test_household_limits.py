@@ -14,10 +14,9 @@ import scorekeeper.web.households as web_households
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store.households import count_households
 from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
-from tests.support.apps import HOSTED, app_on
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import csrf_token
 
-PASSPHRASE = "correct horse battery"
 SIMULTANEOUS = 40
 
 

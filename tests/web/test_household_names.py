@@ -18,9 +18,9 @@ from scorekeeper.store.household_names import (
 from scorekeeper.store.households import count_households, create_household, find_household
 from scorekeeper.store.migrations import alembic_config
 from scorekeeper.store.schema import households
+from tests.support.apps import PASSPHRASE
 from tests.support.forms import csrf_token_in
 
-PASSPHRASE = "correct horse battery"
 TAKEN = "Ce nom est déjà pris, ou ressemble trop à celui d'une autre maison"
 INVISIBLE = "Le nom contient un caractère invisible"
 

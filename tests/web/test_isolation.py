@@ -20,13 +20,12 @@ from scorekeeper.store.players import list_players
 from scorekeeper.store.samples import random_document
 from scorekeeper.store.transfer import export_documents
 from scorekeeper.web.households import passphrase_hash
-from tests.support.apps import HOSTED, app_on
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.walk import fill_household, filled_paths, join_household
 
 # Names found nowhere else in the app's pages, in either language.
 A_NAMES = ["Aglaé", "Anatole", "Apollinaire"]
 B_NAMES = ["Barnabéxq", "Bérénicezw", "Bartholomézk"]
-PASSPHRASE = "correct horse battery"
 ID_ARGUMENTS = {"game_id", "player_id"}
 # Routes whose argument is a secret token rather than an id: whoever holds the token may
 # use it (a spectator link shows its game, a join link joins); they take no id of B.

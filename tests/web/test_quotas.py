@@ -12,11 +12,10 @@ import pytest
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.web import advice as advice_module
-from tests.support.apps import HOSTED, app_on
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import csrf_token
 from tests.support.games import every_row, solo_document
 
-PASSPHRASE = "correct horse battery"
 LIMITS = {"QUOTA_GAMES_STORED": 3, "QUOTA_IMPORTS_PER_DAY": 1, "QUOTA_PDF_PAGES_PER_MINUTE": 5,
           "QUOTA_ADVISOR_BUILDS_PER_DAY": 1}
 

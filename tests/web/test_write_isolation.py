@@ -34,7 +34,7 @@ from scorekeeper.store.samples import random_document
 from scorekeeper.web import advice
 from scorekeeper.web.households import passphrase_hash
 from scorekeeper.web.security import PIN_FIELD
-from tests.support.apps import HOSTED, app_on
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.walk import (
     FoundForm,
     NeverBuiltStrategies,
@@ -47,7 +47,6 @@ from tests.support.walk import (
     snapshot,
 )
 
-PASSPHRASE = "correct horse battery"
 HOUSEHOLDS = {"Les Aubert": ["Aglaé", "Anatole", "Apolline"],
               "Les Berthier": ["Baptiste", "Bérénice", "Blanche"]}
 # The dice typed for a turn: every free box takes them (a barred box asks to confirm).
