@@ -1,6 +1,5 @@
 """The hall of fame page: best totals per rule set, records, latest games, pages."""
 
-import html as html_text
 import random
 import re
 
@@ -13,16 +12,10 @@ from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.samples import random_document
 from scorekeeper.web.halloffame import rule_set_label
+from tests.support.forms import page
 from tests.support.games import import_documents, solo_document
 
 from .test_game_flow import GAME
-
-
-def page(client, url, status=200):
-    response = client.get(url)
-    assert response.status_code == status, response.get_data(as_text=True)[:2000]
-    # Unescaped, so that the assertions read like the French on screen.
-    return html_text.unescape(response.get_data(as_text=True))
 
 
 def totals_shown(html):

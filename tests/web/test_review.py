@@ -7,10 +7,10 @@ import pytest
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
+from tests.support.forms import page, page_text, post
 from tests.support.games import duo_document, every_row, import_documents, solo_document
 
-from .test_halloffame import page, totals_shown
-from .test_players import page_text, post
+from .test_halloffame import totals_shown
 
 
 @pytest.fixture
