@@ -92,6 +92,7 @@ from testing.live import (
     LiveServer,
     Sheet,
 )
+from tests.support.forms import csrf_token_in
 
 BUDGET_RATIO = 1.2
 HOME_GAMES = 1_000
@@ -243,17 +244,10 @@ class Device:
 
     def form(self, page_path: str, action: str, fields: dict):
         """POST ``fields`` to ``action`` with the CSRF token of the form at ``page_path``."""
-        return self.post(action, {**fields, "csrf_token": _csrf(self.get(page_path).text)})
+        return self.post(action, {**fields, "csrf_token": csrf_token_in(self.get(page_path).text)})
 
     def close(self) -> None:
         self.client.close()
-
-
-def _csrf(html: str) -> str:
-    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html)
-    if match is None:
-        raise AssertionError("no CSRF token on the page")
-    return match.group(1)
 
 
 def _path(location: str) -> str:
@@ -420,17 +414,17 @@ def _multipart(token: str, content: bytes) -> tuple[bytes, str]:
 
 def _upload(device: Device, content: bytes):
     """One import of the file, the passphrase typed first when the server asks for it."""
-    body, kind = _multipart(_csrf(device.get("/import-export").text), content)
+    body, kind = _multipart(csrf_token_in(device.get("/import-export").text), content)
     answer = device.request("POST", "/import-export/import", body, {"Content-Type": kind})
     if answer.status == 403 and 'name="household_pin"' in answer.text:
         following = re.search(r'name="household_next"[^>]*value="([^"]*)"', answer.text)
-        unlocked = device.post("/household-pin", {"csrf_token": _csrf(answer.text),
+        unlocked = device.post("/household-pin", {"csrf_token": csrf_token_in(answer.text),
                                                   "household_pin": FAIR_PASSPHRASE,
                                                   "household_next": following.group(1)
                                                   if following else "/import-export"})
         if unlocked.status != 303:
             return unlocked  # the passphrase could not be checked now: Retry-After says when
-        body, kind = _multipart(_csrf(device.get("/import-export").text), content)
+        body, kind = _multipart(csrf_token_in(device.get("/import-export").text), content)
         answer = device.request("POST", "/import-export/import", body, {"Content-Type": kind})
     return answer
 

@@ -1,7 +1,7 @@
 """Shared fixtures: an app on a fresh instance folder and database, its clients, its store.
 
 The database is a SQLite file in the instance folder, or a clean PostgreSQL database when
-SCOREKEEPER_TEST_DATABASE_URL names a server (see tests/databases.py). Tests about SQLite
+SCOREKEEPER_TEST_DATABASE_URL names a server (see tests/support/databases.py). Tests about SQLite
 itself carry the `sqlite_only` marker and are skipped there.
 """
 
@@ -9,9 +9,10 @@ import os
 
 import pytest
 
-from scorekeeper.app import DATABASE_URL_ENV, STORE_EXTENSION, create_app
+from scorekeeper.app import DATABASE_URL_ENV
 from scorekeeper.store import Store
-from tests.databases import (
+from tests.support.apps import app_on
+from tests.support.databases import (
     ON_POSTGRESQL,
     REQUIRE_POSTGRESQL_ENV,
     TEST_DATABASE_URL_ENV,
@@ -85,10 +86,8 @@ def another_database():
 @pytest.fixture
 def app(instance_path, database_url):
     """The app with CSRF on, as in production: tests that POST must send the token."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url},
-                     instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
+    with app_on(instance_path, database_url) as app:
+        yield app
 
 
 @pytest.fixture

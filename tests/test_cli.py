@@ -16,7 +16,7 @@ from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, cr
 from scorekeeper.config import BY_NAME
 from scorekeeper.net import lan_address
 from scorekeeper.web.transfer import largest_body
-from tests.databases import ON_POSTGRESQL
+from tests.support.databases import ON_POSTGRESQL
 
 
 def test_serve_help_lists_its_options():
@@ -80,7 +80,7 @@ def test_a_start_imports_neither_weasyprint_nor_alembic(tmp_path):
             "& {'weasyprint', 'alembic'}))")
     first = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
                            text=True, check=True)
-    # A test's PostgreSQL database comes migrated already (tests/databases.py).
+    # A test's PostgreSQL database comes migrated already (tests/support/databases.py).
     assert first.stdout.strip() == ("[]" if ON_POSTGRESQL else "['alembic']")
     again = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
                            text=True, check=True)

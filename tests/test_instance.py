@@ -17,7 +17,7 @@ from scorekeeper.app import (
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import start_game
-from tests.databases import ON_POSTGRESQL
+from tests.support.databases import ON_POSTGRESQL
 
 # The database's own files, when it is SQLite's file in the instance folder.
 DATABASE_FILES = () if ON_POSTGRESQL else (DATABASE_FILE,)

@@ -11,8 +11,7 @@ from scorekeeper.cli import main
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from testing.samples import random_document
-from tests.store.test_results import solo_document
-from tests.store.test_transfer import every_row, hall_of_fame
+from tests.support.games import every_row, hall_of_fame, solo_document
 
 
 def run(*args, database_url=None):

@@ -204,16 +204,21 @@ def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame
     ]
 
 
-def recent_games(store: Store, offset: int, limit: int,
-                 *, household: int) -> list[FinishedGame]:
-    """The household's finished games, the latest first."""
+def finished_games(store: Store, offset: int, limit: int, *, household: int,
+                   player_id: int | None = None) -> list[FinishedGame]:
+    """The household's finished games, or only those `player_id` played, the latest first,
+    each with every player's result."""
+    # The same page either way; each is read from the table whose index holds it in order.
+    if player_id is None:
+        page = (select(games.c.id)
+                .where(games.c.household_id == household, games.c.status == FINISHED)
+                .order_by(games.c.finished_at.desc(), games.c.id.desc()))
+    else:
+        page = (select(results.c.game_id)
+                .where(results.c.player_id == player_id, results.c.household_id == household)
+                .order_by(results.c.finished_at.desc(), results.c.game_id.desc()))
     with store.engine.connect() as connection:
-        ids = list(connection.scalars(
-            select(games.c.id).where(games.c.household_id == household,
-                                     games.c.status == FINISHED)
-            .order_by(games.c.finished_at.desc(), games.c.id.desc())
-            .offset(offset).limit(limit)
-        ))
+        ids = list(connection.scalars(page.offset(offset).limit(limit)))
         return _finished_games(connection, ids)
 
 
@@ -280,19 +285,6 @@ def player_recent_totals(store: Store, player_id: int, key: str, limit: int,
             .order_by(results.c.finished_at.desc(), results.c.game_id.desc()).limit(limit)
         ).all()
     return [ResultLine(*row) for row in reversed(rows)]
-
-
-def player_games(store: Store, player_id: int, offset: int, limit: int,
-                 *, household: int) -> list[FinishedGame]:
-    """A player's finished games, the latest first, each with every player's result."""
-    with store.engine.connect() as connection:
-        ids = list(connection.scalars(
-            select(results.c.game_id).where(results.c.player_id == player_id,
-                                            results.c.household_id == household)
-            .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
-            .offset(offset).limit(limit)
-        ))
-        return _finished_games(connection, ids)
 
 
 def player_open_games(store: Store, player_id: int,

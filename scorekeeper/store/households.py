@@ -35,7 +35,7 @@ from scorekeeper.store.schema import (
     rule_sets,
     spectator_links,
 )
-from scorekeeper.store.store import Store, _now
+from scorekeeper.store.store import Store, utc_now
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def create_household(store: Store, name: str, passphrase_hash: str) -> int:
     try:
         return store.write(lambda connection: connection.execute(insert(households).values(
             name=name, name_key=household_key(name), name_skeleton=household_skeleton(name),
-            passphrase_hash=passphrase_hash, created_at=_now())).inserted_primary_key[0])
+            passphrase_hash=passphrase_hash, created_at=utc_now())).inserted_primary_key[0])
     except IntegrityError:
         raise HouseholdNameTaken(name) from None
 
@@ -101,7 +101,7 @@ def count_households(store: Store) -> int:
 
 
 def add_device(store: Store, household: int, token: str, name: str) -> int:
-    now = _now()
+    now = utc_now()
     return store.write(lambda connection: connection.execute(insert(devices).values(
         household_id=household, token=token, name=name[:120], created_at=now,
         last_seen_at=now)).inserted_primary_key[0])

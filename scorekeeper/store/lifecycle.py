@@ -8,7 +8,7 @@ from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import ABANDONED, IN_PROGRESS
 from scorekeeper.store.results import forget_results
 from scorekeeper.store.schema import games
-from scorekeeper.store.store import Store, _now
+from scorekeeper.store.store import Store, utc_now
 
 
 class WrongStatus(StoreError):
@@ -29,7 +29,7 @@ def _change_status(connection: Connection, game_id: int, household: int, before:
     changed = connection.execute(
         update(games)
         .where(_own_game(game_id, household), games.c.status == before)
-        .values(status=after, updated_at=_now())
+        .values(status=after, updated_at=utc_now())
     ).rowcount
     if not changed:
         status = connection.scalar(select(games.c.status).where(_own_game(game_id, household)))
@@ -59,7 +59,7 @@ def delete_game(store: Store, game_id: int, *, household: int) -> None:
     def remove(connection: Connection) -> None:
         # Updating the row first takes the write lock, as every other write to a game does.
         if not connection.execute(
-            update(games).where(_own_game(game_id, household)).values(updated_at=_now())
+            update(games).where(_own_game(game_id, household)).values(updated_at=utc_now())
         ).rowcount:
             raise GameNotFound(game_id)
         forget_results(connection, game_id)

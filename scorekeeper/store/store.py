@@ -137,7 +137,8 @@ def _must_retry(error: OperationalError) -> bool:
     return getattr(error.orig, "sqlstate", None) in RETRIED_SQLSTATES
 
 
-def _now() -> datetime:
+def utc_now() -> datetime:
+    """The time every stored timestamp is written in: now, in UTC."""
     return datetime.now(UTC)
 
 
@@ -167,7 +168,7 @@ def _schema_revision(connection: Connection) -> str | None:
 def _ensure_home_household(connection: Connection) -> None:
     """Every database has a household from the first start: the home one."""
     if connection.scalar(select(func.count()).select_from(households)) == 0:
-        connection.execute(insert(households).values(name=HOME_NAME, created_at=_now()))
+        connection.execute(insert(households).values(name=HOME_NAME, created_at=utc_now()))
 
 
 def player_key(name: str) -> str:
@@ -190,7 +191,8 @@ def _clean_names(names: Sequence[str]) -> list[str]:
     return cleaned
 
 
-def _dice_text(dice: Iterable[int]) -> str:
+def dice_text(dice: Iterable[int]) -> str:
+    """Dice as the entries table stores them: one digit a die, in throw order."""
     dice = tuple(dice)
     if not all(isinstance(die, int) and 1 <= die <= 6 for die in dice):
         raise ValueError(f"dice must be integers from 1 to 6, got {dice!r}")
@@ -341,7 +343,7 @@ class Store:
             return self._create_game(rules_text, cleaned, household)
 
     def _create_game(self, rules_text: str, names: list[str], household: int) -> int:
-        now = _now()
+        now = utc_now()
 
         def create(connection: Connection) -> int:
             game_id = connection.execute(
@@ -415,8 +417,8 @@ class Store:
         """
         if entry.seq != expected_seq:
             raise StaleSheet(game_id, expected_seq, entry.seq)
-        dice = _dice_text(entry.dice)
-        now = _now()
+        dice = dice_text(entry.dice)
+        now = utc_now()
         game_values: dict[str, Any] = {"updated_at": now}
         if finished:
             game_values.update(status=FINISHED, finished_at=now)
@@ -461,7 +463,7 @@ class Store:
                 connection,
                 game_id,
                 household,
-                {"updated_at": _now(), "status": IN_PROGRESS, "finished_at": None},
+                {"updated_at": utc_now(), "status": IN_PROGRESS, "finished_at": None},
                 seen_at,
             ):
                 raise StaleSheet(game_id, expected_seq)

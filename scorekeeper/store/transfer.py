@@ -51,7 +51,7 @@ from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
 from scorekeeper.store.results import ResultsDelta, canonical_rules, result_rows
 from scorekeeper.store.schema import entries, game_players, games, players, results
-from scorekeeper.store.store import Store, _dice_text, _now, player_key
+from scorekeeper.store.store import Store, dice_text, player_key, utc_now
 
 EXPORT_BATCH = 500
 # The class of PostgreSQL's advisory locks that say a household's import is under way.
@@ -197,7 +197,7 @@ def _documents(content: bytes | str) -> list[object] | dict:
 
 def check_files(files: Iterable[tuple[str, bytes | str]]) -> list[GameImport]:
     """Every game of every file, checked; ImportRefused lists every problem found."""
-    now = _now()
+    now = utc_now()
     checked: list[GameImport] = []
     problems: list[Problem] = []
     for file, content in files:
@@ -332,7 +332,7 @@ def _rows(checked: Sequence[GameImport], game_ids: list[int], household: int,
             made.seats.append((game_id, seat, name.strip(), keys[-1]))
         written_at = stored_date(game.finished_at or game.created_at)
         made.entries += [
-            (game_id, seq, entry.player, entry.column, entry.box, _dice_text(entry.dice),
+            (game_id, seq, entry.player, entry.column, entry.box, dice_text(entry.dice),
              state.sheets[entry.player].columns[entry.column].cells[entry.box].points,
              written_at)
             for seq, entry in enumerate(state.entries)]
@@ -382,7 +382,7 @@ def import_games(store: Store, checked: Sequence[GameImport],
     """
     if not checked:
         return []
-    now = _now()
+    now = utc_now()
     dialect = store.engine.dialect
     # The dialect's own processing, as SQLAlchemy does it: on SQLite the type's generic one
     # writes another text ("+00:00" for ".000000"), which would not compare with the others.

@@ -9,8 +9,8 @@ from flask_babel import gettext as _
 
 from scorekeeper.store.halloffame import (
     finished_count,
+    finished_games,
     list_rule_sets,
-    recent_games,
     records,
     top_results,
 )
@@ -61,6 +61,7 @@ def index():
              if chosen else []),
         top_page=top_page,
         records=records(store(), chosen.key, household=household()) if chosen else {},
-        recent=recent_games(store(), recent_page.offset, recent_page.size, household=household()),
+        recent=finished_games(store(), recent_page.offset, recent_page.size,
+                              household=household()),
         recent_page=recent_page,
     )

@@ -71,7 +71,7 @@ from scorekeeper.web.live import version_response
 from scorekeeper.web.main import qr_code_svg, shared_url
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.passphrases import STRANGERS, matches, new_hash, passphrase_hash
-from scorekeeper.web.security import HOSTED_SETTING, MAX_DATABASE_ID, require_pin
+from scorekeeper.web.security import MAX_DATABASE_ID, hosted, require_pin
 from scorekeeper.web.store import household, load_or_404, store
 
 SIGNUP_SETTING = "HOUSEHOLD_SIGNUP"
@@ -95,10 +95,6 @@ OPEN_ENDPOINTS = {"static", "households.join", "households.signup", "households.
 
 bp = Blueprint("households", __name__)
 login_manager = LoginManager()
-
-
-def hosted() -> bool:
-    return bool(current_app.config[HOSTED_SETTING])
 
 
 class Device(UserMixin):

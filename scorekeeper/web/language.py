@@ -18,7 +18,7 @@ from wtforms.validators import InputRequired
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Rules
 from scorekeeper.web.forms import Form
-from scorekeeper.web.security import _local_path
+from scorekeeper.web.security import local_path
 
 bp = Blueprint("language", __name__)
 
@@ -102,7 +102,7 @@ def language_return_path() -> str:
     form), the page that form was on, since the POST's URL may not answer a GET."""
     if request.method == "GET":
         return request.full_path.rstrip("?")
-    return _local_path(request.referrer) or ""
+    return local_path(request.referrer) or ""
 
 
 @bp.post("/language")
@@ -111,7 +111,7 @@ def choose():
     form.lang.choices = _languages()
     if not form.validate():
         abort(400)
-    response = redirect(_local_path(form.next.data) or url_for("main.home"), code=303)
+    response = redirect(local_path(form.next.data) or url_for("main.home"), code=303)
     # Lax: the cookie still comes with a link followed from elsewhere (a QR code, a bookmark).
     response.set_cookie(COOKIE, form.lang.data, max_age=COOKIE_MAX_AGE, samesite="Lax",
                         httponly=True, secure=request.is_secure)

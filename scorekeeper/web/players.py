@@ -16,9 +16,9 @@ from scorekeeper.rules.game import MAX_NAME_LENGTH
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store.halloffame import (
     ResultLine,
+    finished_games,
     list_rule_sets,
     player_box_stats_of,
-    player_games,
     player_open_games,
     player_recent_totals,
     player_rule_set_stats,
@@ -170,7 +170,8 @@ def show(player_id: int):
                if chosen else []),
         labels={rule_set.key: rule_set_label(rule_set.rules)
                 for rule_set in list_rule_sets(store(), household=household())},
-        games=player_games(store(), player_id, page.offset, page.size, household=household()),
+        games=finished_games(store(), page.offset, page.size, household=household(),
+                             player_id=player_id),
         page=page,
         open_games=player_open_games(store(), player_id, household=household()),
     )

@@ -149,13 +149,14 @@ def _add_security_headers(response: Response) -> Response:
     return response
 
 
-def _hosted() -> bool:
-    return bool(current_app.config.get(HOSTED_SETTING))
+def hosted() -> bool:
+    """A hosted server of many households (HOUSEHOLDS), rather than one at home."""
+    return bool(current_app.config[HOSTED_SETTING])
 
 
 def _pin_required() -> bool:
     """Hosted, every household has a PIN: its passphrase. At home, the config's, if any."""
-    return _hosted() or _household_pin() is not None
+    return hosted() or _household_pin() is not None
 
 
 def _household_pin() -> str | None:
@@ -164,7 +165,7 @@ def _household_pin() -> str | None:
 
 
 def _is_the_pin(typed: str) -> bool:
-    if _hosted():
+    if hosted():
         found = get_household(current_app.extensions[STORE_EXTENSION], household())
         return bool(found and found.passphrase_hash
                     and matches(found.passphrase_hash, typed, owner=household()))
@@ -175,7 +176,7 @@ def _unlocked() -> bool:
     return session.get(UNLOCKED_UNTIL, 0) > time.time()
 
 
-def _local_path(url: str | None) -> str | None:
+def local_path(url: str | None) -> str | None:
     """`url` reduced to a path on this site, or None if it points anywhere else."""
     if not url:
         return None
@@ -240,7 +241,7 @@ def require_pin(view: Callable) -> Callable:
             form.household_next.data = _this_url()
             return _pin_page(form, url_for("security.unlock"), [])
         if request.files:
-            form.household_next.data = _local_path(request.referrer) or "/"
+            form.household_next.data = local_path(request.referrer) or "/"
             return _pin_page(form, url_for("security.unlock"), [], upload_lost=True)
         form.household_replay.data = "1"
         if request.form.get(REPLAY_FIELD) != "1":
@@ -257,7 +258,7 @@ def require_pin(view: Callable) -> Callable:
 def unlock():
     """The PIN page of a GET or an upload: unlock, then go back where the player was."""
     form = PinForm()
-    next_url = _local_path(form.household_next.data) or "/"
+    next_url = local_path(form.household_next.data) or "/"
     if not _pin_required() or _unlocked():
         return redirect(next_url, code=303)
     refusal = _check_pin(form)

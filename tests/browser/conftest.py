@@ -24,7 +24,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.web.store import STORE_EXTENSION
-from tests.databases import give_database, take_database
+from tests.support.databases import give_database, take_database
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

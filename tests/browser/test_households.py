@@ -11,7 +11,7 @@ from scorekeeper.rules import BOX_LABELS
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.browser.conftest import TABLETS, served_in_thread
 from tests.browser.test_turns import confirm, tap_box, tap_dice
-from tests.databases import give_database, take_database
+from tests.support.databases import give_database, take_database
 
 PASSPHRASE = "la phrase de la maison"
 

@@ -13,7 +13,7 @@ without anyone remembering to.
 
 A NUL and half of a surrogate pair are among the hostile values everywhere (path, query,
 form, JSON body, imported file): PostgreSQL's text holds neither, so the walk runs on the
-database of the suite, SQLite or PostgreSQL (tests/databases.py). The counts are printed
+database of the suite, SQLite or PostgreSQL (tests/support/databases.py). The counts are printed
 (`-s`) for docs/development.md.
 """
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 from datetime import UTC, datetime, timedelta
 from io import BytesIO
 from urllib.parse import quote, urlencode, urlsplit
@@ -37,9 +36,10 @@ from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.web import advice
 from scorekeeper.web.households import _link_hash, passphrase_hash
-from tests.databases import give_database, take_database
-from tests.hosted import HOSTED
-from tests.walk import (
+from tests.support.apps import HOSTED
+from tests.support.databases import give_database, take_database
+from tests.support.forms import csrf_token
+from tests.support.walk import (
     FoundForm,
     NeverBuiltStrategies,
     endpoint_of,
@@ -147,18 +147,13 @@ def _encoded(fields) -> str:
     return urlencode(fields, errors="surrogatepass")
 
 
-def _csrf_token(client, page: str) -> str:
-    found = client.get(page).get_data(as_text=True)
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', found).group(1)
-
-
 def _client(app):
     """A test client; on a hosted server, its device has joined the household."""
     client = app.test_client()
     if app.config["HOUSEHOLDS"]:
         response = client.post("/household/join", data={
             "name": HOSTED_NAME, "passphrase": PASSPHRASE,
-            "csrf_token": _csrf_token(client, "/household/join")})
+            "csrf_token": csrf_token(client, "/household/join")})
         assert response.status_code in (302, 303), response.status_code
     return client
 
@@ -230,18 +225,18 @@ def test_imported_files_with_hostile_text_are_refused(app, capsys):
         # Hosted, importing asks for the household's PIN: its passphrase.
         client.post("/household-pin", data={
             "household_pin": PASSPHRASE, "household_next": "/",
-            "csrf_token": _csrf_token(client, "/import-export")})
+            "csrf_token": csrf_token(client, "/import-export")})
     before = _snapshot(app)
     for content in HOSTILE_GAME_FILES:
         response = client.post("/import-export/import", data={
             "file": (BytesIO(content), "games.json"),
-            "csrf_token": _csrf_token(client, "/import-export")})
+            "csrf_token": csrf_token(client, "/import-export")})
         assert response.status_code == 400, (content, response.status_code)
         assert _snapshot(app) == before, content
     # The same file, once clean, goes in: the refusals above were the text's.
     response = client.post("/import-export/import", data={
         "file": (BytesIO(_game_file(["Mag", "Zoé"])), "games.json"),
-        "csrf_token": _csrf_token(client, "/import-export")})
+        "csrf_token": csrf_token(client, "/import-export")})
     assert response.status_code == 303, response.get_data(as_text=True)
     with capsys.disabled():
         print(f"\nimport: {len(HOSTILE_GAME_FILES)} hostile game files refused")

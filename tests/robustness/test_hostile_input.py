@@ -21,7 +21,8 @@ from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, Rules, replay
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
-from tests.databases import give_database, take_database
+from tests.support.databases import give_database, take_database
+from tests.support.forms import csrf_token
 
 HOSTILE_TEXT = [
     "<img src=x onerror=alert(1)>", "\"><script>alert(1)</script>", "' OR 1=1 --",
@@ -77,8 +78,7 @@ class HostileTable(RuleBasedStateMachine):
                               instance_path=self.folder)
         self.store = self.app.extensions[STORE_EXTENSION]
         self.client = self.app.test_client()
-        page = self.client.get("/games/new").get_data(as_text=True)
-        self.token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+        self.token = csrf_token(self.client)
         self.games: list[int] = []
         # PDFs take a good part of a second each; tests/web/test_prints.py sends them bad
         # queries.

@@ -19,7 +19,7 @@ from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.store import DatabaseSetupError, engine_url
 from scorekeeper.web.security import MAX_PIN_FAILURES, PinAttempts
 from testing.live import REPO_ROOT
-from tests.databases import ADMIN_URL, ON_POSTGRESQL
+from tests.support.databases import ADMIN_URL, ON_POSTGRESQL
 
 needs_postgresql = pytest.mark.skipif(not ON_POSTGRESQL,
                                       reason="needs SCOREKEEPER_TEST_DATABASE_URL")

@@ -1,7 +1,6 @@
 """Results of finished games: written when a game finishes, removed when an undo reopens it,
 and always equal to what a replay of every finished game gives."""
 
-import json
 import random
 
 import pytest
@@ -21,37 +20,9 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.transfer import check_files, import_games
 from testing.samples import random_document
 from testing.tables import expected_tables, stored_tables
-
-BONUS_UPPER = [("ones", [1, 1, 1, 1, 2]), ("twos", [2, 2, 2, 2, 1]), ("threes", [3, 3, 3, 3, 1]),
-               ("fours", [4, 4, 4, 4, 1]), ("fives", [5, 5, 5, 5, 1]), ("sixes", [6, 6, 6, 6, 1])]
-POOR_UPPER = [("ones", [1, 2, 3, 4, 6]), ("twos", [2, 3, 4, 5, 6]), ("threes", [3, 4, 5, 6, 1]),
-              ("fours", [4, 1, 2, 3, 6]), ("fives", [5, 1, 2, 3, 4]), ("sixes", [6, 1, 2, 3, 4])]
-LOWER = [("three_kind", [3, 3, 3, 1, 2]), ("four_kind", [4, 4, 4, 4, 1]),
-         ("full_house", [2, 2, 3, 3, 3]), ("small_straight", [1, 2, 3, 4, 6]),
-         ("large_straight", [1, 2, 3, 4, 5]), ("yams", [6, 6, 6, 6, 6]),
-         ("chance", [6, 6, 5, 5, 4])]
-
-
-def solo_document(name, bonus=True, yams=True, finished_at=None):
-    """A one-player classique game: 84 or 21 in the upper section, 200 or 150 below."""
-    lower = LOWER if yams else [(box, [1, 2, 3, 4, 5] if box == "yams" else dice)
-                                for box, dice in LOWER]
-    document = {
-        "rules": {"preset": "classique"}, "players": [name],
-        "entries": [{"player": name, "box": box, "dice": dice}
-                    for box, dice in (BONUS_UPPER if bonus else POOR_UPPER) + lower],
-    }
-    if finished_at:
-        document["finished_at"] = finished_at
-    return document
-
-
-def import_documents(store, *documents):
-    return import_games(store, check_files([("test.json", json.dumps(list(documents)))]),
-                        household=HOME_HOUSEHOLD)
+from tests.support.games import import_documents, solo_document
 
 
 def play_document(store, document):

@@ -3,7 +3,6 @@
 import json
 
 import pytest
-from sqlalchemy import select
 
 from scorekeeper.rules import RuleError
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound
@@ -20,24 +19,10 @@ from scorekeeper.store.players import (
     players_of_game,
     rename_player,
 )
-from scorekeeper.store.schema import metadata
 from scorekeeper.store.transfer import check_files, import_games
+from tests.support.games import duo_document, every_row, solo_document
 
-from .test_results import assert_cache_matches_replay, solo_document
-
-
-def every_row(store):
-    with store.engine.connect() as connection:
-        return {table.name: connection.execute(select(table)).all()
-                for table in metadata.sorted_tables}
-
-
-def duo_document(first, second):
-    document = solo_document(first)
-    document["players"] = [first, second]
-    document["entries"] = [dict(entry, player=name) for entry in document["entries"]
-                           for name in (first, second)]
-    return document
+from .test_results import assert_cache_matches_replay
 
 
 @pytest.fixture

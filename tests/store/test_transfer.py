@@ -1,22 +1,19 @@
 """Import and export of game documents: checked first, all or nothing, and a faithful round trip."""
 
 import json
-import random
 import re
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import select, text
+from sqlalchemy import text
 
 from scorekeeper.fairness import Busy
-from scorekeeper.rules import Rules, read_document, write_document
+from scorekeeper.rules import read_document, write_document
 from scorekeeper.store import ABANDONED, FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, GameNotFound, Store
-from scorekeeper.store import halloffame as hof
 from scorekeeper.store.households import create_household
 from scorekeeper.store.play import load, play_turn
 from scorekeeper.store.players import list_players, merge_players, rename_player
 from scorekeeper.store.quotas import Quotas
-from scorekeeper.store.schema import metadata
 from scorekeeper.store.transfer import (
     IMPORT_LOCK,
     ImportRefused,
@@ -26,68 +23,12 @@ from scorekeeper.store.transfer import (
     import_games,
     json_array,
 )
-from testing.samples import random_document
-from tests.databases import ON_POSTGRESQL
-
-from .test_results import solo_document
-
-
-def every_row(store):
-    with store.engine.connect() as connection:
-        return {table.name: connection.execute(select(table)).all()
-                for table in metadata.sorted_tables}
+from tests.support.databases import ON_POSTGRESQL
+from tests.support.games import every_row, hall_of_fame, solo_document, some_games
 
 
 def export_text(store, game_id=None):
     return "".join(json_array(export_documents(store, game_id, household=HOME_HOUSEHOLD)))
-
-
-def some_games(store, seed=5):
-    """A few finished games of three rule sets, one game in progress and one abandoned."""
-    rng = random.Random(seed)
-    documents = []
-    for number in range(9):
-        rules = [Rules(), Rules.from_dict({"preset": "triple"}),
-                 Rules.from_dict({"preset": "yatzy"})][number % 3]
-        names = rng.sample(["Mag", "Alix", "Bob", "Zoé"], rng.randint(1, 3))
-        document = random_document(rules, names, rng)
-        document["created_at"] = f"2024-06-{number + 1:02d}T19:00:00+02:00"
-        document["finished_at"] = f"2024-06-{number + 1:02d}T20:00:00+02:00"
-        documents.append(document)
-    unfinished = random_document(Rules(), ["Mag", "Alix"], rng)
-    unfinished["entries"] = unfinished["entries"][:5]
-    documents.append({**unfinished, "created_at": "2024-06-20T18:00:00Z"})
-    documents.append({**unfinished, "status": "abandoned"})
-    return import_games(store, check_files([("games.json", json.dumps(documents))]),
-                        household=HOME_HOUSEHOLD)
-
-
-def hall_of_fame(store):
-    """Everything the hall of fame and the player pages show, game ids left out."""
-    def line(found):
-        return (found.name, found.total, found.finished_at, found.rank, found.won,
-                found.yams_count, found.upper, found.bonus_streak)
-
-    home = HOME_HOUSEHOLD
-    sets = hof.list_rule_sets(store, household=home)
-    players = list_players(store, household=home)
-    return {
-        "rule_sets": [(found.rules, found.games, found.results) for found in sets],
-        "top": {found.rules: [line(x) for x in hof.top_results(store, found.key, 0, 100,
-                                                               household=home)]
-                for found in sets},
-        "records": {found.rules: {name: line(x) for name, x
-                                  in hof.records(store, found.key, household=home).items()}
-                    for found in sets},
-        "recent": [[line(x) for x in game.lines]
-                   for game in hof.recent_games(store, 0, 100, household=home)],
-        "players": [(player.name, player.games, player.wins) for player in players],
-        "stats": {player.name: [(found.rule_set.rules, found.games, found.wins, found.total_sum,
-                                 found.bonus_columns, found.yams_games, found.barred_count)
-                                for found in hof.player_rule_set_stats(store, player.id,
-                                                                       household=home)]
-                  for player in players},
-    }
 
 
 @pytest.fixture

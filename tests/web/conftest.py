@@ -1,23 +1,16 @@
 """Helpers for driving the app through the Flask test client, CSRF token included."""
 
-import re
 
 import pytest
 from sqlalchemy import text
 
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
-from tests.hosted import HOSTED
+from tests.support.apps import HOSTED, app_on
+from tests.support.forms import csrf_token
 
 DEFAULT_OPTIONS = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
                    "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
-
-
-def csrf_token(client) -> str:
-    page = client.get("/games/new").get_data(as_text=True)
-    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
-    assert match, "no CSRF token on the new-game page"
-    return match.group(1)
 
 
 class Table:
@@ -90,13 +83,12 @@ PIN = "2580"
 
 
 @pytest.fixture
-def pin_app(instance_path):
+def pin_app(instance_path, database_url):
     """The app of a household whose instance config.py sets a PIN."""
-    instance_path.mkdir(parents=True)
+    instance_path.mkdir(parents=True, exist_ok=True)
     (instance_path / "config.py").write_text(f'HOUSEHOLD_PIN = "{PIN}"\n', encoding="utf-8")
-    app = create_app({"TESTING": True}, instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
+    with app_on(instance_path, database_url) as app:
+        yield app
 
 
 @pytest.fixture
@@ -107,7 +99,5 @@ def pin_table(pin_app):
 @pytest.fixture
 def hosted(instance_path, database_url):
     """The app of a hosted server (HOUSEHOLDS), with CSRF on."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED},
-                     instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
+    with app_on(instance_path, database_url, **HOSTED) as app:
+        yield app

@@ -1,7 +1,5 @@
 """The hall of fame page: best totals per rule set, records, latest games, pages."""
 
-import html as html_text
-import json
 import random
 import re
 
@@ -12,25 +10,12 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.results import rules_key
-from scorekeeper.store.transfer import check_files, import_games
 from scorekeeper.web.rule_labels import rule_set_label
 from testing.samples import random_document
-from tests.store.test_results import solo_document
+from tests.support.forms import page
+from tests.support.games import import_documents, solo_document
 
 from .test_game_flow import GAME
-
-
-def import_documents(app, *documents):
-    return import_games(app.extensions[STORE_EXTENSION],
-                        check_files([("test.json", json.dumps(list(documents)))]),
-                        household=HOME_HOUSEHOLD)
-
-
-def page(client, url, status=200):
-    response = client.get(url)
-    assert response.status_code == status, response.get_data(as_text=True)[:2000]
-    # Unescaped, so that the assertions read like the French on screen.
-    return html_text.unescape(response.get_data(as_text=True))
 
 
 def totals_shown(html):
@@ -69,7 +54,7 @@ def test_a_game_played_at_the_table_enters_the_hall_of_fame(table):
 def test_totals_are_grouped_by_rule_set_the_most_played_first(app, client):
     rng = random.Random(8)
     import_documents(
-        app, solo_document("Mag"), solo_document("Alix", bonus=False),
+        app.extensions[STORE_EXTENSION], solo_document("Mag"), solo_document("Alix", bonus=False),
         random_document(Rules.from_dict({"preset": "triple"}), ["Bob"], rng),
         random_document(Rules.from_dict({"vache": True, "four_kind": "fixed40"}), ["Zoé"], rng),
     )
@@ -97,8 +82,9 @@ def test_games_not_finished_stay_out(app, client, table):
 
 
 def test_long_lists_come_in_pages(app, client):
-    import_documents(app, *(solo_document(f"Joueur {n}", finished_at=f"2024-01-{n + 1:02d}")
-                            for n in range(12)))
+    import_documents(app.extensions[STORE_EXTENSION],
+                     *(solo_document(f"Joueur {n}", finished_at=f"2024-01-{n + 1:02d}")
+                       for n in range(12)))
 
     first = page(client, "/hall-of-fame")
     second = page(client, "/hall-of-fame?page=2")
@@ -117,7 +103,7 @@ def test_long_lists_come_in_pages(app, client):
     ("rules=nope", "Aucune partie terminée n'a été jouée avec ces règles."),
 ])
 def test_bad_queries_get_a_french_404(app, client, query, message):
-    import_documents(app, solo_document("Mag"))
+    import_documents(app.extensions[STORE_EXTENSION], solo_document("Mag"))
     assert message in page(client, f"/hall-of-fame?{query}", 404)
 
 
@@ -126,7 +112,8 @@ def test_an_unknown_rule_set_on_an_empty_hall_of_fame_is_a_404(client):
 
 
 def test_the_bonus_streak_record(app, client):
-    import_documents(app, *(solo_document("Mag", finished_at=f"2024-01-0{n}") for n in (1, 2, 3)),
+    import_documents(app.extensions[STORE_EXTENSION],
+                     *(solo_document("Mag", finished_at=f"2024-01-0{n}") for n in (1, 2, 3)),
                      solo_document("Alix", bonus=False))
     html = page(client, "/hall-of-fame")
     assert "Plus longue série de primes du haut" in html and "3 parties de suite" in html

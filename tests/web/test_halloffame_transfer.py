@@ -8,12 +8,10 @@ import pytest
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.transfer import export_documents
-from tests.store.test_results import solo_document
-from tests.store.test_transfer import every_row, hall_of_fame, some_games
+from tests.support.forms import page, page_text
+from tests.support.games import every_row, hall_of_fame, solo_document, some_games
 
 from .conftest import csrf_token
-from .test_halloffame import page
-from .test_players import page_text
 
 
 @pytest.fixture

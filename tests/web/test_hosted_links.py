@@ -6,30 +6,24 @@ import re
 
 import pytest
 
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import create_app
 from scorekeeper.config import SettingError
+from tests.support.apps import PASSPHRASE, app_on
+from tests.support.forms import csrf_token
 
 SERVED = "https://yams.example"
-PASSPHRASE = "correct horse battery"
 
 
 @pytest.fixture
 def served(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True,
-                      "EXTERNAL_URL": SERVED}, instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
-
-
-def _token(client, path: str, base_url: str = SERVED) -> str:
-    page = client.get(path, base_url=base_url).get_data(as_text=True)
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    with app_on(instance_path, database_url, HOUSEHOLDS=True, EXTERNAL_URL=SERVED) as app:
+        yield app
 
 
 def _post(client, form_page: str, path: str, data: dict):
     # Over HTTPS, Flask-WTF also wants the form's page as the referrer.
     return client.post(path, base_url=SERVED, headers={"Referer": f"{SERVED}{form_page}"},
-                       data={**data, "csrf_token": _token(client, form_page)})
+                       data={**data, "csrf_token": csrf_token(client, form_page, base_url=SERVED)})
 
 
 @pytest.mark.parametrize("url", [None, "yams.example", "ftp://yams.example",

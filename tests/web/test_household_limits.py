@@ -5,31 +5,25 @@ PostgreSQL), and a sign-up beyond its limit is refused before any passphrase is 
 `-s` prints what the simultaneous tries did, for the README."""
 
 import html
-import re
 import threading
 from collections.abc import Callable
 
 import pytest
 
 import scorekeeper.web.households as web_households
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store.households import count_households
 from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
-from tests.hosted import HOSTED
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.forms import csrf_token
 
-PASSPHRASE = "correct horse battery"
 SIMULTANEOUS = 40
-
-
-def _token(client, path: str) -> str:
-    page = client.get(path).get_data(as_text=True)
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
 
 
 def _form(client, path: str, address: str, **fields):
     """A form posted from `address`, its CSRF token fetched first."""
     return client.post(path, environ_base={"REMOTE_ADDR": address},
-                       data={**fields, "csrf_token": _token(client, path)})
+                       data={**fields, "csrf_token": csrf_token(client, path)})
 
 
 def _join(client, address: str, passphrase: str = PASSPHRASE, name: str = "Les Martin"):
@@ -58,7 +52,7 @@ def _counting(monkeypatch, name: str) -> list:
 def _at_once(app, count: int, send: Callable) -> list[int]:
     """`count` clients, each with its form's token in hand, send at the same moment."""
     clients = [app.test_client() for _ in range(count)]
-    tokens = [_token(client, send.path) for client in clients]
+    tokens = [csrf_token(client, send.path) for client in clients]
     barrier = threading.Barrier(count)
     statuses = []
 
@@ -144,11 +138,9 @@ def test_one_home_is_one_address_whatever_its_ipv6_address(martin):
 
 @pytest.fixture
 def few_signups(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
-                      "SIGNUPS_PER_ADDRESS": 2, "SIGNUPS_PER_HOUR": 3},
-                     instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
+    with app_on(instance_path, database_url, **HOSTED, SIGNUPS_PER_ADDRESS=2,
+                SIGNUPS_PER_HOUR=3) as app:
+        yield app
 
 
 def test_sign_up_is_limited_per_address_then_overall_before_any_hash(few_signups, monkeypatch):

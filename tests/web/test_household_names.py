@@ -4,7 +4,6 @@ Through sign-up on both engines (the `hosted` fixture), and migration 0009's rew
 names already kept."""
 
 import html
-import re
 
 import pytest
 from alembic import command
@@ -19,8 +18,9 @@ from scorekeeper.store.household_names import (
 from scorekeeper.store.households import count_households, create_household, find_household
 from scorekeeper.store.migrations import alembic_config
 from scorekeeper.store.schema import households
+from tests.support.apps import PASSPHRASE
+from tests.support.forms import csrf_token_in
 
-PASSPHRASE = "correct horse battery"
 TAKEN = "Ce nom est déjà pris, ou ressemble trop à celui d'une autre maison"
 INVISIBLE = "Le nom contient un caractère invisible"
 
@@ -32,7 +32,7 @@ def _text(response) -> str:
 def _signup(client, name: str, language: str = "fr", address: str = "127.0.0.1"):
     headers = {"Accept-Language": language}
     page = client.get("/household/new", headers=headers).get_data(as_text=True)
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    token = csrf_token_in(page)
     return client.post("/household/new", headers=headers,
                        environ_base={"REMOTE_ADDR": address},
                        data={"name": name, "passphrase": PASSPHRASE, "csrf_token": token})

@@ -7,23 +7,15 @@ import re
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store.households import count_households, find_household
 from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
-from tests.hosted import HOSTED
-
-PASSPHRASE = "correct horse battery"
-
-
-def _token(client, path: str) -> str:
-    page = client.get(path).get_data(as_text=True)
-    match = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
-    assert match, f"no CSRF token on {path}"
-    return match.group(1)
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.forms import csrf_token
 
 
 def _post(client, form_page: str, path: str, data: dict):
-    return client.post(path, data={**data, "csrf_token": _token(client, form_page)})
+    return client.post(path, data={**data, "csrf_token": csrf_token(client, form_page)})
 
 
 def _signup(client, name="Les Martin", passphrase=PASSPHRASE):
@@ -74,12 +66,10 @@ def test_a_taken_name_or_a_short_passphrase_is_refused_with_a_message(hosted):
 
 
 def test_sign_up_closed_by_config(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
-                      "HOUSEHOLD_SIGNUP": False}, instance_path=instance_path)
-    client = app.test_client()
-    assert client.get("/household/new").status_code == 404
-    assert "Créer une maison" not in client.get("/household/join").get_data(as_text=True)
-    app.extensions[STORE_EXTENSION].dispose()
+    with app_on(instance_path, database_url, **HOSTED, HOUSEHOLD_SIGNUP=False) as app:
+        client = app.test_client()
+        assert client.get("/household/new").status_code == 404
+        assert "Créer une maison" not in client.get("/household/join").get_data(as_text=True)
 
 
 def test_joining_with_a_wrong_passphrase_or_name_says_the_same_and_is_limited(hosted):
@@ -229,7 +219,7 @@ def test_deleting_the_household_after_its_pin_and_a_confirmation(hosted):
     _signup(other, name="Les Autres")
     page = client.get("/household/delete").get_data(as_text=True)
     assert 'name="household_pin"' in page
-    token = _token(client, "/games/new")
+    token = csrf_token(client, "/games/new")
     response = client.post("/household-pin", data={
         "csrf_token": token, "household_pin": "wrong", "household_next": "/household/delete"})
     assert response.status_code == 403
@@ -256,5 +246,5 @@ def test_wrong_passphrases_from_one_address_are_limited_whatever_the_names(hoste
     other_address = hosted.test_client()
     response = other_address.post("/household/join", environ_base={"REMOTE_ADDR": "10.0.0.9"},
                                   data={"name": "Les Martin", "passphrase": PASSPHRASE,
-                                        "csrf_token": _token(other_address, "/household/join")})
+                                        "csrf_token": csrf_token(other_address, "/household/join")})
     assert response.status_code == 303

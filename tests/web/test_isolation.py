@@ -2,18 +2,17 @@
 route given household B's ids answers 404, and nothing of B shows in A's pages, PDFs, JSON
 or export. A route added later is covered without anyone remembering it.
 
-Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DATABASE_URL (tests/databases.py).
+Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DATABASE_URL (tests/support/databases.py).
 """
 
 import json
 import random
-import re
 from io import BytesIO
 
 import pytest
 from pypdf import PdfReader
 
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import create_household
@@ -21,13 +20,12 @@ from scorekeeper.store.players import list_players
 from scorekeeper.store.transfer import export_documents
 from scorekeeper.web.households import passphrase_hash
 from testing.samples import random_document
-from tests.hosted import HOSTED
-from tests.walk import fill_household, join_household
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.walk import fill_household, filled_paths, join_household
 
 # Names found nowhere else in the app's pages, in either language.
 A_NAMES = ["Aglaé", "Anatole", "Apollinaire"]
 B_NAMES = ["Barnabéxq", "Bérénicezw", "Bartholomézk"]
-PASSPHRASE = "correct horse battery"
 ID_ARGUMENTS = {"game_id", "player_id"}
 # Routes whose argument is a secret token rather than an id: whoever holds the token may
 # use it (a spectator link shows its game, a join link joins); they take no id of B.
@@ -38,10 +36,8 @@ TOKEN_ROUTES = {"households.spectate", "households.spectate_version", "household
 @pytest.fixture
 def hosted(instance_path, database_url):
     # CSRF off: a POST then reaches its view, whose answer to B's ids is what is tested.
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
-                      "WTF_CSRF_ENABLED": False}, instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
+    with app_on(instance_path, database_url, **HOSTED, WTF_CSRF_ENABLED=False) as app:
+        yield app
 
 
 def _join(client, name: str) -> None:
@@ -60,15 +56,6 @@ def two_households(hosted):
     b = create_household(store, "Les B", passphrase_hash(PASSPHRASE))
     return (hosted, store, (a, fill_household(store, a, A_NAMES, 1)),
             (b, fill_household(store, b, B_NAMES, 2)))
-
-
-def _paths(rule, ids: dict[str, list[int]]):
-    """The rule's path for each of the given ids of each of its id arguments."""
-    arguments = rule.arguments
-    if not arguments or not arguments <= ID_ARGUMENTS:
-        return []
-    (argument,) = arguments
-    return [re.sub(rf"<int:{argument}>", str(value), rule.rule) for value in ids[argument]]
 
 
 def test_every_route_answers_404_to_the_ids_of_another_household(two_households):
@@ -90,7 +77,7 @@ def test_every_route_answers_404_to_the_ids_of_another_household(two_households)
                 continue
             routes.add(rule.rule)
             ids = {"game_id": theirs["games"], "player_id": theirs["players"]}
-            for path in _paths(rule, ids):
+            for path in filled_paths(rule, ids):
                 for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
                     response = client.open(path, method=method,
                                            data={"seq": "0", "name": "X", "other": "1"})
@@ -114,7 +101,7 @@ def _texts(client, mine: dict):
         if rule.endpoint.startswith("advice."):
             continue
         ids = {"game_id": mine["games"], "player_id": mine["players"]}
-        paths = [rule.rule] if not rule.arguments else _paths(rule, ids)
+        paths = [rule.rule] if not rule.arguments else filled_paths(rule, ids)
         for path in paths:
             response = client.get(path)
             assert response.status_code < 500, path

@@ -2,7 +2,6 @@
 once on the machine than the setting says, and a sign-up with no seat left refused at once."""
 
 import os
-import re
 import sys
 import threading
 import time
@@ -14,8 +13,9 @@ from scorekeeper.fairness import Busy
 from scorekeeper.store.households import count_households
 from scorekeeper.web.passphrases import STRANGERS, PassphraseWorkers, hashers
 from scorekeeper.workers import WORKER_NICENESS, WorkerSettings
-from tests.hosted import HOSTED
-from tests.store.test_transfer import every_row
+from tests.support.apps import HOSTED
+from tests.support.forms import csrf_token
+from tests.support.games import every_row
 
 SETTINGS = WorkerSettings(workers=1, queue=1, jobs_per_worker=10, timeout_seconds=30.0)
 
@@ -76,8 +76,7 @@ def test_a_sign_up_with_no_seat_to_wait_gets_a_503_and_changes_nothing(instance_
                      instance_path=instance_path)
     store = app.extensions[STORE_EXTENSION]
     client = app.test_client()
-    page = client.get("/household/new").get_data(as_text=True)
-    token = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    token = csrf_token(client, "/household/new")
     with app.app_context():
         pool = hashers()
     # Strangers' passphrases fill their seats: one being hashed, one waiting.

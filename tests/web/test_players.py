@@ -1,6 +1,5 @@
 """Players' pages: figures, chart, renaming and merging through the forms, with CSRF on."""
 
-import html
 import re
 
 import pytest
@@ -9,12 +8,8 @@ from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.players import get_player
-from tests.store.test_results import solo_document
-from tests.store.test_results_players import duo_document
-from tests.store.test_transfer import every_row
-
-from .conftest import csrf_token
-from .test_halloffame import import_documents, page
+from tests.support.forms import page, page_text, post
+from tests.support.games import duo_document, every_row, import_documents, solo_document
 
 
 @pytest.fixture
@@ -30,18 +25,10 @@ def family(app):
     # Alix misses the Yams of the last round: 50 points behind.
     duel["entries"][-3]["dice"] = [1, 2, 3, 4, 5]
     return import_documents(
-        app, duel,
+        app.extensions[STORE_EXTENSION], duel,
         solo_document("Mag", bonus=False, yams=False, finished_at="2024-02-01"),
         solo_document("maggie", finished_at="2024-03-01"),
     )
-
-
-def page_text(response):
-    return html.unescape(response.get_data(as_text=True))
-
-
-def post(client, url, data):
-    return client.post(url, data={**data, "csrf_token": csrf_token(client)})
 
 
 def test_the_players_list(client, family):

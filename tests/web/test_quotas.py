@@ -10,28 +10,20 @@ import time
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.web import advice as advice_module
-from tests.hosted import HOSTED
-from tests.store.test_results import solo_document
-from tests.store.test_transfer import every_row
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.forms import csrf_token
+from tests.support.games import every_row, solo_document
 
-PASSPHRASE = "correct horse battery"
 LIMITS = {"QUOTA_GAMES_STORED": 3, "QUOTA_IMPORTS_PER_DAY": 1, "QUOTA_PDF_PAGES_PER_MINUTE": 5,
           "QUOTA_ADVISOR_BUILDS_PER_DAY": 1}
 
 
 @pytest.fixture
 def hosted(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED,
-                      **LIMITS}, instance_path=instance_path)
-    yield app
-    app.extensions[STORE_EXTENSION].dispose()
-
-
-def _token(client, path: str = "/games/new") -> str:
-    page = client.get(path).get_data(as_text=True)
-    return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    with app_on(instance_path, database_url, **HOSTED, **LIMITS) as app:
+        yield app
 
 
 def _family(app, name="Les Martin", lang="fr"):
@@ -39,10 +31,10 @@ def _family(app, name="Les Martin", lang="fr"):
     client = app.test_client()
     client.set_cookie("lang", lang)
     response = client.post("/household/new", data={
-        "name": name, "passphrase": PASSPHRASE, "csrf_token": _token(client, "/household/new")})
+        "name": name, "passphrase": PASSPHRASE, "csrf_token": csrf_token(client, "/household/new")})
     assert response.status_code == 303
     response = client.post("/household-pin", data={
-        "csrf_token": _token(client), "household_pin": PASSPHRASE,
+        "csrf_token": csrf_token(client), "household_pin": PASSPHRASE,
         "household_next": "/import-export"})
     assert response.status_code == 303
     return client
@@ -50,13 +42,13 @@ def _family(app, name="Les Martin", lang="fr"):
 
 def _new_game(client, name="Mag"):
     return client.post("/games/new", data={"names-0": name, "preset": "classique",
-                                           "csrf_token": _token(client)})
+                                           "csrf_token": csrf_token(client)})
 
 
 def _upload(client, documents):
     content = json.dumps(documents).encode()
     return client.post("/import-export/import", content_type="multipart/form-data", data={
-        "file": (io.BytesIO(content), "parties.json"), "csrf_token": _token(client)})
+        "file": (io.BytesIO(content), "parties.json"), "csrf_token": csrf_token(client)})
 
 
 def _refused(response, *sentences):
@@ -160,11 +152,9 @@ def test_advice_past_the_advisor_builds_a_day(hosted, lang, rule):
 
 
 def test_at_home_nothing_is_limited(instance_path, database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **LIMITS,
-                      "QUOTA_GAMES_STORED": 1, "QUOTA_PDF_PAGES_PER_MINUTE": 1},
-                     instance_path=instance_path)
-    client = app.test_client()
-    for _ in range(2):
-        assert _new_game(client).status_code == 303
-    assert client.get("/sheets/blank.pdf?pages=4").status_code == 200
-    app.extensions[STORE_EXTENSION].dispose()
+    settings = {**LIMITS, "QUOTA_GAMES_STORED": 1, "QUOTA_PDF_PAGES_PER_MINUTE": 1}
+    with app_on(instance_path, database_url, **settings) as app:
+        client = app.test_client()
+        for _ in range(2):
+            assert _new_game(client).status_code == 303
+        assert client.get("/sheets/blank.pdf?pages=4").status_code == 200

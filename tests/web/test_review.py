@@ -7,12 +7,10 @@ import pytest
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
-from tests.store.test_results import solo_document
-from tests.store.test_results_players import duo_document
-from tests.store.test_transfer import every_row
+from tests.support.forms import page, page_text, post
+from tests.support.games import duo_document, every_row, import_documents, solo_document
 
-from .test_halloffame import import_documents, page, totals_shown
-from .test_players import page_text, post
+from .test_halloffame import totals_shown
 
 
 @pytest.fixture
@@ -22,7 +20,7 @@ def store(app):
 
 @pytest.fixture
 def duel(app):
-    return import_documents(app, duo_document("Mag", "Alix"))[0]
+    return import_documents(app.extensions[STORE_EXTENSION], duo_document("Mag", "Alix"))[0]
 
 
 def test_a_finished_game_shows_its_ranking_its_log_and_links_to_its_pdf(client, duel):
@@ -149,6 +147,6 @@ def test_delete_asks_for_the_household_pin_when_there_is_one(app, client, store,
 def test_the_sheet_links_to_abandon_and_the_ranking_to_the_review(app, client, table):
     game_id = table.new_game(["Mag"])
     assert f'href="/games/{game_id}/abandon"' in page(client, f"/games/{game_id}")
-    finished = import_documents(app, solo_document("Alix"))[0]
+    finished = import_documents(app.extensions[STORE_EXTENSION], solo_document("Alix"))[0]
     assert re.search(rf'href="/games/{finished}/review"',
                      page(client, f"/games/{finished}/ranking"))

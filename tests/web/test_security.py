@@ -14,17 +14,19 @@ from scorekeeper.app import SECRET_KEY_FILE, STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web import security
 from scorekeeper.web.security import require_pin
+from tests.support.walk import filled_paths
 from tests.web.conftest import PIN, csrf_token
 
 
 def _paths(app, value: str):
     """Every route with an id, as (method, path), the ids replaced by `value`."""
     for rule in app.url_map.iter_rules():
-        if "<int:" in rule.rule:
-            path = re.sub(r"<int:[^>]+>", value, rule.rule)
-            path = re.sub(r"<[^>]+>", "x", path)
-            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-                yield method, path
+        ids = set(re.findall(r"<int:([^>]+)>", rule.rule))
+        if ids:
+            values = {name: [value if name in ids else "x"] for name in rule.arguments}
+            for path in filled_paths(rule, values):
+                for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+                    yield method, path
 
 
 def test_an_id_too_large_for_the_database_is_not_found(app, client, snapshot):

@@ -10,7 +10,7 @@ changed or disappeared. A table without an ownership rule below, or a POST route
 map that no form reached, fails the test: a route or a table added later is covered without
 anyone remembering to.
 
-Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DATABASE_URL (tests/databases.py);
+Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DATABASE_URL (tests/support/databases.py);
 `pytest -s` prints the counts.
 """
 
@@ -27,15 +27,15 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store.households import create_household, list_devices
 from scorekeeper.web import advice
 from scorekeeper.web.households import passphrase_hash
 from scorekeeper.web.security import PIN_FIELD
 from testing.samples import random_document
-from tests.hosted import HOSTED
-from tests.walk import (
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.walk import (
     FoundForm,
     NeverBuiltStrategies,
     endpoint_of,
@@ -47,7 +47,6 @@ from tests.walk import (
     snapshot,
 )
 
-PASSPHRASE = "correct horse battery"
 HOUSEHOLDS = {"Les Aubert": ["Aglaé", "Anatole", "Apolline"],
               "Les Berthier": ["Baptiste", "Bérénice", "Blanche"]}
 # The dice typed for a turn: every free box takes them (a barred box asks to confirm).
@@ -339,23 +338,21 @@ class Walk:
 @pytest.fixture
 def hosted(instance_path, database_url):
     """A hosted server with CSRF on, two households filled and their devices joined."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED},
-                     instance_path=instance_path)
-    app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
-    store = app.extensions[STORE_EXTENSION]
-    households = []
-    for seed, (name, names) in enumerate(HOUSEHOLDS.items(), start=1):
-        household_id = create_household(store, name, passphrase_hash(PASSPHRASE))
-        household = Household(household_id, name, names,
-                              fill_household(store, household_id, names, seed))
-        # A second device, which the walking one may remove.
-        join_household(app.test_client(), name, PASSPHRASE)
-        household.device = app.test_client()
-        join_household(household.device, name, PASSPHRASE)
-        household.device_id = max(device.id for device in list_devices(store, household_id))
-        households.append(household)
-    yield app, households
-    store.dispose()
+    with app_on(instance_path, database_url, **HOSTED) as app:
+        app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+        store = app.extensions[STORE_EXTENSION]
+        households = []
+        for seed, (name, names) in enumerate(HOUSEHOLDS.items(), start=1):
+            household_id = create_household(store, name, passphrase_hash(PASSPHRASE))
+            household = Household(household_id, name, names,
+                                  fill_household(store, household_id, names, seed))
+            # A second device, which the walking one may remove.
+            join_household(app.test_client(), name, PASSPHRASE)
+            household.device = app.test_client()
+            join_household(household.device, name, PASSPHRASE)
+            household.device_id = max(device.id for device in list_devices(store, household_id))
+            households.append(household)
+        yield app, households
 
 
 def test_every_post_route_writes_into_the_household_that_asked_only(hosted, capsys):

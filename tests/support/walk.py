@@ -14,13 +14,14 @@ import itertools
 import json
 import random
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 from flask import Flask, url_for
 from sqlalchemy import Engine, inspect, text
+from werkzeug.routing import Rule
 
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.rules import Rules
@@ -30,8 +31,7 @@ from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.store.players import list_players
 from scorekeeper.store.transfer import check_files, import_games
 from testing.samples import random_document
-
-CSRF_FIELD = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+from tests.support.forms import csrf_token_in
 
 
 class NeverBuiltStrategies(Strategies):
@@ -79,6 +79,17 @@ def route_paths(app: Flask, values: dict[str, Sequence]) -> list[str]:
             for combination in itertools.product(*(values[name] for name in names)):
                 paths.add(url_for(rule.endpoint, **dict(zip(names, combination, strict=True))))
     return sorted(paths)
+
+
+def filled_paths(rule: Rule, values: Mapping[str, Sequence]) -> list[str]:
+    """The rule's path once for each combination of the given values of its arguments,
+    written in as they are: unlike url_for, no converter checks them, so that a test may
+    send what a converter would refuse (an id too large for the database)."""
+    names = sorted(rule.arguments)
+    # "/games/<int:game_id>/sheet" as "/games/{game_id}/sheet"
+    template = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
+    return [template.format_map(dict(zip(names, combination, strict=True)))
+            for combination in itertools.product(*(values[name] for name in names))]
 
 
 @dataclass
@@ -178,7 +189,7 @@ def join_household(client, name: str, passphrase: str) -> None:
     """Join the household as a device does: its name and passphrase in the join form."""
     page = client.get("/household/join").get_data(as_text=True)
     response = client.post("/household/join", data={
-        "name": name, "passphrase": passphrase, "csrf_token": CSRF_FIELD.search(page).group(1)})
+        "name": name, "passphrase": passphrase, "csrf_token": csrf_token_in(page)})
     assert response.status_code == 303, response.get_data(as_text=True)
 
 

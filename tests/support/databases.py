@@ -7,11 +7,17 @@ after the process, dropped at the end) and leave the one named in the URL alone.
 PostgreSQL database takes a quarter of a second and dropping one two, so the databases are
 kept in a pool: a test takes one, emptied of every row (TRUNCATE, ids restarted) so that it
 starts as a fresh SQLite file would, and gives it back at its end.
+
+On SQLite, migrating a new file takes a second (Alembic's import, then every migration): a
+test that asks for a database gets a copy of one file migrated once per run instead, which
+is what the app's first start would have made of it (schema, home household).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -92,7 +98,33 @@ class PostgresPool:
         self._admin.dispose()
 
 
+class SqliteTemplate:
+    """One SQLite file migrated on first use; each test gets a copy of it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._folder: tempfile.TemporaryDirectory | None = None
+
+    def copy_to(self, path: Path) -> None:
+        with self._lock:
+            if self._folder is None:
+                folder = tempfile.TemporaryDirectory(prefix="scorekeeper-template-")
+                store = Store(f"sqlite:///{Path(folder.name) / DATABASE_FILE}")
+                try:
+                    store.migrate()
+                finally:
+                    # The last connection closed folds the WAL into the file: one file to copy.
+                    store.dispose()
+                self._folder = folder
+        shutil.copyfile(Path(self._folder.name) / DATABASE_FILE, path)
+
+    def close(self) -> None:
+        if self._folder is not None:
+            self._folder.cleanup()
+
+
 _pool: PostgresPool | None = None
+_template = SqliteTemplate()
 
 
 def pool() -> PostgresPool:
@@ -106,8 +138,11 @@ def take_database(folder: Path) -> str:
     """A database URL for one test: SQLite's file in `folder` (the instance folder, as the
     app would name it), or a clean PostgreSQL database. Give it back with give_database."""
     if not ON_POSTGRESQL:
-        Path(folder).mkdir(parents=True, exist_ok=True)  # SQLite makes the file, not its folder
-        return f"sqlite:///{Path(folder) / DATABASE_FILE}"
+        path = Path(folder) / DATABASE_FILE
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            _template.copy_to(path)
+        return f"sqlite:///{path}"
     return pool().take()
 
 
@@ -119,3 +154,4 @@ def give_database(url: str) -> None:
 def close_databases() -> None:
     if _pool is not None:
         _pool.close()
+    _template.close()

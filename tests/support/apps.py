@@ -1,0 +1,29 @@
+"""Apps started by the tests: on the test's instance folder and database, with CSRF on as in
+production unless a test's settings turn it off."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from flask import Flask
+
+from scorekeeper.app import STORE_EXTENSION, create_app
+
+# A hosted server: many households, whose links name the address the test client asks for.
+HOSTED = {"HOUSEHOLDS": True, "EXTERNAL_URL": "http://localhost"}
+# The passphrase of the households the tests make on it.
+PASSPHRASE = "correct horse battery"
+
+
+@contextlib.contextmanager
+def app_on(instance_path: Path, database_url: str, **settings) -> Iterator[Flask]:
+    """The app of ``settings`` on the instance folder and database; its store closed at the
+    end."""
+    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **settings},
+                     instance_path=instance_path)
+    try:
+        yield app
+    finally:
+        app.extensions[STORE_EXTENSION].dispose()
