@@ -65,8 +65,13 @@ def measure_build(options: dict, instance: str, verhoeff: bool) -> dict:
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_SELF)
     user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
-    return {"seconds": seconds, "peak_mb": after.ru_maxrss / 1024, "baseline_mb": baseline_mb,
-            "value": value, "system_share": system / (user + system)}
+    return {
+        "seconds": seconds,
+        "peak_mb": after.ru_maxrss / 1024,
+        "baseline_mb": baseline_mb,
+        "value": value,
+        "system_share": system / (user + system),
+    }
 
 
 def advice_times(instance: str, options: dict, games: int) -> dict[str, list[float]]:
@@ -103,18 +108,36 @@ def turn_times(client, turns: int) -> list[float]:
     game_id, played = None, len(boxes)
     for _ in range(turns):
         if played == len(boxes):
-            response = client.post("/games/new", data={
-                "names-0": "Mag", "preset": "classique", "four_kind": "sum",
-                "three_kind": "sum", "full_house": "fixed25", "joker": "official",
-                "dice": "5", "yams_bonus": "y"})
+            response = client.post(
+                "/games/new",
+                data={
+                    "names-0": "Mag",
+                    "preset": "classique",
+                    "four_kind": "sum",
+                    "three_kind": "sum",
+                    "full_house": "fixed25",
+                    "joker": "official",
+                    "dice": "5",
+                    "yams_bonus": "y",
+                },
+            )
             game_id, played = int(response.headers["Location"].rsplit("/", 1)[1]), 0
         dice = "".join(str(chooser.randint(1, 6)) for _ in range(5))
-        version = store.game_version(game_id,
-                                     household=HOME_HOUSEHOLD).token  # the sheet's hidden field
+        version = store.game_version(
+            game_id, household=HOME_HOUSEHOLD
+        ).token  # the sheet's hidden field
         start = time.perf_counter()
-        response = client.post(f"/games/{game_id}/entries", data={
-            "seq": played, "version": version, "dice": dice, "target": f"free:{boxes[played]}",
-            "confirm": "1"}, follow_redirects=True)
+        response = client.post(
+            f"/games/{game_id}/entries",
+            data={
+                "seq": played,
+                "version": version,
+                "dice": dice,
+                "target": f"free:{boxes[played]}",
+                "confirm": "1",
+            },
+            follow_redirects=True,
+        )
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
         played += 1
@@ -123,8 +146,9 @@ def turn_times(client, turns: int) -> list[float]:
 
 def during_a_build(instance: str, turns: int = 80) -> dict:
     """Turns and keep advice while the server's worker builds a table, against idle."""
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False},
-                     instance_path=os.path.join(instance, "server"))
+    app = create_app(
+        {"TESTING": True, "WTF_CSRF_ENABLED": False}, instance_path=os.path.join(instance, "server")
+    )
     client = app.test_client()
     turn_times(client, 10)  # warm up the templates
     idle = turn_times(client, turns // 2)
@@ -144,8 +168,14 @@ def during_a_build(instance: str, turns: int = 80) -> dict:
     build_seconds = time.perf_counter() - start
     # Idle turns before and after the build: the machine's other work weighs on both sides.
     idle += turn_times(client, turns - turns // 2)
-    return {"idle": idle, "busy": busy, "keeps": keeps, "progress_at_end": progress,
-            "build_seconds": build_seconds, "built": built}
+    return {
+        "idle": idle,
+        "busy": busy,
+        "keeps": keeps,
+        "progress_at_end": progress,
+        "build_seconds": build_seconds,
+        "built": built,
+    }
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -154,27 +184,37 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def main() -> None:
-    print(f"Advisor benchmark: {os.cpu_count()} CPU(s), numpy {np.__version__}, "
-          f"Python {sys.version.split()[0]}, load average {_load()} at the start")
+    print(
+        f"Advisor benchmark: {os.cpu_count()} CPU(s), numpy {np.__version__}, "
+        f"Python {sys.version.split()[0]}, load average {_load()} at the start"
+    )
     spawn = get_context("spawn")
     with tempfile.TemporaryDirectory() as instance:
-        print(f"\n{'build':44} {'start value':>11} {'published':>9} {'time s':>7} "
-              f"{'/60 s':>6} {'peak MB':>8} {'/300 MB':>8} {'sys/CPU':>8}")
+        print(
+            f"\n{'build':44} {'start value':>11} {'published':>9} {'time s':>7} "
+            f"{'/60 s':>6} {'peak MB':>8} {'/300 MB':>8} {'sys/CPU':>8}"
+        )
         for label, options, published, verhoeff in BUILDS:
             # A fresh process per build: its peak memory and CPU times are its own.
             with ProcessPoolExecutor(1, mp_context=spawn) as pool:
                 result = pool.submit(measure_build, options, instance, verhoeff).result()
             shown = f"{published:9.4f}" if published is not None else f"{'-':>9}"
-            print(f"{label:44} {result['value']:11.4f} {shown} {result['seconds']:7.1f} "
-                  f"{result['seconds'] / BUILD_BUDGET_S:6.2f} {result['peak_mb']:8.0f} "
-                  f"{result['peak_mb'] / MEMORY_BUDGET_MB:8.2f} "
-                  f"{result['system_share']:8.3f}")
-        print(f"(peak MB is the whole process; {result['baseline_mb']:.0f} MB of it is the "
-              "interpreter, numpy and the rules before the build starts; sys/CPU is the "
-              f"build's system time over its CPU time, budget {SYSTEM_SHARE_BUDGET})")
+            print(
+                f"{label:44} {result['value']:11.4f} {shown} {result['seconds']:7.1f} "
+                f"{result['seconds'] / BUILD_BUDGET_S:6.2f} {result['peak_mb']:8.0f} "
+                f"{result['peak_mb'] / MEMORY_BUDGET_MB:8.2f} "
+                f"{result['system_share']:8.3f}"
+            )
+        print(
+            f"(peak MB is the whole process; {result['baseline_mb']:.0f} MB of it is the "
+            "interpreter, numpy and the rules before the build starts; sys/CPU is the "
+            f"build's system time over its CPU time, budget {SYSTEM_SHARE_BUDGET})"
+        )
 
-        for label, options in (("classique", {"preset": "classique"}),
-                               ("Yatzy", {"preset": "yatzy"})):
+        for label, options in (
+            ("classique", {"preset": "classique"}),
+            ("Yatzy", {"preset": "yatzy"}),
+        ):
             times = advice_times(instance, options, games=60)
             print(f"\n{label}, along random games:")
             _print_times("one box advice", times["box"], ADVICE_BUDGET_MS, 1.0)
@@ -183,14 +223,19 @@ def main() -> None:
         busy = during_a_build(instance)
         idle_p95 = percentile(busy["idle"], 0.95)
         busy_p95 = percentile(busy["busy"], 0.95)
-        print(f"\nA turn (entry posted, sheet shown) idle: p95 {1000 * idle_p95:.1f} ms; "
-              f"while the server's worker builds a table: p95 {1000 * busy_p95:.1f} ms; "
-              f"ratio {busy_p95 / idle_p95:.2f} (budget {TURN_DURING_BUILD_BUDGET})")
-        _print_times("one keep advice while the worker builds", busy["keeps"],
-                     KEEP_P99_BUDGET_MS, 0.99)
-        print(f"(the build was {100 * (busy['progress_at_end'] or 1):.0f} % done at the end "
-              f"of these measures; the worker, niced, {'built' if busy['built'] else 'FAILED'} "
-              f"its table in {busy['build_seconds']:.1f} s)")
+        print(
+            f"\nA turn (entry posted, sheet shown) idle: p95 {1000 * idle_p95:.1f} ms; "
+            f"while the server's worker builds a table: p95 {1000 * busy_p95:.1f} ms; "
+            f"ratio {busy_p95 / idle_p95:.2f} (budget {TURN_DURING_BUILD_BUDGET})"
+        )
+        _print_times(
+            "one keep advice while the worker builds", busy["keeps"], KEEP_P99_BUDGET_MS, 0.99
+        )
+        print(
+            f"(the build was {100 * (busy['progress_at_end'] or 1):.0f} % done at the end "
+            f"of these measures; the worker, niced, {'built' if busy['built'] else 'FAILED'} "
+            f"its table in {busy['build_seconds']:.1f} s)"
+        )
     # Other work on the machine shows in the times (the build is single-threaded numpy).
     print(f"Load average at the end: {_load()}")
 
@@ -199,9 +244,11 @@ def _print_times(label: str, seconds: list[float], budget_ms: float, share: floa
     times_ms = [1000 * value for value in seconds]
     judged = percentile(times_ms, share)
     name = "max" if share == 1.0 else f"p{round(100 * share)}"
-    print(f"  {label} over {len(times_ms)}: median {statistics.median(times_ms):.3f} ms, "
-          f"p99 {percentile(times_ms, 0.99):.3f} ms, max {max(times_ms):.3f} ms; "
-          f"{name} / {budget_ms} ms budget = {judged / budget_ms:.3f}")
+    print(
+        f"  {label} over {len(times_ms)}: median {statistics.median(times_ms):.3f} ms, "
+        f"p99 {percentile(times_ms, 0.99):.3f} ms, max {max(times_ms):.3f} ms; "
+        f"{name} / {budget_ms} ms budget = {judged / budget_ms:.3f}"
+    )
 
 
 def _load() -> str:

@@ -30,13 +30,22 @@ from scorekeeper.rules.scoring import score
 
 TIME_BUDGET = 1.0  # our build over the Rust solver's
 SYSTEM_SHARE_BUDGET = 0.05
-ONE_THREAD = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-              "RAYON_NUM_THREADS": "1"}
+ONE_THREAD = {
+    "OMP_NUM_THREADS": "1",
+    "OPENBLAS_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+    "RAYON_NUM_THREADS": "1",
+}
 
 # (label, our rules, whether with Verhoeff's joker, yatzy-solver's variant, published value)
 PAIRS = [
-    ("classique, Verhoeff's free-choice joker", {"preset": "classique"}, True, "american",
-     254.5896),
+    (
+        "classique, Verhoeff's free-choice joker",
+        {"preset": "classique"},
+        True,
+        "american",
+        254.5896,
+    ),
     ("Scandinavian Yatzy", {"preset": "yatzy"}, False, "yatzy-scandinavian", 248.44),
 ]
 
@@ -47,8 +56,9 @@ def verhoeff_free_choice(rules: Rules, filled: frozenset[str], face: int) -> dic
     the free joker always gives the full value): the rules of yatzy-solver's ``american``."""
     dice = (face,) * 5
     full_value = BOX_OF_FACE[face] in filled
-    return {box: score(rules, box, dice, joker=full_value)
-            for box in rules.boxes if box not in filled}
+    return {
+        box: score(rules, box, dice, joker=full_value) for box in rules.boxes if box not in filled
+    }
 
 
 def measure_ours(options: dict, verhoeff: bool) -> dict:
@@ -66,8 +76,11 @@ def measure_rust(variant: str) -> dict | None:
         import yatzy_solver
     except ImportError:
         return None
-    return _timed(lambda: yatzy_solver.Solver.build(yatzy_solver.Variant(variant))
-                  .state_value("upper 0 | filled -"))
+    return _timed(
+        lambda: yatzy_solver.Solver.build(yatzy_solver.Variant(variant)).state_value(
+            "upper 0 | filled -"
+        )
+    )
 
 
 def _timed(build) -> dict:
@@ -78,8 +91,13 @@ def _timed(build) -> dict:
     after = resource.getrusage(resource.RUSAGE_SELF)
     user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
     threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
-    return {"seconds": seconds, "cpu": user + system, "system": system, "value": value,
-            "threads": threads}
+    return {
+        "seconds": seconds,
+        "cpu": user + system,
+        "system": system,
+        "value": value,
+        "threads": threads,
+    }
 
 
 def _in_fresh_process(function, *args):
@@ -87,11 +105,14 @@ def _in_fresh_process(function, *args):
         return pool.submit(function, *args).result()
 
 
-def compare(label: str, options: dict, verhoeff: bool, variant: str, published: float,
-            repeats: int) -> None:
+def compare(
+    label: str, options: dict, verhoeff: bool, variant: str, published: float, repeats: int
+) -> None:
     print(f"\n{label} (yatzy-solver {variant})")
-    print(f"  {'':4} {'ours s':>7} {'CPU/wall':>8} {'sys/CPU':>7} {'threads':>7}   "
-          f"{'Rust s':>7} {'CPU/wall':>8} {'threads':>7}")
+    print(
+        f"  {'':4} {'ours s':>7} {'CPU/wall':>8} {'sys/CPU':>7} {'threads':>7}   "
+        f"{'Rust s':>7} {'CPU/wall':>8} {'threads':>7}"
+    )
     ours, rust = [], []
     for repeat in range(repeats):
         order = ("ours", "rust") if repeat % 2 == 0 else ("rust", "ours")
@@ -104,25 +125,38 @@ def compare(label: str, options: dict, verhoeff: bool, variant: str, published: 
             print("  yatzy-solver is not installed: pip install -e '.[bench]'")
             return
         mine, theirs = ours[-1], rust[-1]
-        print(f"  {repeat + 1:4} {mine['seconds']:7.2f} {mine['cpu'] / mine['seconds']:8.2f} "
-              f"{mine['system'] / mine['cpu']:7.3f} {mine['threads']:>7}   "
-              f"{theirs['seconds']:7.2f} {theirs['cpu'] / theirs['seconds']:8.2f} "
-              f"{theirs['threads']:>7}")
-    median = {name: statistics.median(run["seconds"] for run in runs)
-              for name, runs in (("ours", ours), ("rust", rust))}
-    best = {name: min(run["seconds"] for run in runs)
-            for name, runs in (("ours", ours), ("rust", rust))}
-    cpu = {name: statistics.median(run["cpu"] for run in runs)
-           for name, runs in (("ours", ours), ("rust", rust))}
+        print(
+            f"  {repeat + 1:4} {mine['seconds']:7.2f} {mine['cpu'] / mine['seconds']:8.2f} "
+            f"{mine['system'] / mine['cpu']:7.3f} {mine['threads']:>7}   "
+            f"{theirs['seconds']:7.2f} {theirs['cpu'] / theirs['seconds']:8.2f} "
+            f"{theirs['threads']:>7}"
+        )
+    median = {
+        name: statistics.median(run["seconds"] for run in runs)
+        for name, runs in (("ours", ours), ("rust", rust))
+    }
+    best = {
+        name: min(run["seconds"] for run in runs) for name, runs in (("ours", ours), ("rust", rust))
+    }
+    cpu = {
+        name: statistics.median(run["cpu"] for run in runs)
+        for name, runs in (("ours", ours), ("rust", rust))
+    }
     shares = [run["system"] / run["cpu"] for run in ours]
-    print(f"  median: ours {median['ours']:.2f} s, Rust {median['rust']:.2f} s: ratio "
-          f"{median['ours'] / median['rust']:.2f}; best: ours {best['ours']:.2f} s, Rust "
-          f"{best['rust']:.2f} s: ratio {best['ours'] / best['rust']:.2f}; median CPU: ratio "
-          f"{cpu['ours'] / cpu['rust']:.2f} (budget {TIME_BUDGET})")
-    print(f"  our system time over our CPU: median {statistics.median(shares):.3f}, "
-          f"max {max(shares):.3f} (budget {SYSTEM_SHARE_BUDGET})")
-    print(f"  start values: ours {ours[0]['value']:.4f}, Rust {rust[0]['value']:.4f}, "
-          f"published {published:.4f}")
+    print(
+        f"  median: ours {median['ours']:.2f} s, Rust {median['rust']:.2f} s: ratio "
+        f"{median['ours'] / median['rust']:.2f}; best: ours {best['ours']:.2f} s, Rust "
+        f"{best['rust']:.2f} s: ratio {best['ours'] / best['rust']:.2f}; median CPU: ratio "
+        f"{cpu['ours'] / cpu['rust']:.2f} (budget {TIME_BUDGET})"
+    )
+    print(
+        f"  our system time over our CPU: median {statistics.median(shares):.3f}, "
+        f"max {max(shares):.3f} (budget {SYSTEM_SHARE_BUDGET})"
+    )
+    print(
+        f"  start values: ours {ours[0]['value']:.4f}, Rust {rust[0]['value']:.4f}, "
+        f"published {published:.4f}"
+    )
 
 
 def main() -> None:
@@ -130,8 +164,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="builds of each side")
     arguments = parser.parse_args()
     os.environ.update(ONE_THREAD)  # inherited by every build process, read at its start
-    print(f"Advisor build against yatzy-solver: {os.cpu_count()} CPU(s), "
-          f"{arguments.repeats} builds each, one thread each; load average {_load()}")
+    print(
+        f"Advisor build against yatzy-solver: {os.cpu_count()} CPU(s), "
+        f"{arguments.repeats} builds each, one thread each; load average {_load()}"
+    )
     for pair in PAIRS:
         compare(*pair, repeats=arguments.repeats)
     print(f"\nLoad average at the end: {_load()}")

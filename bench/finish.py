@@ -28,7 +28,6 @@ from testing.samples import random_document
 PLAYERS = ["Mag", "Alix"]
 
 
-
 def run(app, games: int) -> str:
     store = app.extensions[STORE_EXTENSION]
     rng = random.Random(13)
@@ -41,20 +40,26 @@ def run(app, games: int) -> str:
         client = app.test_client()
         for seq, entry in enumerate(parsed.entries):
             version = store.game_version(game_id, household=HOME_HOUSEHOLD)
-            form = {"seq": seq, "version": version.token,
-                    "dice": "".join(map(str, entry.dice)),
-                    "target": f"{entry.column}:{entry.box}", "confirm": "1"}
+            form = {
+                "seq": seq,
+                "version": version.token,
+                "dice": "".join(map(str, entry.dice)),
+                "target": f"{entry.column}:{entry.box}",
+                "confirm": "1",
+            }
             start = time.perf_counter()
             response = client.post(f"/games/{game_id}/entries", data=form)
             elapsed = (time.perf_counter() - start) * 1000
             assert response.status_code == 303, response.status
             (finishing if seq == len(parsed.entries) - 1 else ordinary).append(elapsed)
     ratio = statistics.median(finishing) / statistics.median(ordinary)
-    return (f"{store.engine.dialect.name}, {games} games: "
-            f"ordinary turn p50 {statistics.median(ordinary):.2f} ms "
-            f"p95 {percentile(ordinary, 0.95):.2f} ms; "
-            f"finishing turn p50 {statistics.median(finishing):.2f} ms "
-            f"p95 {percentile(finishing, 0.95):.2f} ms; ratio {ratio:.2f}x (goal <= 2x)")
+    return (
+        f"{store.engine.dialect.name}, {games} games: "
+        f"ordinary turn p50 {statistics.median(ordinary):.2f} ms "
+        f"p95 {percentile(ordinary, 0.95):.2f} ms; "
+        f"finishing turn p50 {statistics.median(finishing):.2f} ms "
+        f"p95 {percentile(finishing, 0.95):.2f} ms; ratio {ratio:.2f}x (goal <= 2x)"
+    )
 
 
 def main() -> None:

@@ -49,15 +49,21 @@ from testing.tables import expected_tables, stored_tables
 
 BUDGET_RATIO = 2.0
 HOUSEHOLD = ["Mag", "Alix", "Bob", "Zoé", "Jean", "Léa", "Paul", "Inès"]
-RULE_SETS = [({"preset": "classique"}, 70), ({"preset": "triple"}, 15),
-             ({"preset": "yatzy"}, 10), ({"vache": True}, 5)]
+RULE_SETS = [
+    ({"preset": "classique"}, 70),
+    ({"preset": "triple"}, 15),
+    ({"preset": "yatzy"}, 10),
+    ({"vache": True}, 5),
+]
 PLAYER_COUNTS = [(1, 10), (2, 45), (3, 30), (4, 15)]
 POOL_PER_KIND = 12
 BATCH = 5000
 START = datetime(2016, 1, 1, 19, tzinfo=UTC)
 SPACING = timedelta(minutes=45)
-ENTRIES_INSERT = ('INSERT INTO entries (game_id, seq, seat, "column", box, dice, score, created_at)'
-                  " VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+ENTRIES_INSERT = (
+    'INSERT INTO entries (game_id, seq, seat, "column", box, dice, score, created_at)'
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 def build_pool(rng: random.Random) -> dict[tuple[int, int], list]:
@@ -69,13 +75,20 @@ def build_pool(rng: random.Random) -> dict[tuple[int, int], list]:
             games_of_kind = []
             for _ in range(POOL_PER_KIND):
                 state = random_state(rules, [f"P{seat}" for seat in range(count)], rng)
-                log = [(entry.player, entry.column, entry.box,
+                log = [
+                    (
+                        entry.player,
+                        entry.column,
+                        entry.box,
                         "".join(map(str, entry.dice)),
-                        state.sheets[entry.player].columns[entry.column].cells[entry.box].points)
-                       for entry in state.entries]
+                        state.sheets[entry.player].columns[entry.column].cells[entry.box].points,
+                    )
+                    for entry in state.entries
+                ]
                 # Player ids are given later; seats stand in for them here.
-                rows = result_rows(0, HOME_HOUSEHOLD, rules.to_dict(), START, list(range(count)),
-                                   state)
+                rows = result_rows(
+                    0, HOME_HOUSEHOLD, rules.to_dict(), START, list(range(count)), state
+                )
                 games_of_kind.append((rules, log, rows))
             pool[index, count] = games_of_kind
     return pool
@@ -92,14 +105,32 @@ def fill(store: Store, count: int, seed: int) -> None:
     # the column type's own bind processor, as the store writes it.
     stored_time = entries.c.created_at.type.bind_processor(store.engine.dialect)
     with store.engine.begin() as connection:
-        connection.execute(insert(players), [
-            {"id": number, "household_id": HOME_HOUSEHOLD, "name": name,
-             "name_key": name.casefold(), "created_at": START}
-            for number, name in enumerate(HOUSEHOLD, start=1)])
-        connection.execute(insert(rule_sets), [
-            {"household_id": HOME_HOUSEHOLD, "key": rules_key(options),
-             "rules": canonical_rules(options), "games": 0, "results": 0}
-            for options, _weight in RULE_SETS])
+        connection.execute(
+            insert(players),
+            [
+                {
+                    "id": number,
+                    "household_id": HOME_HOUSEHOLD,
+                    "name": name,
+                    "name_key": name.casefold(),
+                    "created_at": START,
+                }
+                for number, name in enumerate(HOUSEHOLD, start=1)
+            ],
+        )
+        connection.execute(
+            insert(rule_sets),
+            [
+                {
+                    "household_id": HOME_HOUSEHOLD,
+                    "key": rules_key(options),
+                    "rules": canonical_rules(options),
+                    "games": 0,
+                    "results": 0,
+                }
+                for options, _weight in RULE_SETS
+            ],
+        )
     for first in range(0, count, BATCH):
         rows: dict[str, list] = {"games": [], "seats": [], "entries": [], "results": []}
         for game_id in range(first + 1, min(first + BATCH, count) + 1):
@@ -108,19 +139,40 @@ def fill(store: Store, count: int, seed: int) -> None:
             seated = rng.sample(range(1, len(HOUSEHOLD) + 1), size)
             created = START + (game_id - 1) * SPACING
             finished = created + timedelta(minutes=30)
-            rows["games"].append({"id": game_id, "household_id": HOME_HOUSEHOLD,
-                                  "rules": json.dumps(rules.to_dict(),
-                                                                    sort_keys=True),
-                                  "status": FINISHED, "created_at": created,
-                                  "updated_at": finished, "finished_at": finished})
-            rows["seats"].extend({"game_id": game_id, "seat": seat, "player_id": player_id,
-                                  "name": HOUSEHOLD[player_id - 1]}
-                                 for seat, player_id in enumerate(seated))
+            rows["games"].append(
+                {
+                    "id": game_id,
+                    "household_id": HOME_HOUSEHOLD,
+                    "rules": json.dumps(rules.to_dict(), sort_keys=True),
+                    "status": FINISHED,
+                    "created_at": created,
+                    "updated_at": finished,
+                    "finished_at": finished,
+                }
+            )
+            rows["seats"].extend(
+                {
+                    "game_id": game_id,
+                    "seat": seat,
+                    "player_id": player_id,
+                    "name": HOUSEHOLD[player_id - 1],
+                }
+                for seat, player_id in enumerate(seated)
+            )
             written = stored_time(finished)
-            rows["entries"].extend((game_id, seq, seat, column, box, dice, points, written)
-                                   for seq, (seat, column, box, dice, points) in enumerate(log))
-            rows["results"].extend({**row, "game_id": game_id, "finished_at": finished,
-                                    "player_id": seated[row["seat"]]} for row in seat_rows)
+            rows["entries"].extend(
+                (game_id, seq, seat, column, box, dice, points, written)
+                for seq, (seat, column, box, dice, points) in enumerate(log)
+            )
+            rows["results"].extend(
+                {
+                    **row,
+                    "game_id": game_id,
+                    "finished_at": finished,
+                    "player_id": seated[row["seat"]],
+                }
+                for row in seat_rows
+            )
             key = seat_rows[0]["rules_key"]
             counts[key][0] += 1
             counts[key][1] += size
@@ -133,8 +185,11 @@ def fill(store: Store, count: int, seed: int) -> None:
     print(file=sys.stderr)
     with store.engine.begin() as connection:
         for key, (game_count, result_count) in counts.items():
-            connection.execute(update(rule_sets).where(rule_sets.c.key == key)
-                               .values(games=game_count, results=result_count))
+            connection.execute(
+                update(rule_sets)
+                .where(rule_sets.c.key == key)
+                .values(games=game_count, results=result_count)
+            )
         connection.execute(rule_sets.delete().where(rule_sets.c.games == 0))
         rebuild_player_aggregates(connection)
 
@@ -145,8 +200,11 @@ def build(folder: Path, count: int, check: bool) -> tuple:
     store = app.extensions[STORE_EXTENSION]
     start = time.perf_counter()
     fill(store, count, seed=count)
-    figures = {"games": count, "fill_s": time.perf_counter() - start,
-               "size_mb": (folder / DATABASE_FILE).stat().st_size / 1e6}
+    figures = {
+        "games": count,
+        "fill_s": time.perf_counter() - start,
+        "size_mb": (folder / DATABASE_FILE).stat().st_size / 1e6,
+    }
     if check:
         with store.engine.connect() as connection:
             assert stored_tables(connection) == expected_tables(connection), "cache differs"
@@ -188,21 +246,31 @@ def main() -> None:
     args = parser.parse_args()
     pages = {"/hall-of-fame": "hall", "/players/1": "player"}
     with tempfile.TemporaryDirectory(prefix="bench-halloffame-") as folder:
-        built = [build(Path(folder) / "small", args.small, check=True),
-                 build(Path(folder) / "large", args.games, check=False)]
+        built = [
+            build(Path(folder) / "small", args.small, check=True),
+            build(Path(folder) / "large", args.games, check=False),
+        ]
         medians = median_page_times([app for app, _figures in built], pages, args.repeat)
-    rows = [{**figures, **{name: median[url] for url, name in pages.items()}}
-            for (_app, figures), median in zip(built, medians, strict=True)]
+    rows = [
+        {**figures, **{name: median[url] for url, name in pages.items()}}
+        for (_app, figures), median in zip(built, medians, strict=True)
+    ]
     small, large = rows
-    print(f"{'finished games':>16} {'fill (s)':>9} {'db (MB)':>8} "
-          f"{'/hall-of-fame (ms)':>19} {'/players/1 (ms)':>16}")
+    print(
+        f"{'finished games':>16} {'fill (s)':>9} {'db (MB)':>8} "
+        f"{'/hall-of-fame (ms)':>19} {'/players/1 (ms)':>16}"
+    )
     for figures in rows:
-        print(f"{figures['games']:>16,} {figures['fill_s']:>9.1f} {figures['size_mb']:>8.1f} "
-              f"{figures['hall']:>19.1f} {figures['player']:>16.1f}")
+        print(
+            f"{figures['games']:>16,} {figures['fill_s']:>9.1f} {figures['size_mb']:>8.1f} "
+            f"{figures['hall']:>19.1f} {figures['player']:>16.1f}"
+        )
     hall_ratio = large["hall"] / small["hall"]
     player_ratio = large["player"] / small["player"]
-    print(f"{'ratio':>16} {'':>9} {'':>8} {hall_ratio:>19.2f} {player_ratio:>16.2f}"
-          f"   (budget {BUDGET_RATIO:.1f})")
+    print(
+        f"{'ratio':>16} {'':>9} {'':>8} {hall_ratio:>19.2f} {player_ratio:>16.2f}"
+        f"   (budget {BUDGET_RATIO:.1f})"
+    )
     within = max(hall_ratio, player_ratio) <= BUDGET_RATIO
     print("within budget" if within else "OVER BUDGET")
     sys.exit(0 if within else 1)

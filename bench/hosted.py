@@ -68,10 +68,15 @@ class Connection:
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method: str, path: str, body: bytes = b"",
-                      headers: dict[str, str] | None = None) -> tuple[int, dict, bytes]:
-        lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", "Accept-Language: fr",
-                 f"Content-Length: {len(body)}"]
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+    ) -> tuple[int, dict, bytes]:
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            "Host: 127.0.0.1",
+            "Accept-Language: fr",
+            f"Content-Length: {len(body)}",
+        ]
         cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in self.cookies.items())
         if cookie:
             lines.append(f"Cookie: {cookie}")
@@ -106,8 +111,9 @@ class Connection:
             self.writer.close()
 
 
-async def household(port: int, games: list[int], until: float, figures: Figures,
-                    rng: random.Random) -> None:
+async def household(
+    port: int, games: list[int], until: float, figures: Figures, rng: random.Random
+) -> None:
     cookies = SimpleCookie()
     tablets = [Connection(port, cookies) for _ in range(TABLETS)]
     # The first tablet's form, on a connection of its own as a browser's would be.
@@ -123,7 +129,8 @@ async def household(port: int, games: list[int], until: float, figures: Figures,
         while time.monotonic() < until:
             started = time.perf_counter()
             status, _, body = await tablets[index].request(
-                "GET", f"/games/{game_id}/version", headers={"Accept": "application/json"})
+                "GET", f"/games/{game_id}/version", headers={"Accept": "application/json"}
+            )
             figures.polls.append(time.perf_counter() - started)
             if status != 200:
                 figures.errors.append(f"version {status}")
@@ -144,13 +151,21 @@ async def household(port: int, games: list[int], until: float, figures: Figures,
                 _, _, page = await player.request("GET", f"/games/{game_id}")
                 sheet = Sheet.read(page.decode())
                 continue
-            form = {"csrf_token": sheet.csrf_token or "", "seq": sheet.seq,
-                    "version": sheet.version or "", "dice": rng.choice(DICE),
-                    "target": rng.choice(sheet.targets), "confirm": "1"}
+            form = {
+                "csrf_token": sheet.csrf_token or "",
+                "seq": sheet.seq,
+                "version": sheet.version or "",
+                "dice": rng.choice(DICE),
+                "target": rng.choice(sheet.targets),
+                "confirm": "1",
+            }
             started = time.perf_counter()
             status, headers, _ = await player.request(
-                "POST", f"/games/{game_id}/entries", urlencode(form).encode(),
-                {"Content-Type": "application/x-www-form-urlencoded"})
+                "POST",
+                f"/games/{game_id}/entries",
+                urlencode(form).encode(),
+                {"Content-Type": "application/x-www-form-urlencoded"},
+            )
             if status != 303:
                 figures.errors.append(f"turn {status}")
                 return
@@ -166,13 +181,13 @@ async def household(port: int, games: list[int], until: float, figures: Figures,
             tablet.close()
 
 
-
 def cpu_seconds(pid: int) -> float:
     """User and system CPU of a process and its children (gunicorn's workers)."""
     total = 0.0
     tick = os.sysconf("SC_CLK_TCK")
-    pids = [pid] + [int(child) for child in
-                    Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    pids = [pid] + [
+        int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    ]
     for each in pids:
         try:
             fields = Path(f"/proc/{each}/stat").read_text().rpartition(")")[2].split()
@@ -182,12 +197,15 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-async def step(port: int, games: dict[int, list[int]], households: int,
-               seconds: float) -> Figures:
+async def step(port: int, games: dict[int, list[int]], households: int, seconds: float) -> Figures:
     figures = Figures()
     until = time.monotonic() + seconds
-    await asyncio.gather(*(household(port, games[number], until, figures,
-                                     random.Random(number)) for number in range(households)))
+    await asyncio.gather(
+        *(
+            household(port, games[number], until, figures, random.Random(number))
+            for number in range(households)
+        )
+    )
     return figures
 
 
@@ -205,8 +223,9 @@ def poll_cost(server: LiveServer, games: dict[int, list[int]]) -> float:
                 await tablet.request("GET", f"/games/{game_id}/version")
                 count += 1
 
-        await asyncio.gather(*(loop(tablet, games[n % len(games)][0])
-                               for n, tablet in enumerate(tablets)))
+        await asyncio.gather(
+            *(loop(tablet, games[n % len(games)][0]) for n, tablet in enumerate(tablets))
+        )
         for tablet in tablets:
             tablet.close()
         return count
@@ -220,9 +239,13 @@ def make_games(database_url: str, households: int) -> dict[int, list[int]]:
     store = Store(database_url)
     try:
         store.migrate()
-        return {number: [start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
-                         for _ in range(GAMES_PER_HOUSEHOLD)]
-                for number in range(households)}
+        return {
+            number: [
+                start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+                for _ in range(GAMES_PER_HOUSEHOLD)
+            ]
+            for number in range(households)
+        }
     finally:
         store.dispose()
 
@@ -235,8 +258,9 @@ async def warm_up(port: int, game_id: int, requests: int) -> None:
         tablet.close()
 
 
-def measure(name: str, server: LiveServer, database_url: str, steps: list[int],
-            seconds: float, cores: float) -> str:
+def measure(
+    name: str, server: LiveServer, database_url: str, steps: list[int], seconds: float, cores: float
+) -> str:
     games = make_games(database_url, max(steps))
     asyncio.run(warm_up(server.port, games[0][0], 16))
     carried, lines = 0, []
@@ -245,25 +269,45 @@ def measure(name: str, server: LiveServer, database_url: str, steps: list[int],
         figures = asyncio.run(step(server.port, games, households, seconds))
         p95 = percentile(figures.turns, 0.95) if figures.turns else float("inf")
         lightest_poll = lightest_poll or statistics.median(figures.polls)
-        lines.append(f"    {households:4d} households: turn p50 "
-                     f"{statistics.median(figures.turns) * 1000:6.1f} ms p95 {p95 * 1000:6.1f} "
-                     f"ms ({len(figures.turns)} turns), poll p95 "
-                     f"{percentile(figures.polls, 0.95) * 1000:6.1f} ms "
-                     f"({len(figures.polls)} polls), errors {len(figures.errors)}")
+        lines.append(
+            f"    {households:4d} households: turn p50 "
+            f"{statistics.median(figures.turns) * 1000:6.1f} ms p95 {p95 * 1000:6.1f} "
+            f"ms ({len(figures.turns)} turns), poll p95 "
+            f"{percentile(figures.polls, 0.95) * 1000:6.1f} ms "
+            f"({len(figures.polls)} polls), errors {len(figures.errors)}"
+        )
         if p95 > TURN_P95_GOAL or figures.errors:
             break
         carried = households
     cost = poll_cost(server, games)
-    return "\n".join([
-        f"{name}: {carried} households with a turn's p95 <= 100 ms, "
-        f"{carried / cores:.0f} per core; a version poll costs {cost:.2f} ms of server CPU "
-        f"(p50 {lightest_poll * 1000:.1f} ms at {steps[0]} households)", *lines])
+    return "\n".join(
+        [
+            f"{name}: {carried} households with a turn's p95 <= 100 ms, "
+            f"{carried / cores:.0f} per core; a version poll costs {cost:.2f} ms of server CPU "
+            f"(p50 {lightest_poll * 1000:.1f} ms at {steps[0]} households)",
+            *lines,
+        ]
+    )
 
 
 def gunicorn_command(workers: int, instance: Path) -> list[str]:
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
-    return [sys.executable, "-m", "gunicorn", "-w", str(workers), "-k", "gthread",
-            "--threads", "4", "-b", "127.0.0.1:{port}", "--log-level", "warning", factory]
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "-w",
+        str(workers),
+        "-k",
+        "gthread",
+        "--threads",
+        "4",
+        "-b",
+        "127.0.0.1:{port}",
+        "--log-level",
+        "warning",
+        factory,
+    ]
 
 
 def fresh_database(admin_url: str, name: str) -> str:
@@ -281,34 +325,57 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=12)
     parser.add_argument("--households", default="4,8,16,32,64")
-    parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="a PostgreSQL server where the benchmark may create a database")
+    parser.add_argument(
+        "--admin-url",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="a PostgreSQL server where the benchmark may create a database",
+    )
     args = parser.parse_args()
     steps = [int(number) for number in args.households.split(",")]
     cores = os.cpu_count() or 1
     os.environ["SCOREKEEPER_SECRET_KEY"] = SECRET
-    print(f"{cores} cores, shared with the load generator; households of {TABLETS} tablets "
-          f"polling every {POLL_SECONDS} s, a turn every {TURN_SECONDS:.0f} s each",
-          flush=True)
+    print(
+        f"{cores} cores, shared with the load generator; households of {TABLETS} tablets "
+        f"polling every {POLL_SECONDS} s, a turn every {TURN_SECONDS:.0f} s each",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory(prefix="yams-hosted-") as folder:
         workdir = Path(folder)
         for workers in (2, 4):
             url = fresh_database(args.admin_url, f"scorekeeper_bench_hosted_{workers}")
-            subprocess.run([sys.executable, "-c", SERVE_CODE, "migrate", "--instance",
-                            str(workdir / "pg")], cwd=REPO_ROOT, check=True,
-                           env={**os.environ, "SCOREKEEPER_DATABASE_URL": url,
-                                "PYTHONPATH": str(REPO_ROOT)}, stdout=subprocess.DEVNULL)
-            with LiveServer(workdir / "pg", workdir / "gunicorn.log",
-                            gunicorn_command(workers, workdir / "pg"), database_url=url) as server:
-                print(measure(f"PostgreSQL, gunicorn -w {workers}", server, url, steps,
-                              args.seconds, min(workers, cores)), flush=True)
+            subprocess.run(
+                [sys.executable, "-c", SERVE_CODE, "migrate", "--instance", str(workdir / "pg")],
+                cwd=REPO_ROOT,
+                check=True,
+                env={**os.environ, "SCOREKEEPER_DATABASE_URL": url, "PYTHONPATH": str(REPO_ROOT)},
+                stdout=subprocess.DEVNULL,
+            )
+            with LiveServer(
+                workdir / "pg",
+                workdir / "gunicorn.log",
+                gunicorn_command(workers, workdir / "pg"),
+                database_url=url,
+            ) as server:
+                print(
+                    measure(
+                        f"PostgreSQL, gunicorn -w {workers}",
+                        server,
+                        url,
+                        steps,
+                        args.seconds,
+                        min(workers, cores),
+                    ),
+                    flush=True,
+                )
         instance = workdir / "sqlite"
         url = f"sqlite:///{instance / 'scorekeeper.sqlite3'}"
         instance.mkdir()
         make_games(url, 1)  # creates the file and its schema before the server starts
         with LiveServer(instance, workdir / "serve.log") as server:
-            print(measure("SQLite, scorekeeper serve", server, url, steps, args.seconds, 1),
-                  flush=True)
+            print(
+                measure("SQLite, scorekeeper serve", server, url, steps, args.seconds, 1),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

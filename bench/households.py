@@ -108,19 +108,46 @@ def fill_others(store: Store, count: int, games_each: int, seed: int) -> None:
     sizes = [size for size, share in PLAYER_COUNTS for _ in range(share)]
     stored_time = entries.c.created_at.type.bind_processor(store.engine.dialect)
     with store.engine.connect() as connection:
-        next_game = connection.scalar(games.select().with_only_columns(games.c.id)
-                                      .order_by(games.c.id.desc()).limit(1)) + 1
+        next_game = (
+            connection.scalar(
+                games.select().with_only_columns(games.c.id).order_by(games.c.id.desc()).limit(1)
+            )
+            + 1
+        )
     for first in range(2, count + 2, HOUSEHOLD_BATCH):
-        rows: dict[str, list] = {name: [] for name in (
-            "households", "players", "rule_sets", "games", "seats", "entries", "results")}
+        rows: dict[str, list] = {
+            name: []
+            for name in (
+                "households",
+                "players",
+                "rule_sets",
+                "games",
+                "seats",
+                "entries",
+                "results",
+            )
+        }
         for household in range(first, min(first + HOUSEHOLD_BATCH, count + 2)):
-            rows["households"].append({"id": household, "name": f"Maison {household}",
-                                       "name_key": f"maison {household}",
-                                       "passphrase_hash": None, "created_at": START})
+            rows["households"].append(
+                {
+                    "id": household,
+                    "name": f"Maison {household}",
+                    "name_key": f"maison {household}",
+                    "passphrase_hash": None,
+                    "created_at": START,
+                }
+            )
             ids = [household * len(HOUSEHOLD) + seat for seat in range(len(HOUSEHOLD))]
-            rows["players"].extend({"id": player_id, "household_id": household, "name": name,
-                                    "name_key": name.casefold(), "created_at": START}
-                                   for player_id, name in zip(ids, HOUSEHOLD, strict=True))
+            rows["players"].extend(
+                {
+                    "id": player_id,
+                    "household_id": household,
+                    "name": name,
+                    "name_key": name.casefold(),
+                    "created_at": START,
+                }
+                for player_id, name in zip(ids, HOUSEHOLD, strict=True)
+            )
             counts: dict[str, Counter] = {}
             for number in range(games_each + 1):
                 size = rng.choice(sizes)
@@ -129,31 +156,50 @@ def fill_others(store: Store, count: int, games_each: int, seed: int) -> None:
                 created = START + number * SPACING
                 finished = created + timedelta(minutes=30)
                 in_progress = number == games_each
-                rows["games"].append({
-                    "id": next_game, "household_id": household,
-                    "rules": json.dumps(rules.to_dict(), sort_keys=True),
-                    "status": IN_PROGRESS if in_progress else FINISHED,
-                    "created_at": created, "updated_at": finished,
-                    "finished_at": None if in_progress else finished})
-                rows["seats"].extend({"game_id": next_game, "seat": seat, "player_id": player,
-                                      "name": HOUSEHOLD[ids.index(player)]}
-                                     for seat, player in enumerate(seated))
-                played = log[:len(log) // 2] if in_progress else log
+                rows["games"].append(
+                    {
+                        "id": next_game,
+                        "household_id": household,
+                        "rules": json.dumps(rules.to_dict(), sort_keys=True),
+                        "status": IN_PROGRESS if in_progress else FINISHED,
+                        "created_at": created,
+                        "updated_at": finished,
+                        "finished_at": None if in_progress else finished,
+                    }
+                )
+                rows["seats"].extend(
+                    {
+                        "game_id": next_game,
+                        "seat": seat,
+                        "player_id": player,
+                        "name": HOUSEHOLD[ids.index(player)],
+                    }
+                    for seat, player in enumerate(seated)
+                )
+                played = log[: len(log) // 2] if in_progress else log
                 rows["entries"].extend(
                     (next_game, seq, seat, column, box, dice, points, stored_time(finished))
-                    for seq, (seat, column, box, dice, points) in enumerate(played))
+                    for seq, (seat, column, box, dice, points) in enumerate(played)
+                )
                 if not in_progress:
-                    rows["results"].extend({**row, "game_id": next_game,
-                                            "household_id": household, "finished_at": finished,
-                                            "player_id": seated[row["seat"]]}
-                                           for row in seat_rows)
+                    rows["results"].extend(
+                        {
+                            **row,
+                            "game_id": next_game,
+                            "household_id": household,
+                            "finished_at": finished,
+                            "player_id": seated[row["seat"]],
+                        }
+                        for row in seat_rows
+                    )
                     key = seat_rows[0]["rules_key"]
                     counts.setdefault(key, Counter()).update(games=1, results=size)
                 next_game += 1
             texts = {rules_key(options): canonical_rules(options) for options, _ in RULE_SETS}
-            rows["rule_sets"].extend({"household_id": household, "key": key,
-                                      "rules": texts[key], **counted}
-                                     for key, counted in counts.items())
+            rows["rule_sets"].extend(
+                {"household_id": household, "key": key, "rules": texts[key], **counted}
+                for key, counted in counts.items()
+            )
         with store.engine.begin() as connection:
             for table in (households, players, rule_sets, games):
                 connection.execute(insert(table), rows[table.name])
@@ -161,8 +207,11 @@ def fill_others(store: Store, count: int, games_each: int, seed: int) -> None:
             connection.exec_driver_sql(ENTRIES_INSERT, rows["entries"])
             if rows["results"]:
                 connection.execute(insert(results), rows["results"])
-        print(f"  {min(first + HOUSEHOLD_BATCH, count + 2) - 1:>6,} households", end="\r",
-              file=sys.stderr)
+        print(
+            f"  {min(first + HOUSEHOLD_BATCH, count + 2) - 1:>6,} households",
+            end="\r",
+            file=sys.stderr,
+        )
     print(file=sys.stderr)
     with store.engine.begin() as connection:
         rebuild_player_aggregates(connection)
@@ -176,8 +225,11 @@ def build(folder: Path, households_count: int, games_each: int) -> tuple:
     for names in (["Mag", "Alix"], ["Bob"], ["Zoé", "Léa", "Paul"]):
         store.create_game({}, names, household=HOME_HOUSEHOLD)
     fill_others(store, households_count - 1, games_each, seed=households_count)
-    figures = {"households": households_count, "fill_s": time.perf_counter() - start,
-               "size_mb": (folder / DATABASE_FILE).stat().st_size / 1e6}
+    figures = {
+        "households": households_count,
+        "fill_s": time.perf_counter() - start,
+        "size_mb": (folder / DATABASE_FILE).stat().st_size / 1e6,
+    }
     return app, figures
 
 
@@ -188,9 +240,11 @@ VICTIM_NAME = "Famille Témoin"
 VICTIM_GAMES = 120
 # The abuses, and the threads each runs as fast as it can.
 ABUSE_THREADS = {"signup": 8, "imports": 4, "prints": 8}
-ABUSE_TITLES = {"signup": "sign-up flood (8 threads)",
-                "imports": "2,000-game imports (4 devices)",
-                "prints": "unique 50-page grids (8 threads)"}
+ABUSE_TITLES = {
+    "signup": "sign-up flood (8 threads)",
+    "imports": "2,000-game imports (4 devices)",
+    "prints": "unique 50-page grids (8 threads)",
+}
 IMPORT_GAMES = 2_000
 # The measured household: a turn, then this pause; a version poll as often as live.js.
 TURN_PAUSE_SECONDS = 0.2
@@ -200,13 +254,24 @@ FAIRNESS_GOAL = 2.0
 # Seconds left to the server after the abuse pauses, so that the idle window is idle.
 DRAIN_SECONDS = 3.0
 # Every per-household quota out of reach: only the fair queues are left.
-QUOTAS_LIFTED = {"QUOTA_GAMES_STORED": None, "QUOTA_IMPORTS_PER_DAY": None,
-                 "QUOTA_PDF_PAGES_PER_MINUTE": None, "QUOTA_ADVISOR_BUILDS_PER_DAY": None}
-GRID_OPTIONS = {"vache": ("0", "1"), "plus_minus": ("0", "1"), "sec": ("0", "1"),
-                "four_kind": ("sum", "fixed40", "base", "matching"),
-                "three_kind": ("sum", "base", "matching"), "full_house": ("fixed25", "base"),
-                "joker": ("official", "free"), "dice": ("5", "6"), "yams_bonus": ("0", "1"),
-                "paper": ("a4", "letter")}
+QUOTAS_LIFTED = {
+    "QUOTA_GAMES_STORED": None,
+    "QUOTA_IMPORTS_PER_DAY": None,
+    "QUOTA_PDF_PAGES_PER_MINUTE": None,
+    "QUOTA_ADVISOR_BUILDS_PER_DAY": None,
+}
+GRID_OPTIONS = {
+    "vache": ("0", "1"),
+    "plus_minus": ("0", "1"),
+    "sec": ("0", "1"),
+    "four_kind": ("sum", "fixed40", "base", "matching"),
+    "three_kind": ("sum", "base", "matching"),
+    "full_house": ("fixed25", "base"),
+    "joker": ("official", "free"),
+    "dice": ("5", "6"),
+    "yams_bonus": ("0", "1"),
+    "paper": ("a4", "letter"),
+}
 
 
 class Device:
@@ -221,10 +286,16 @@ class Device:
     def _connect(self) -> None:
         self.client.connection.close()
         self.client.connection = http.client.HTTPConnection(
-            "127.0.0.1", self.port, timeout=120, source_address=(self.source, 0))
+            "127.0.0.1", self.port, timeout=120, source_address=(self.source, 0)
+        )
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None):
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ):
         for attempt in (1, 2):
             try:
                 return self.client.request(method, path, body, headers)
@@ -239,8 +310,12 @@ class Device:
         return self.request("GET", path, headers=headers)
 
     def post(self, path: str, fields: dict) -> object:
-            return self.request("POST", path, urlencode(fields).encode(),
-                            {"Content-Type": "application/x-www-form-urlencoded"})
+        return self.request(
+            "POST",
+            path,
+            urlencode(fields).encode(),
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        )
 
     def form(self, page_path: str, action: str, fields: dict):
         """POST ``fields`` to ``action`` with the CSRF token of the form at ``page_path``."""
@@ -256,20 +331,29 @@ def _path(location: str) -> str:
 
 
 def sign_up(device: Device, name: str):
-    return device.form("/household/new", "/household/new",
-                       {"name": name, "passphrase": FAIR_PASSPHRASE})
+    return device.form(
+        "/household/new", "/household/new", {"name": name, "passphrase": FAIR_PASSPHRASE}
+    )
 
 
 def join(device: Device, name: str) -> None:
-    status = device.form("/household/join", "/household/join",
-                         {"name": name, "passphrase": FAIR_PASSPHRASE}).status
+    status = device.form(
+        "/household/join", "/household/join", {"name": name, "passphrase": FAIR_PASSPHRASE}
+    ).status
     if status != 303:
         raise AssertionError(f"joining {name} answered {status}")
 
 
 def new_game(device: Device, names: list[str]) -> int:
-    fields = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
-              "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
+    fields = {
+        "preset": "classique",
+        "four_kind": "sum",
+        "three_kind": "sum",
+        "full_house": "fixed25",
+        "joker": "official",
+        "dice": "5",
+        "yams_bonus": "y",
+    }
     fields.update({f"names-{seat}": name for seat, name in enumerate(names)})
     page = device.form("/games/new", "/games/new", fields)
     if page.status != 303:
@@ -303,8 +387,10 @@ class Victim:
         sign_up(self.setup, VICTIM_NAME)
         self.games = [new_game(self.setup, ["Mag"]) for _ in range(VICTIM_GAMES)]
         self.game_id = self.games.pop(0)
-        self.threads = [threading.Thread(target=target, daemon=True)
-                        for target in (self._play, self._poll, self._print)]
+        self.threads = [
+            threading.Thread(target=target, daemon=True)
+            for target in (self._play, self._poll, self._print)
+        ]
 
     def start(self) -> None:
         for thread in self.threads:
@@ -317,8 +403,11 @@ class Victim:
         while True:
             with self.lock:
                 if all(began is None or began >= end for began in self.began.values()):
-                    samples = [sample for sample in self.samples
-                               if any(start <= sample[0] < stop for start, stop in spans)]
+                    samples = [
+                        sample
+                        for sample in self.samples
+                        if any(start <= sample[0] < stop for start, stop in spans)
+                    ]
                     break
             time.sleep(0.05)
         window = Window()
@@ -368,8 +457,10 @@ class Victim:
                 continue
             began = self._begin("turn")
             started = time.perf_counter()
-            answer = device.post(f"/games/{self.game_id}/entries", device.client.entry_form(
-                sheet, rng.choice(CLIENT_DICE), rng.choice(sheet.targets)))
+            answer = device.post(
+                f"/games/{self.game_id}/entries",
+                device.client.entry_form(sheet, rng.choice(CLIENT_DICE), rng.choice(sheet.targets)),
+            )
             if answer.status == 303:
                 page = device.get(_path(answer.location))
                 self._end("turn", began, "turn", time.perf_counter() - started)
@@ -385,8 +476,7 @@ class Victim:
         while not self.stop.wait(POLL_PAUSE_SECONDS):
             began = self._begin("poll")
             started = time.perf_counter()
-            answer = device.get(f"/games/{self.game_id}/version",
-                                {"Accept": "application/json"})
+            answer = device.get(f"/games/{self.game_id}/version", {"Accept": "application/json"})
             if answer.status == 200:
                 self._end("poll", began, "poll", time.perf_counter() - started)
             else:
@@ -405,11 +495,15 @@ class Victim:
 
 def _multipart(token: str, content: bytes) -> tuple[bytes, str]:
     boundary = "bench-fairness-boundary"
-    head = (f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
-            f"{token}\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; "
-            'filename="parties.json"\r\nContent-Type: application/json\r\n\r\n').encode()
-    return head + content + f"\r\n--{boundary}--\r\n".encode(), \
-        f"multipart/form-data; boundary={boundary}"
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
+        f'{token}\r\n--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+        'filename="parties.json"\r\nContent-Type: application/json\r\n\r\n'
+    ).encode()
+    return (
+        head + content + f"\r\n--{boundary}--\r\n".encode(),
+        f"multipart/form-data; boundary={boundary}",
+    )
 
 
 def _upload(device: Device, content: bytes):
@@ -418,10 +512,14 @@ def _upload(device: Device, content: bytes):
     answer = device.request("POST", "/import-export/import", body, {"Content-Type": kind})
     if answer.status == 403 and 'name="household_pin"' in answer.text:
         following = re.search(r'name="household_next"[^>]*value="([^"]*)"', answer.text)
-        unlocked = device.post("/household-pin", {"csrf_token": csrf_token_in(answer.text),
-                                                  "household_pin": FAIR_PASSPHRASE,
-                                                  "household_next": following.group(1)
-                                                  if following else "/import-export"})
+        unlocked = device.post(
+            "/household-pin",
+            {
+                "csrf_token": csrf_token_in(answer.text),
+                "household_pin": FAIR_PASSPHRASE,
+                "household_next": following.group(1) if following else "/import-export",
+            },
+        )
         if unlocked.status != 303:
             return unlocked  # the passphrase could not be checked now: Retry-After says when
         body, kind = _multipart(csrf_token_in(device.get("/import-export").text), content)
@@ -431,15 +529,17 @@ def _upload(device: Device, content: bytes):
 
 def _grid_queries(seed: int) -> list[str]:
     names = list(GRID_OPTIONS)
-    queries = [urlencode({"preset": "classique", "pages": "50", **dict(zip(names, values,
-                                                                          strict=True))})
-               for values in itertools.product(*GRID_OPTIONS.values())]
+    queries = [
+        urlencode({"preset": "classique", "pages": "50", **dict(zip(names, values, strict=True))})
+        for values in itertools.product(*GRID_OPTIONS.values())
+    ]
     random.Random(seed).shuffle(queries)
     return queries
 
 
-def abuse(kind: str, port: int, household: str | None, hostile: bool, ready, active,
-          stop, busy, results) -> None:
+def abuse(
+    kind: str, port: int, household: str | None, hostile: bool, ready, active, stop, busy, results
+) -> None:
     """The abusing process: its devices made (not timed), then ``ABUSE_THREADS[kind]``
     threads as fast as they can while ``active`` is set, until ``stop``; ``busy`` counts
     their requests under way, and ``results`` gets the statuses they got. A refusal that
@@ -451,8 +551,11 @@ def abuse(kind: str, port: int, household: str | None, hostile: bool, ready, act
     if household is not None:
         for device in devices:
             join(device, household)
-    content = json.dumps(documents(IMPORT_GAMES, random.Random(23))).encode() \
-        if kind == "imports" else b""
+    content = (
+        json.dumps(documents(IMPORT_GAMES, random.Random(23))).encode()
+        if kind == "imports"
+        else b""
+    )
     queries = itertools.cycle(_grid_queries(os.getpid())) if kind == "prints" else None
     counts: Counter = Counter()
     lock = threading.Lock()
@@ -487,8 +590,9 @@ def abuse(kind: str, port: int, household: str | None, hostile: bool, ready, act
                 busy.value -= 1
             stop.wait(wait)
 
-    workers = [threading.Thread(target=run, args=(number, device))
-               for number, device in enumerate(devices)]
+    workers = [
+        threading.Thread(target=run, args=(number, device)) for number, device in enumerate(devices)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -504,8 +608,13 @@ def _p50_ms(values: list[float]) -> float:
     return statistics.median(values) * 1000 if values else float("nan")
 
 
-def run_abuse(kind: str, port: int, victim: Victim, args, household: str | None,
-              ) -> tuple[Window, Window, dict]:
+def run_abuse(
+    kind: str,
+    port: int,
+    victim: Victim,
+    args,
+    household: str | None,
+) -> tuple[Window, Window, dict]:
     """``args.rounds`` times: the household alone for ``args.seconds`` (the abuse paused,
     its last requests answered and the server left a moment), then as long with the abuse;
     what the household saw in all idle windows, in all abuse windows, and the abuse's
@@ -513,8 +622,11 @@ def run_abuse(kind: str, port: int, victim: Victim, args, household: str | None,
     context = multiprocessing.get_context("spawn")
     ready, active, stop = context.Event(), context.Event(), context.Event()
     busy, results = context.Value("i", 0), context.Queue()
-    process = context.Process(target=abuse, args=(kind, port, household, args.hostile, ready,
-                                                  active, stop, busy, results), daemon=True)
+    process = context.Process(
+        target=abuse,
+        args=(kind, port, household, args.hostile, ready, active, stop, busy, results),
+        daemon=True,
+    )
     process.start()
     if not ready.wait(300):
         process.kill()
@@ -542,8 +654,10 @@ def _describe(kind: str, idle: Window, during: Window, counts: dict) -> list[str
     ratio = _p95_ms(during.turns) / _p95_ms(idle.turns)
     asked = sum(during.prints.values())
     served = during.prints.get(200, 0)
-    got = ", ".join(f"{status}: {count}" for status, count in
-                    sorted(counts.items(), key=lambda item: str(item[0])))
+    got = ", ".join(
+        f"{status}: {count}"
+        for status, count in sorted(counts.items(), key=lambda item: str(item[0]))
+    )
     return [
         f"  {ABUSE_TITLES[kind]}",
         f"    turn p50 {_p50_ms(idle.turns):7.1f} -> {_p50_ms(during.turns):7.1f} ms, "
@@ -554,19 +668,25 @@ def _describe(kind: str, idle: Window, during: Window, counts: dict) -> list[str
         f"{_p95_ms(during.polls) / _p95_ms(idle.polls):.2f}x",
         f"    its prints served during the abuse: {served} of {asked}"
         + (f" ({served / asked:.0%})" if asked else "")
-        + (f"; the others got {dict(during.prints - Counter({200: served}))}"
-           if asked != served else ""),
+        + (
+            f"; the others got {dict(during.prints - Counter({200: served}))}"
+            if asked != served
+            else ""
+        ),
         f"    errors of the measured household: idle {dict(idle.errors) or 'none'}, "
         f"during {dict(during.errors) or 'none'}",
         f"    the abuse got: {got}",
     ]
 
 
-def fairness_server(name: str, instance: Path, log: Path, command: list[str] | None,
-                    database_url: str | None, args) -> bool:
-    print(f"{name}, quotas {args.quotas}, "
-          f"{'refusals asked again at once' if args.hostile else 'Retry-After obeyed'}:",
-          flush=True)
+def fairness_server(
+    name: str, instance: Path, log: Path, command: list[str] | None, database_url: str | None, args
+) -> bool:
+    print(
+        f"{name}, quotas {args.quotas}, "
+        f"{'refusals asked again at once' if args.hostile else 'Retry-After obeyed'}:",
+        flush=True,
+    )
     met = True
     with LiveServer(instance, log, command, database_url=database_url) as server:
         deadline = time.monotonic() + 60
@@ -592,8 +712,11 @@ def fairness_server(name: str, instance: Path, log: Path, command: list[str] | N
                 idle, during, counts = run_abuse(kind, server.port, victim, args, household)
                 for line in _describe(kind, idle, during, counts):
                     print(line, flush=True)
-                met = met and _p95_ms(during.turns) <= FAIRNESS_GOAL * _p95_ms(idle.turns) \
+                met = (
+                    met
+                    and _p95_ms(during.turns) <= FAIRNESS_GOAL * _p95_ms(idle.turns)
                     and during.prints.get(200, 0) == sum(during.prints.values())
+                )
         finally:
             victim.close()
     return met
@@ -603,9 +726,12 @@ def fairness(args) -> bool:
     os.environ["SCOREKEEPER_SECRET_KEY"] = "bench-fairness-secret"
     settings = {"HOUSEHOLDS": True, **(QUOTAS_LIFTED if args.quotas == "lifted" else {})}
     config = "".join(f"{name} = {value!r}\n" for name, value in settings.items())
-    print(f"{os.cpu_count()} cores shared by the servers and this benchmark; for each abuse "
-          f"{args.rounds} rounds of {args.seconds:.0f} s idle then {args.seconds:.0f} s "
-          "abused", flush=True)
+    print(
+        f"{os.cpu_count()} cores shared by the servers and this benchmark; for each abuse "
+        f"{args.rounds} rounds of {args.seconds:.0f} s idle then {args.seconds:.0f} s "
+        "abused",
+        flush=True,
+    )
     met = True
     with tempfile.TemporaryDirectory(prefix="bench-fairness-") as folder:
         workdir = Path(folder)
@@ -614,23 +740,35 @@ def fairness(args) -> bool:
             instance.mkdir()
             (instance / "config.py").write_text(config, encoding="utf-8")
             url = fresh_database(args.admin_url, "scorekeeper_bench_fairness")
-            subprocess.run([sys.executable, "-c", SERVE_CODE, "migrate", "--instance",
-                            str(instance)], cwd=REPO_ROOT, check=True,
-                           env={**os.environ, "SCOREKEEPER_DATABASE_URL": url,
-                                "PYTHONPATH": str(REPO_ROOT)}, stdout=subprocess.DEVNULL)
-            met &= fairness_server("PostgreSQL, gunicorn -w 2 -k gthread --threads 4",
-                                   instance, workdir / "gunicorn.log",
-                                   gunicorn_command(2, instance), url, args)
+            subprocess.run(
+                [sys.executable, "-c", SERVE_CODE, "migrate", "--instance", str(instance)],
+                cwd=REPO_ROOT,
+                check=True,
+                env={**os.environ, "SCOREKEEPER_DATABASE_URL": url, "PYTHONPATH": str(REPO_ROOT)},
+                stdout=subprocess.DEVNULL,
+            )
+            met &= fairness_server(
+                "PostgreSQL, gunicorn -w 2 -k gthread --threads 4",
+                instance,
+                workdir / "gunicorn.log",
+                gunicorn_command(2, instance),
+                url,
+                args,
+            )
         if "waitress" in args.servers:
             instance = workdir / "sqlite"
             instance.mkdir()
             (instance / "config.py").write_text(config, encoding="utf-8")
-            met &= fairness_server("SQLite, scorekeeper serve (waitress)", instance,
-                                   workdir / "serve.log", None, None, args)
+            met &= fairness_server(
+                "SQLite, scorekeeper serve (waitress)",
+                instance,
+                workdir / "serve.log",
+                None,
+                None,
+                args,
+            )
     print("goal met" if met else "GOAL NOT MET")
     return met
-
-
 
 
 def main() -> None:
@@ -639,34 +777,58 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=10)
     parser.add_argument("--games", type=int, default=3)
     parser.add_argument("--repeat", type=int, default=30)
-    parser.add_argument("--fairness", action="store_true",
-                        help="measure instead how one household's abuse weighs on another's")
-    parser.add_argument("--seconds", type=float, default=15,
-                        help="fairness: each idle window, then each abuse window")
-    parser.add_argument("--rounds", type=int, default=3,
-                        help="fairness: idle and abuse windows, turn about, for each abuse")
+    parser.add_argument(
+        "--fairness",
+        action="store_true",
+        help="measure instead how one household's abuse weighs on another's",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=15,
+        help="fairness: each idle window, then each abuse window",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="fairness: idle and abuse windows, turn about, for each abuse",
+    )
     parser.add_argument("--abuses", default="signup,imports,prints")
     parser.add_argument("--servers", default="gunicorn,waitress")
     parser.add_argument("--quotas", choices=("default", "lifted"), default="default")
-    parser.add_argument("--hostile", action="store_true",
-                        help="fairness: the abuse asks again at once when refused")
-    parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres",
-                        help="fairness: a PostgreSQL server where it may create a database")
+    parser.add_argument(
+        "--hostile", action="store_true", help="fairness: the abuse asks again at once when refused"
+    )
+    parser.add_argument(
+        "--admin-url",
+        default="postgresql://postgres@127.0.0.1:5432/postgres",
+        help="fairness: a PostgreSQL server where it may create a database",
+    )
     args = parser.parse_args()
     if args.fairness:
         sys.exit(0 if fairness(args) else 1)
     with tempfile.TemporaryDirectory(prefix="bench-households-") as folder:
-        built = [build(Path(folder) / "small", args.small, args.games),
-                 build(Path(folder) / "large", args.households, args.games)]
+        built = [
+            build(Path(folder) / "small", args.small, args.games),
+            build(Path(folder) / "large", args.households, args.games),
+        ]
         medians = median_page_times([app for app, _figures in built], PAGES, args.repeat)
-    print(f"{'households':>11} {'fill (s)':>9} {'db (MB)':>8} "
-          + " ".join(f"{name + ' (ms)':>18}" for name in PAGES.values()))
+    print(
+        f"{'households':>11} {'fill (s)':>9} {'db (MB)':>8} "
+        + " ".join(f"{name + ' (ms)':>18}" for name in PAGES.values())
+    )
     for (_app, figures), median in zip(built, medians, strict=True):
-        print(f"{figures['households']:>11,} {figures['fill_s']:>9.1f} "
-              f"{figures['size_mb']:>8.1f} " + " ".join(f"{median[url]:>18.1f}" for url in PAGES))
+        print(
+            f"{figures['households']:>11,} {figures['fill_s']:>9.1f} "
+            f"{figures['size_mb']:>8.1f} " + " ".join(f"{median[url]:>18.1f}" for url in PAGES)
+        )
     ratios = {url: medians[1][url] / medians[0][url] for url in PAGES}
-    print(f"{'ratio':>11} {'':>9} {'':>8} " + " ".join(f"{ratios[url]:>17.2f}x" for url in PAGES)
-          + f"   (budget {BUDGET_RATIO:.1f}x)")
+    print(
+        f"{'ratio':>11} {'':>9} {'':>8} "
+        + " ".join(f"{ratios[url]:>17.2f}x" for url in PAGES)
+        + f"   (budget {BUDGET_RATIO:.1f}x)"
+    )
     within = max(ratios.values()) <= BUDGET_RATIO
     print("within budget" if within else "OVER BUDGET")
     sys.exit(0 if within else 1)

@@ -43,8 +43,10 @@ DISTINCT = 500
 
 
 def documents(count: int, rng: random.Random) -> list[dict]:
-    made = [random_document(Rules(), rng.sample(HOUSEHOLD, rng.randint(1, 4)), rng)
-            for _ in range(min(count, DISTINCT))]
+    made = [
+        random_document(Rules(), rng.sample(HOUSEHOLD, rng.randint(1, 4)), rng)
+        for _ in range(min(count, DISTINCT))
+    ]
     return [made[number % len(made)] for number in range(count)]
 
 
@@ -82,8 +84,11 @@ class LockClock:
         words = statement.split(None, 3)
         writes = words[0] in ("INSERT", "UPDATE", "DELETE")
         # The staging tables of an import are temporary: no lock on the games' database.
-        if (writes and self.since is None
-                and not any(word.startswith("import_") for word in words[1:3])):
+        if (
+            writes
+            and self.since is None
+            and not any(word.startswith("import_") for word in words[1:3])
+        ):
             self.since = time.perf_counter()
         if self.counters_since is None and "DO UPDATE" in statement:
             self.counters_since = time.perf_counter()
@@ -111,8 +116,15 @@ class Turns(threading.Thread):
             box = state.placement(state.active_player, "free", dice).boxes[0]
             started = time.perf_counter()
             try:
-                play_turn(self.store, game_id, len(record.entries), "free", box, dice,
-                          household=HOME_HOUSEHOLD)
+                play_turn(
+                    self.store,
+                    game_id,
+                    len(record.entries),
+                    "free",
+                    box,
+                    dice,
+                    household=HOME_HOUSEHOLD,
+                )
             except OperationalError:
                 self.locked += 1
             self.times.append(time.perf_counter() - started)
@@ -122,8 +134,9 @@ class Turns(threading.Thread):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=12000)
-    parser.add_argument("--database-url", help="an empty database (default: a temporary "
-                        "SQLite file)")
+    parser.add_argument(
+        "--database-url", help="an empty database (default: a temporary SQLite file)"
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     text = json.dumps(documents(args.games, random.Random(15)))
@@ -150,17 +163,21 @@ def main() -> None:
     lock_time = sum(locked.held)
     assert len(ids) == args.games
     slowest = max(turns.times) if turns.times else 0.0
-    print(f"import: {args.games} games, {len(text) / 1e6:.1f} MB of JSON "
-          f"(made in {made:.1f} s)")
+    print(f"import: {args.games} games, {len(text) / 1e6:.1f} MB of JSON (made in {made:.1f} s)")
     print(f"  check (replays, no lock): {check_time:.1f} s")
     print(f"  import_games (rows made and staged, then one transaction): {write_time:.2f} s")
-    print(f"  write lock held (first write to commit, {len(locked.held)} transactions): "
-          f"{lock_time:.2f} s "
-          f"(goal <= {GOAL_SECONDS:.0f} s): {lock_time / GOAL_SECONDS:.2f}x the goal")
-    print(f"  counter rows a finishing game also updates, locked: "
-          f"{sum(locked.counters_held):.2f} s")
-    print(f"  turns played meanwhile: {len(turns.times)}, refused as locked: {turns.locked}, "
-          f"slowest {slowest * 1000:.0f} ms")
+    print(
+        f"  write lock held (first write to commit, {len(locked.held)} transactions): "
+        f"{lock_time:.2f} s "
+        f"(goal <= {GOAL_SECONDS:.0f} s): {lock_time / GOAL_SECONDS:.2f}x the goal"
+    )
+    print(
+        f"  counter rows a finishing game also updates, locked: {sum(locked.counters_held):.2f} s"
+    )
+    print(
+        f"  turns played meanwhile: {len(turns.times)}, refused as locked: {turns.locked}, "
+        f"slowest {slowest * 1000:.0f} ms"
+    )
 
 
 if __name__ == "__main__":

@@ -28,9 +28,17 @@ from bench.server import BARE_PATH, add_bare_page, percentile
 from testing.live import Client, LiveServer, Sheet
 
 PLAYERS = ("Mag", "Alix")
-NEW_GAME = {"names-0": PLAYERS[0], "names-1": PLAYERS[1], "preset": "classique",
-            "four_kind": "sum", "three_kind": "sum", "full_house": "fixed25",
-            "joker": "official", "dice": "5", "yams_bonus": "y"}
+NEW_GAME = {
+    "names-0": PLAYERS[0],
+    "names-1": PLAYERS[1],
+    "preset": "classique",
+    "four_kind": "sum",
+    "three_kind": "sum",
+    "full_house": "fixed25",
+    "joker": "official",
+    "dice": "5",
+    "yams_bonus": "y",
+}
 
 
 def serve(port: int, instance: Path) -> None:
@@ -43,7 +51,6 @@ def serve(port: int, instance: Path) -> None:
     app = create_app(instance_path=instance)
     add_bare_page(app)
     waitress.serve(app, host="127.0.0.1", port=port, threads=SERVER_THREADS)
-
 
 
 class Device(threading.Thread):
@@ -134,19 +141,19 @@ def run(clients: int, games: int) -> str:
         f"load: {clients} clients x {games} games of {len(PLAYERS)} players "
         f"({entries} entries) in {seconds:.1f} s",
         f"  entries per second: {entries / seconds:.1f} (with one bare page per entry)",
-        f"  entry round trip (POST + redirect + sheet): p50 {percentile(turns, .5) * 1000:.1f} ms"
-        f", p95 {percentile(turns, .95) * 1000:.1f} ms",
-        f"    of which the POST and its redirect: p50 {percentile(posts, .5) * 1000:.1f} ms"
-        f", p95 {percentile(posts, .95) * 1000:.1f} ms",
+        f"  entry round trip (POST + redirect + sheet): p50 {percentile(turns, 0.5) * 1000:.1f} ms"
+        f", p95 {percentile(turns, 0.95) * 1000:.1f} ms",
+        f"    of which the POST and its redirect: p50 {percentile(posts, 0.5) * 1000:.1f} ms"
+        f", p95 {percentile(posts, 0.95) * 1000:.1f} ms",
         f"  bare Flask page of the same size ({statistics.median(sizes) / 1024:.1f} kB median):"
-        f" p50 {percentile(bare, .5) * 1000:.1f} ms, p95 {percentile(bare, .95) * 1000:.1f} ms",
+        f" p50 {percentile(bare, 0.5) * 1000:.1f} ms, p95 {percentile(bare, 0.95) * 1000:.1f} ms",
         f"  two bare pages in a row (the redirect's size, then the sheet's):"
-        f" p50 {percentile(pairs, .5) * 1000:.1f} ms, p95 {percentile(pairs, .95) * 1000:.1f} ms",
-        f"  ratio round trip / bare page: p50 {percentile(turns, .5) / percentile(bare, .5):.1f}x"
-        f", p95 {percentile(turns, .95) / percentile(bare, .95):.1f}x (goal <= 2x)",
+        f" p50 {percentile(pairs, 0.5) * 1000:.1f} ms, p95 {percentile(pairs, 0.95) * 1000:.1f} ms",
+        f"  ratio round trip / bare page: p50 {percentile(turns, 0.5) / percentile(bare, 0.5):.1f}x"
+        f", p95 {percentile(turns, 0.95) / percentile(bare, 0.95):.1f}x (goal <= 2x)",
         f"  floor of that ratio, two bare pages / one: p50"
-        f" {percentile(pairs, .5) / percentile(bare, .5):.1f}x"
-        f", p95 {percentile(pairs, .95) / percentile(bare, .95):.1f}x",
+        f" {percentile(pairs, 0.5) / percentile(bare, 0.5):.1f}x"
+        f", p95 {percentile(pairs, 0.95) / percentile(bare, 0.95):.1f}x",
     ]
     return "\n".join(lines)
 
@@ -155,8 +162,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=2, help="games each client plays")
-    parser.add_argument("--serve", nargs=2, metavar=("PORT", "INSTANCE"),
-                        help=argparse.SUPPRESS)
+    parser.add_argument("--serve", nargs=2, metavar=("PORT", "INSTANCE"), help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.serve:
         serve(int(options.serve[0]), Path(options.serve[1]))

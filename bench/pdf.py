@@ -99,22 +99,26 @@ def main() -> int:
         record, state = load(store, game_id, household=HOME_HOUSEHOLD)
         html = game_html(record, state, paper)
         raw_base = path2url(static) + "/"
+
         def filled():
             games_cache().clear_memory()
             game_pdf(store, game_id, paper, household=HOME_HOUSEHOLD)
 
         filled()  # workers started, fonts and templates loaded before timing
         ours, raw = alternate(
-            filled,
-            lambda: weasyprint.HTML(string=html, base_url=raw_base).write_pdf(),
-            runs)
+            filled, lambda: weasyprint.HTML(string=html, base_url=raw_base).write_pdf(), runs
+        )
         ratio = statistics.median(ours) / statistics.median(raw)
         ok &= ratio <= FILLED_GOAL
         print(f"Filled sheet, {len(PLAYERS)} players, finished game, A4:")
-        print(f"  game_pdf (load, replay, template, worker: locked fetcher, render): "
-              f"{ms(statistics.median(ours))}")
-        print(f"  raw WeasyPrint of the same HTML:                          "
-              f"{ms(statistics.median(raw))}")
+        print(
+            f"  game_pdf (load, replay, template, worker: locked fetcher, render): "
+            f"{ms(statistics.median(ours))}"
+        )
+        print(
+            f"  raw WeasyPrint of the same HTML:                          "
+            f"{ms(statistics.median(raw))}"
+        )
         print(f"  ratio {ratio:.2f} (goal <= {FILLED_GOAL})\n")
 
         grid = BlankGrid(Rules.from_dict({"preset": "triple"}), paper)
@@ -133,18 +137,24 @@ def main() -> int:
         fresh_times = [timed(fresh) for _ in range(runs)]
         disk_times = [timed(from_disk) for _ in range(runs)]
         blank_pdf(grid, store, household=HOME_HOUSEHOLD)
-        memory_times = [timed(lambda: blank_pdf(grid, store, household=HOME_HOUSEHOLD))
-                        for _ in range(runs * 100)]
+        memory_times = [
+            timed(lambda: blank_pdf(grid, store, household=HOME_HOUSEHOLD))
+            for _ in range(runs * 100)
+        ]
         fresh_median = statistics.median(fresh_times)
         memory_ratio = fresh_median / statistics.median(memory_times)
         disk_ratio = fresh_median / statistics.median(disk_times)
         ok &= min(memory_ratio, disk_ratio) >= CACHE_GOAL
         print("Blank grid, Triple, A4, one page:")
         print(f"  fresh render:            {ms(fresh_median)}")
-        print(f"  from the instance folder: {ms(statistics.median(disk_times))}"
-              f"  ({disk_ratio:.0f}x faster)")
-        print(f"  from memory:             {ms(statistics.median(memory_times))}"
-              f"  ({memory_ratio:.0f}x faster, goal >= {CACHE_GOAL}x)\n")
+        print(
+            f"  from the instance folder: {ms(statistics.median(disk_times))}"
+            f"  ({disk_ratio:.0f}x faster)"
+        )
+        print(
+            f"  from memory:             {ms(statistics.median(memory_times))}"
+            f"  ({memory_ratio:.0f}x faster, goal >= {CACHE_GOAL}x)\n"
+        )
 
         long_print = BlankGrid(Rules(), paper, PRINT_PAGES)
         long_html = blank_html(long_print)
@@ -162,11 +172,15 @@ def main() -> int:
         shared_times, painted_times = alternate(shared, painted_each, max(3, runs // 3))
         shared_median = statistics.median(shared_times)
         print(f"Blank print, Classique, A4, {PRINT_PAGES} pages, fresh:")
-        print(f"  blank_pdf (one page laid out and painted, shared): {ms(shared_median)}, "
-              f"{PRINT_PAGES / shared_median:.0f} pages/s")
-        print(f"  every page painted (layout not even counted):      "
-              f"{ms(statistics.median(painted_times))}, "
-              f"{PRINT_PAGES / statistics.median(painted_times):.0f} pages/s")
+        print(
+            f"  blank_pdf (one page laid out and painted, shared): {ms(shared_median)}, "
+            f"{PRINT_PAGES / shared_median:.0f} pages/s"
+        )
+        print(
+            f"  every page painted (layout not even counted):      "
+            f"{ms(statistics.median(painted_times))}, "
+            f"{PRINT_PAGES / statistics.median(painted_times):.0f} pages/s"
+        )
 
     # The same through HTTP, as the tablet asks: Flask's routing and response on top.
     client = app.test_client()
@@ -181,8 +195,10 @@ def main() -> int:
     http_fresh = statistics.median(timed(fresh_request) for _ in range(runs))
     http_cached = statistics.median(timed(lambda: client.get(url)) for _ in range(runs * 10))
     print(f"\nGET {url}:")
-    print(f"  fresh {ms(http_fresh)}, cached {ms(http_cached)} "
-          f"({http_fresh / http_cached:.0f}x faster)")
+    print(
+        f"  fresh {ms(http_fresh)}, cached {ms(http_cached)} "
+        f"({http_fresh / http_cached:.0f}x faster)"
+    )
 
     store.dispose()
     print("\nall goals met" if ok else "\nSOME GOALS MISSED")

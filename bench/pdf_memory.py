@@ -29,15 +29,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-pdf-memory-") as folder:
         instance = Path(folder, "instance")
         ids = seed_games(instance, args.games)
-        asks = sheet_pdf_requests(ids)[:args.pdfs]
+        asks = sheet_pdf_requests(ids)[: args.pdfs]
         with Server.scorekeeper(instance, Path(folder, "server.log")) as server:
             idle_rss, idle_pss = server.memory_mib()
             connection = server.connection()
             started = time.perf_counter()
             for number, (game_id, paper, lang) in enumerate(asks, start=1):
                 status, body, _response = server.get(
-                    f"/games/{game_id}/sheet.pdf?paper={paper}", connection,
-                    {"Cookie": f"lang={lang}"})
+                    f"/games/{game_id}/sheet.pdf?paper={paper}",
+                    connection,
+                    {"Cookie": f"lang={lang}"},
+                )
                 assert status == 200 and body.startswith(b"%PDF-"), (status, body[:200])
                 if number == WARM_UP:
                     warm_rss, warm_pss = server.memory_mib()
@@ -46,15 +48,23 @@ def main() -> None:
             end_rss, end_pss = server.memory_mib()
             processes = len(server.processes())
     rate = (len(asks) - WARM_UP) / (elapsed - (warm_at - started))
-    print(f"pdf memory: {len(asks)} filled sheets (never the same twice) in {elapsed:.1f} s, "
-          f"{rate:.1f} PDF/s after the warm-up")
+    print(
+        f"pdf memory: {len(asks)} filled sheets (never the same twice) in {elapsed:.1f} s, "
+        f"{rate:.1f} PDF/s after the warm-up"
+    )
     print(f"  idle: server RSS {idle_rss:.0f} MiB, all processes PSS {idle_pss:.0f} MiB")
-    print(f"  after {WARM_UP} PDFs: server RSS {warm_rss:.0f} MiB, "
-          f"all processes PSS {warm_pss:.0f} MiB")
-    print(f"  after {len(asks)} PDFs: server RSS {end_rss:.0f} MiB, "
-          f"all processes PSS {end_pss:.0f} MiB ({processes} processes)")
-    print(f"  growth after the warm-up (all processes): {end_pss / warm_pss:.3f}x "
-          f"(goal < 1.10x); server process alone {end_rss / warm_rss:.3f}x")
+    print(
+        f"  after {WARM_UP} PDFs: server RSS {warm_rss:.0f} MiB, "
+        f"all processes PSS {warm_pss:.0f} MiB"
+    )
+    print(
+        f"  after {len(asks)} PDFs: server RSS {end_rss:.0f} MiB, "
+        f"all processes PSS {end_pss:.0f} MiB ({processes} processes)"
+    )
+    print(
+        f"  growth after the warm-up (all processes): {end_pss / warm_pss:.3f}x "
+        f"(goal < 1.10x); server process alone {end_rss / warm_rss:.3f}x"
+    )
 
 
 if __name__ == "__main__":

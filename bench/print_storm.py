@@ -56,8 +56,10 @@ def main() -> None:
                 with lock:
                     game_id, paper, lang = next(asks)
                 status, _body, response = server.get(
-                    f"/games/{game_id}/sheet.pdf?paper={paper}", connection,
-                    {"Cookie": f"lang={lang}"})
+                    f"/games/{game_id}/sheet.pdf?paper={paper}",
+                    connection,
+                    {"Cookie": f"lang={lang}"},
+                )
                 assert status in counts, status
                 with lock:
                     counts[status] += 1
@@ -78,16 +80,26 @@ def main() -> None:
             stop.set()
             for thread in printers:
                 thread.join()
-    print(f"print storm: {args.printers} printers, {args.polls} version polls alone, "
-          f"then {args.polls} during the storm ({elapsed:.1f} s)")
-    print(f"  PDFs served {counts[200]} ({counts[200] / elapsed:.1f}/s), "
-          f"refused with 503 {counts[503]}")
-    print(f"  poll alone:  p50 {percentile(idle, 0.5) * 1000:.1f} ms, "
-          f"p95 {percentile(idle, 0.95) * 1000:.1f} ms")
-    print(f"  poll during: p50 {percentile(storm, 0.5) * 1000:.1f} ms, "
-          f"p95 {percentile(storm, 0.95) * 1000:.1f} ms")
-    print(f"  ratio p95 during / alone: {percentile(storm, 0.95) / percentile(idle, 0.95):.1f}x "
-          f"(goal <= 5x)")
+    print(
+        f"print storm: {args.printers} printers, {args.polls} version polls alone, "
+        f"then {args.polls} during the storm ({elapsed:.1f} s)"
+    )
+    print(
+        f"  PDFs served {counts[200]} ({counts[200] / elapsed:.1f}/s), "
+        f"refused with 503 {counts[503]}"
+    )
+    print(
+        f"  poll alone:  p50 {percentile(idle, 0.5) * 1000:.1f} ms, "
+        f"p95 {percentile(idle, 0.95) * 1000:.1f} ms"
+    )
+    print(
+        f"  poll during: p50 {percentile(storm, 0.5) * 1000:.1f} ms, "
+        f"p95 {percentile(storm, 0.95) * 1000:.1f} ms"
+    )
+    print(
+        f"  ratio p95 during / alone: {percentile(storm, 0.95) / percentile(idle, 0.95):.1f}x "
+        f"(goal <= 5x)"
+    )
 
 
 if __name__ == "__main__":

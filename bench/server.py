@@ -30,7 +30,6 @@ from testing.samples import random_document
 PLAYERS = ("Mag", "Alix", "Sam", "Lou")
 
 
-
 def seed_games(instance: Path, count: int, seed: int = 15) -> list[int]:
     """``count`` finished four-player Classique games in a new instance; their ids."""
     instance.mkdir(parents=True, exist_ok=True)
@@ -38,8 +37,9 @@ def seed_games(instance: Path, count: int, seed: int = 15) -> list[int]:
     store.migrate()
     rng = random.Random(seed)
     documents = [random_document(Rules(), PLAYERS, rng) for _ in range(count)]
-    ids = import_games(store, check_files([("bench.json", json.dumps(documents))]),
-                       household=HOME_HOUSEHOLD)
+    ids = import_games(
+        store, check_files([("bench.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+    )
     store.dispose()
     return ids
 
@@ -58,16 +58,35 @@ class Server:
 
     @classmethod
     def scorekeeper(cls, instance: Path, log: Path) -> Server:
-        return cls([sys.executable, "-c", SERVE_CODE, "serve", "--host", "127.0.0.1",
-                    "--port", "{port}", "--instance", str(instance)], log)
+        return cls(
+            [
+                sys.executable,
+                "-c",
+                SERVE_CODE,
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "{port}",
+                "--instance",
+                str(instance),
+            ],
+            log,
+        )
 
     def __enter__(self) -> Server:
         env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
         env.pop("SCOREKEEPER_DATABASE_URL", None)
         started = time.perf_counter()
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(self.command, cwd=REPO_ROOT, env=env, stdout=log,
-                                            stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command,
+                cwd=REPO_ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited: {self.log.read_text()[-2000:]}")
@@ -91,8 +110,12 @@ class Server:
     def connection(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=120)
 
-    def get(self, path: str, connection: http.client.HTTPConnection | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, bytes, http.client.HTTPResponse]:
+    def get(
+        self,
+        path: str,
+        connection: http.client.HTTPConnection | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, bytes, http.client.HTTPResponse]:
         own = connection is None
         connection = connection or self.connection()
         try:
@@ -147,8 +170,12 @@ def pss_mib(pid: int) -> float:
 def sheet_pdf_requests(game_ids: list[int]) -> list[tuple[int, str, str]]:
     """(game, paper, language) for every filled-sheet PDF of these games: each a PDF of its
     own, drawn once then cached."""
-    return [(game_id, paper, language) for paper in ("a4", "letter")
-            for language in ("fr", "en") for game_id in game_ids]
+    return [
+        (game_id, paper, language)
+        for paper in ("a4", "letter")
+        for language in ("fr", "en")
+        for game_id in game_ids
+    ]
 
 
 # A page of the app that does nothing but answer N bytes of HTML: what a request costs the

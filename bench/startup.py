@@ -27,15 +27,22 @@ from bench.server import REPO_ROOT, Server
 
 CLI_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
 BARE_CLI_CODE = "from flask import Flask; Flask('bare').cli.main(['--help'])"
-BARE_SERVE_CODE = ("import sys, waitress; from flask import Flask; app = Flask('bare'); "
-                   "app.get('/')(lambda: '<!doctype html><p>bare'); "
-                   "waitress.serve(app, host='127.0.0.1', port=int(sys.argv[1]), threads=4)")
+BARE_SERVE_CODE = (
+    "import sys, waitress; from flask import Flask; app = Flask('bare'); "
+    "app.get('/')(lambda: '<!doctype html><p>bare'); "
+    "waitress.serve(app, host='127.0.0.1', port=int(sys.argv[1]), threads=4)"
+)
 
 
 def timed_run(command: list[str]) -> float:
     started = time.perf_counter()
-    subprocess.run(command, cwd=REPO_ROOT, check=True, stdout=subprocess.DEVNULL,
-                   env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"})
+    subprocess.run(
+        command,
+        cwd=REPO_ROOT,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        env={"PYTHONPATH": str(REPO_ROOT), "PATH": "/usr/bin:/bin"},
+    )
     return time.perf_counter() - started
 
 
@@ -62,21 +69,26 @@ def main() -> None:
         ours, bare = [], []
         for _ in range(args.runs):
             ours.append(serve_once(Server.scorekeeper(instance, log)))
-            bare.append(serve_once(Server([sys.executable, "-c", BARE_SERVE_CODE, "{port}"],
-                                          log)))
+            bare.append(serve_once(Server([sys.executable, "-c", BARE_SERVE_CODE, "{port}"], log)))
     help_ours, help_bare = statistics.median(ours_help), statistics.median(bare_help)
     start_ours = statistics.median(run[0] for run in ours)
     start_bare = statistics.median(run[0] for run in bare)
     rss_ours = statistics.median(run[1] for run in ours)
     rss_bare = statistics.median(run[1] for run in bare)
     print(f"startup: medians of {args.runs} runs, each alternating with the bare Flask app")
-    print(f"  --help: scorekeeper {help_ours * 1000:.0f} ms, bare Flask app "
-          f"{help_bare * 1000:.0f} ms: {help_ours / help_bare:.2f}x (goal <= 3x)")
-    print(f"  start to the first 200 on /: scorekeeper serve {start_ours * 1000:.0f} ms, "
-          f"bare Flask + waitress {start_bare * 1000:.0f} ms: {start_ours / start_bare:.2f}x "
-          f"(goal <= 3x)")
-    print(f"  idle RSS: scorekeeper {rss_ours:.0f} MiB, bare Flask + waitress "
-          f"{rss_bare:.0f} MiB: {rss_ours / rss_bare:.2f}x (goal <= 2x)")
+    print(
+        f"  --help: scorekeeper {help_ours * 1000:.0f} ms, bare Flask app "
+        f"{help_bare * 1000:.0f} ms: {help_ours / help_bare:.2f}x (goal <= 3x)"
+    )
+    print(
+        f"  start to the first 200 on /: scorekeeper serve {start_ours * 1000:.0f} ms, "
+        f"bare Flask + waitress {start_bare * 1000:.0f} ms: {start_ours / start_bare:.2f}x "
+        f"(goal <= 3x)"
+    )
+    print(
+        f"  idle RSS: scorekeeper {rss_ours:.0f} MiB, bare Flask + waitress "
+        f"{rss_bare:.0f} MiB: {rss_ours / rss_bare:.2f}x (goal <= 2x)"
+    )
 
 
 if __name__ == "__main__":

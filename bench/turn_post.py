@@ -55,14 +55,20 @@ class Turns:
             return percentile(values, share) * 1000
 
         print(f"  {title}: {len(self.wall)} turns")
-        print(f"    turn POST: wall p50 {ms(self.wall, 0.5):.2f} ms, p95 "
-              f"{ms(self.wall, 0.95):.2f} ms; CPU p50 {ms(self.cpu, 0.5):.2f} ms")
-        print(f"    bare page: wall p50 {ms(self.bare_wall, 0.5):.2f} ms, p95 "
-              f"{ms(self.bare_wall, 0.95):.2f} ms; CPU p50 {ms(self.bare_cpu, 0.5):.2f} ms")
-        print(f"    ratio turn / bare: wall p50 "
-              f"{statistics.median(self.wall) / statistics.median(self.bare_wall):.1f}x, p95 "
-              f"{percentile(self.wall, 0.95) / percentile(self.bare_wall, 0.95):.1f}x; CPU p50 "
-              f"{statistics.median(self.cpu) / statistics.median(self.bare_cpu):.1f}x")
+        print(
+            f"    turn POST: wall p50 {ms(self.wall, 0.5):.2f} ms, p95 "
+            f"{ms(self.wall, 0.95):.2f} ms; CPU p50 {ms(self.cpu, 0.5):.2f} ms"
+        )
+        print(
+            f"    bare page: wall p50 {ms(self.bare_wall, 0.5):.2f} ms, p95 "
+            f"{ms(self.bare_wall, 0.95):.2f} ms; CPU p50 {ms(self.bare_cpu, 0.5):.2f} ms"
+        )
+        print(
+            f"    ratio turn / bare: wall p50 "
+            f"{statistics.median(self.wall) / statistics.median(self.bare_wall):.1f}x, p95 "
+            f"{percentile(self.wall, 0.95) / percentile(self.bare_wall, 0.95):.1f}x; CPU p50 "
+            f"{statistics.median(self.cpu) / statistics.median(self.bare_cpu):.1f}x"
+        )
 
 
 class Tablet:
@@ -86,14 +92,17 @@ class Tablet:
 
     def play(self, turns: Turns) -> None:
         """Confirm a box of the sheet shown with dice of the table, and time the answer."""
-        fields = {name: re.search(_FIELD.format(name), self.page).group(1)
-                  for name in ("csrf_token", "seq", "version")}
+        fields = {
+            name: re.search(_FIELD.format(name), self.page).group(1)
+            for name in ("csrf_token", "seq", "version")
+        }
         fields["target"] = self.chance.choice(re.findall(_FIELD.format("target"), self.page))
         fields["dice"] = self.roll()
         fields["confirm"] = "1"  # the bar's hidden field when the dice bar the box
         started, cpu = time.perf_counter(), time.thread_time()
-        answer = self.client.post(f"/games/{self.game_id}/entries", data=fields,
-                                  headers={SWAP_HEADER: "1"})
+        answer = self.client.post(
+            f"/games/{self.game_id}/entries", data=fields, headers={SWAP_HEADER: "1"}
+        )
         turns.cpu.append(time.thread_time() - cpu)
         turns.wall.append(time.perf_counter() - started)
         # The last turn redirects to the ranking.
@@ -136,8 +145,7 @@ def at_once(app, games: int, count: int) -> Turns:
                 start.wait()
                 tablet.play(turns)
 
-    threads = [threading.Thread(target=play, args=pair) for pair in zip(tablets, each,
-                                                                         strict=True)]
+    threads = [threading.Thread(target=play, args=pair) for pair in zip(tablets, each, strict=True)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -157,8 +165,10 @@ def main() -> None:
         app = create_app(instance_path=Path(folder))
         add_bare_page(app)
         alone(app, 1)  # templates compiled, catalogues read: as on a server already up
-        print(f"turn POST (the next sheet swapped in) against a bare page of its size, "
-              f"{len(PLAYERS)} players, Classique")
+        print(
+            f"turn POST (the next sheet swapped in) against a bare page of its size, "
+            f"{len(PLAYERS)} players, Classique"
+        )
         alone(app, args.games).report("one tablet")
         at_once(app, args.games, args.tablets).report(f"{args.tablets} tablets at once")
         app.extensions[STORE_EXTENSION].dispose()

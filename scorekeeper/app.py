@@ -35,8 +35,13 @@ TEMPLATE_CACHE_DIR = "compiled-templates"
 # The instance's files only its owner may read: the games, the key that signs sessions,
 # and config.py, which holds the household PIN. SQLite gives its -wal and -shm files the
 # database's own permissions.
-PRIVATE_FILES = (DATABASE_FILE, f"{DATABASE_FILE}-wal", f"{DATABASE_FILE}-shm", CONFIG_FILE,
-                 SECRET_KEY_FILE)
+PRIVATE_FILES = (
+    DATABASE_FILE,
+    f"{DATABASE_FILE}-wal",
+    f"{DATABASE_FILE}-shm",
+    CONFIG_FILE,
+    SECRET_KEY_FILE,
+)
 
 babel = Babel()
 csrf = CSRFProtect()
@@ -121,8 +126,7 @@ def create_app(
     the database URL cannot be used, SettingError for another setting that cannot be.
     """
     config = dict(config or {})
-    instance_path = (instance_path or config.pop("INSTANCE_PATH", None)
-                     or default_instance_path())
+    instance_path = instance_path or config.pop("INSTANCE_PATH", None) or default_instance_path()
     app = Flask(
         "scorekeeper",
         instance_path=str(Path(instance_path).resolve()),
@@ -138,8 +142,10 @@ def create_app(
     # Compiling the templates a page needs takes longer than serving it: each start after
     # the first reads them compiled (Jinja writes each file aside, then renames it, so that
     # several processes may share the folder).
-    app.jinja_options = {**app.jinja_options, "bytecode_cache": FileSystemBytecodeCache(
-        str(instance / TEMPLATE_CACHE_DIR))}
+    app.jinja_options = {
+        **app.jinja_options,
+        "bytecode_cache": FileSystemBytecodeCache(str(instance / TEMPLATE_CACHE_DIR)),
+    }
 
     app.config.from_mapping(config_module.defaults(instance))
     app.config.from_pyfile(CONFIG_FILE, silent=True)

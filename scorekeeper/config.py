@@ -60,79 +60,145 @@ def _translations(_instance: Path) -> str:
 
 SETTINGS: tuple[Setting, ...] = (
     # The database and the server.
-    Setting("DATABASE_URL", _sqlite_in,
-            "Where the games are kept: SQLite in the instance folder, or postgresql://..."),
-    Setting("DATABASE_ENGINE_OPTIONS", {},
-            "Passed to SQLAlchemy's create_engine (pool_size, max_overflow, pool_timeout...)."),
-    Setting("SECRET_KEY", None,
-            "Signs sessions and cookies; generated into the instance folder when not set."),
-    Setting("TRUSTED_PROXIES", 0,
-            "How many reverse proxies stand in front of the app: their X-Forwarded-For and "
-            "X-Forwarded-Proto headers are believed, nobody else's (0: none are)."),
-    Setting("MAX_CONTENT_LENGTH", 1024 * 1024,
-            "The largest request body, in bytes, of every form but the import."),
-    Setting("IMPORT_MAX_BYTES", 16 * 1024 * 1024,
-            "The largest file, in bytes, that an import accepts (about 2 kB a game)."),
+    Setting(
+        "DATABASE_URL",
+        _sqlite_in,
+        "Where the games are kept: SQLite in the instance folder, or postgresql://...",
+    ),
+    Setting(
+        "DATABASE_ENGINE_OPTIONS",
+        {},
+        "Passed to SQLAlchemy's create_engine (pool_size, max_overflow, pool_timeout...).",
+    ),
+    Setting(
+        "SECRET_KEY",
+        None,
+        "Signs sessions and cookies; generated into the instance folder when not set.",
+    ),
+    Setting(
+        "TRUSTED_PROXIES",
+        0,
+        "How many reverse proxies stand in front of the app: their X-Forwarded-For and "
+        "X-Forwarded-Proto headers are believed, nobody else's (0: none are).",
+    ),
+    Setting(
+        "MAX_CONTENT_LENGTH",
+        1024 * 1024,
+        "The largest request body, in bytes, of every form but the import.",
+    ),
+    Setting(
+        "IMPORT_MAX_BYTES",
+        16 * 1024 * 1024,
+        "The largest file, in bytes, that an import accepts (about 2 kB a game).",
+    ),
     # Languages and dates.
     Setting("LANGUAGES", ["fr", "en"], "The languages offered, the first one the default."),
     Setting("BABEL_DEFAULT_LOCALE", "fr", "The language of a browser that asks for none."),
-    Setting("BABEL_DEFAULT_TIMEZONE", _household_timezone,
-            "The time zone dates are shown in: the machine's."),
+    Setting(
+        "BABEL_DEFAULT_TIMEZONE",
+        _household_timezone,
+        "The time zone dates are shown in: the machine's.",
+    ),
     Setting("BABEL_TRANSLATION_DIRECTORIES", _translations, "Where the catalogues are."),
     # Households.
-    Setting("HOUSEHOLD_PIN", None,
-            "At home, a code asked before destructive actions (None: not asked)."),
-    Setting("HOUSEHOLDS", False,
-            "Hosted for many households: devices join theirs by name and passphrase."),
+    Setting(
+        "HOUSEHOLD_PIN", None, "At home, a code asked before destructive actions (None: not asked)."
+    ),
+    Setting(
+        "HOUSEHOLDS",
+        False,
+        "Hosted for many households: devices join theirs by name and passphrase.",
+    ),
     Setting("HOUSEHOLD_SIGNUP", True, "Hosted, whether strangers may create a household."),
-    Setting("SIGNUPS_PER_ADDRESS", 5,
-            "Hosted, households one address (an IPv6 /64) may create an hour; beyond, a 429 "
-            "before any passphrase is hashed."),
-    Setting("SIGNUPS_PER_HOUR", 60,
-            "Hosted, households all addresses together may create an hour (the same 429)."),
-    Setting("EXTERNAL_URL", None,
-            "The address devices open, scheme://host[:port] (https://yams.example): join and "
-            "spectator links and their QR codes are built from it. Required when HOUSEHOLDS "
-            "= True; at home, when not set, the address each page was asked on."),
-    Setting("TRUSTED_HOSTS", None,
-            "Hosted, the host names a request may ask for, any other a 400 (Flask's setting; "
-            "None: EXTERNAL_URL's host)."),
+    Setting(
+        "SIGNUPS_PER_ADDRESS",
+        5,
+        "Hosted, households one address (an IPv6 /64) may create an hour; beyond, a 429 "
+        "before any passphrase is hashed.",
+    ),
+    Setting(
+        "SIGNUPS_PER_HOUR",
+        60,
+        "Hosted, households all addresses together may create an hour (the same 429).",
+    ),
+    Setting(
+        "EXTERNAL_URL",
+        None,
+        "The address devices open, scheme://host[:port] (https://yams.example): join and "
+        "spectator links and their QR codes are built from it. Required when HOUSEHOLDS "
+        "= True; at home, when not set, the address each page was asked on.",
+    ),
+    Setting(
+        "TRUSTED_HOSTS",
+        None,
+        "Hosted, the host names a request may ask for, any other a 400 (Flask's setting; "
+        "None: EXTERNAL_URL's host).",
+    ),
     Setting("SESSION_COOKIE_SAMESITE", "Lax", "The session cookie's SameSite."),
-    Setting("REMEMBER_COOKIE_DURATION", timedelta(days=400),
-            "Hosted, how long a device stays joined without coming back."),
+    Setting(
+        "REMEMBER_COOKIE_DURATION",
+        timedelta(days=400),
+        "Hosted, how long a device stays joined without coming back.",
+    ),
     Setting("REMEMBER_COOKIE_HTTPONLY", True, "The device cookie is out of scripts' reach."),
     Setting("REMEMBER_COOKIE_SAMESITE", "Lax", "The device cookie's SameSite."),
     # Printing.
     Setting("PDF_WORKERS", 2, "Processes that draw PDFs, outside the request threads."),
-    Setting("PDF_QUEUE", 1,
-            "PDFs that may wait for a worker (one household's draw one at a time) before a "
-            "print gets a 503: kept short, so that workers + queue stay below the server's "
-            "threads and a print storm leaves one."),
-    Setting("PDF_RENDERS_PER_WORKER", 25,
-            "PDFs a worker draws before it is replaced (about 5 MiB leaked each)."),
-    Setting("PDF_TIMEOUT_SECONDS", 120.0,
-            "The longest a PDF may wait and take; then the print gets a 503."),
+    Setting(
+        "PDF_QUEUE",
+        1,
+        "PDFs that may wait for a worker (one household's draw one at a time) before a "
+        "print gets a 503: kept short, so that workers + queue stay below the server's "
+        "threads and a print storm leaves one.",
+    ),
+    Setting(
+        "PDF_RENDERS_PER_WORKER",
+        25,
+        "PDFs a worker draws before it is replaced (about 5 MiB leaked each).",
+    ),
+    Setting(
+        "PDF_TIMEOUT_SECONDS",
+        120.0,
+        "The longest a PDF may wait and take; then the print gets a 503.",
+    ),
     # Heavy work shared fairly: worker processes and threads, households in turn.
-    Setting("IMPORT_WORKERS", 1,
-            "Processes that check and write imports, outside the request threads (one "
-            "household's imports one at a time)."),
+    Setting(
+        "IMPORT_WORKERS",
+        1,
+        "Processes that check and write imports, outside the request threads (one "
+        "household's imports one at a time).",
+    ),
     Setting("IMPORT_QUEUE", 1, "Imports that may wait for a worker before one gets a 503."),
-    Setting("PASSPHRASE_HASHERS", 1,
-            "Passphrases hashed or checked at once on the machine, by its server processes "
-            "together (each about 0.1 s of a core, at a lower priority than the turns)."),
-    Setting("PASSPHRASE_QUEUE", 1,
-            "Passphrases that may wait their turn before a sign-up or a join gets a 503."),
+    Setting(
+        "PASSPHRASE_HASHERS",
+        1,
+        "Passphrases hashed or checked at once on the machine, by its server processes "
+        "together (each about 0.1 s of a core, at a lower priority than the turns).",
+    ),
+    Setting(
+        "PASSPHRASE_QUEUE",
+        1,
+        "Passphrases that may wait their turn before a sign-up or a join gets a 503.",
+    ),
     # Hosted, what each household may store and ask for (None: no limit). At home, nothing
     # is limited: the family owns the machine.
-    Setting("QUOTA_GAMES_STORED", 20_000,
-            "Hosted, the games a household keeps at most (in progress, finished or "
-            "abandoned)."),
+    Setting(
+        "QUOTA_GAMES_STORED",
+        20_000,
+        "Hosted, the games a household keeps at most (in progress, finished or abandoned).",
+    ),
     Setting("QUOTA_IMPORTS_PER_DAY", 10, "Hosted, the imports a household makes in any 24 hours."),
-    Setting("QUOTA_PDF_PAGES_PER_MINUTE", 100,
-            "Hosted, the PDF pages drawn for a household in any minute (a PDF drawn before "
-            "costs nothing)."),
-    Setting("QUOTA_ADVISOR_BUILDS_PER_DAY", 4,
-            "Hosted, the advisor's tables built for a household in any 24 hours."),
+    Setting(
+        "QUOTA_PDF_PAGES_PER_MINUTE",
+        100,
+        "Hosted, the PDF pages drawn for a household in any minute (a PDF drawn before "
+        "costs nothing).",
+    ),
+    Setting(
+        "QUOTA_ADVISOR_BUILDS_PER_DAY",
+        4,
+        "Hosted, the advisor's tables built for a household in any 24 hours.",
+    ),
 )
 
 BY_NAME: dict[str, Setting] = {setting.name: setting for setting in SETTINGS}
@@ -146,8 +212,9 @@ def defaults(instance: Path) -> dict[str, Any]:
 def check_time_zone(name: str) -> None:
     """Said at start, rather than a 500 on every page that shows a date."""
     if name not in pytz.all_timezones_set:
-        raise SettingError(f"BABEL_DEFAULT_TIMEZONE: unknown time zone {name!r} "
-                           "(try 'Europe/Paris')")
+        raise SettingError(
+            f"BABEL_DEFAULT_TIMEZONE: unknown time zone {name!r} (try 'Europe/Paris')"
+        )
 
 
 def external_host(config: dict[str, Any]) -> str | None:
@@ -160,17 +227,28 @@ def external_host(config: dict[str, Any]) -> str | None:
     url = config["EXTERNAL_URL"]
     if url is None:
         if config["HOUSEHOLDS"]:
-            raise SettingError("HOUSEHOLDS = True needs EXTERNAL_URL, the address devices "
-                               "open (for instance EXTERNAL_URL = 'https://yams.example')")
+            raise SettingError(
+                "HOUSEHOLDS = True needs EXTERNAL_URL, the address devices "
+                "open (for instance EXTERNAL_URL = 'https://yams.example')"
+            )
         return None
     try:
         parts = urlsplit(str(url))
         parts.port  # noqa: B018 - reading it checks it
     except ValueError:
         parts = None
-    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname
-            or parts.path not in ("", "/") or parts.query or parts.fragment
-            or parts.username or parts.password):
-        raise SettingError(f"EXTERNAL_URL: {url!r} is not scheme://host[:port] "
-                           "(for instance 'https://yams.example')")
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+        or parts.username
+        or parts.password
+    ):
+        raise SettingError(
+            f"EXTERNAL_URL: {url!r} is not scheme://host[:port] "
+            "(for instance 'https://yams.example')"
+        )
     return parts.hostname

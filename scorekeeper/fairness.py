@@ -47,11 +47,13 @@ class Ticket:
 class FairQueue:
     """Places for jobs of many owners, shared out in turn; safe to share between threads."""
 
-    def __init__(self, places: int, capacity: int | None = None,
-                 waiting_per_owner: int | None = None) -> None:
+    def __init__(
+        self, places: int, capacity: int | None = None, waiting_per_owner: int | None = None
+    ) -> None:
         if places < 1 or (capacity is not None and capacity < places):
-            raise ValueError(f"a queue needs a place, and room for its places: {places}, "
-                             f"{capacity}")
+            raise ValueError(
+                f"a queue needs a place, and room for its places: {places}, {capacity}"
+            )
         self.places = places
         self.capacity = capacity
         self.waiting_per_owner = waiting_per_owner
@@ -79,8 +81,7 @@ class FairQueue:
         another owner's job took this one's seat, or after ``timeout``."""
         ticket = Ticket(owner)
         with self._lock:
-            if (self.waiting_per_owner is not None
-                    and self._holds(owner) > self.waiting_per_owner):
+            if self.waiting_per_owner is not None and self._holds(owner) > self.waiting_per_owner:
                 raise Busy
             if self.capacity is not None and self._held() >= self.capacity:
                 self._give_up_a_seat_to(owner)

@@ -34,8 +34,11 @@ from scorekeeper.fairness import Busy, FairQueue
 
 # What the workers run, imported once by the fork server: the server process imports
 # neither WeasyPrint nor, for this, anything else.
-PRELOADED_MODULES = ["scorekeeper.sheets.render", "scorekeeper.store.transfer",
-                     "scorekeeper.web.passphrases"]
+PRELOADED_MODULES = [
+    "scorekeeper.sheets.render",
+    "scorekeeper.store.transfer",
+    "scorekeeper.web.passphrases",
+]
 # A worker works at a lower priority than the server's threads: on a small machine, the
 # tablets' version polls and turns come before a PDF or an import.
 WORKER_NICENESS = 10
@@ -67,8 +70,9 @@ class Workers:
 
     def __init__(self, settings: WorkerSettings) -> None:
         self.settings = settings
-        self.queue = FairQueue(settings.workers, settings.workers + settings.queue,
-                               waiting_per_owner=1)
+        self.queue = FairQueue(
+            settings.workers, settings.workers + settings.queue, waiting_per_owner=1
+        )
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
 
@@ -111,9 +115,11 @@ class Workers:
         with self._lock:
             if self._executor is None:
                 self._executor = ProcessPoolExecutor(
-                    max_workers=self.settings.workers, mp_context=_context(),
+                    max_workers=self.settings.workers,
+                    mp_context=_context(),
                     max_tasks_per_child=self.settings.jobs_per_worker,
-                    initializer=_start_worker)
+                    initializer=_start_worker,
+                )
             return self._executor
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:

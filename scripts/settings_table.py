@@ -14,8 +14,10 @@ from pathlib import Path
 from scorekeeper.config import SETTINGS, Setting
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-BEGIN = ("<!-- The settings table is generated from scorekeeper/config.py: "
-         "python -m scripts.settings_table --write -->")
+BEGIN = (
+    "<!-- The settings table is generated from scorekeeper/config.py: "
+    "python -m scripts.settings_table --write -->"
+)
 END = "<!-- End of the settings table. -->"
 
 # Defaults computed at start, from the instance folder or the machine, said in words.
@@ -31,8 +33,10 @@ def default_text(setting: Setting) -> str:
     value = setting.default
     if callable(value):
         if setting.name not in COMPUTED_DEFAULTS:
-            raise KeyError(f"{setting.name}: its default is computed; say it in words in "
-                           "scripts/settings_table.py's COMPUTED_DEFAULTS")
+            raise KeyError(
+                f"{setting.name}: its default is computed; say it in words in "
+                "scripts/settings_table.py's COMPUTED_DEFAULTS"
+            )
         return COMPUTED_DEFAULTS[setting.name]
     if isinstance(value, timedelta):
         return f"`timedelta(days={value.days})`"
@@ -43,8 +47,10 @@ def default_text(setting: Setting) -> str:
 
 def table() -> str:
     rows = ["| setting | default | what it does |", "|---|---|---|"]
-    rows += [f"| `{setting.name}` | {default_text(setting)} | {setting.meaning} |"
-             for setting in SETTINGS]
+    rows += [
+        f"| `{setting.name}` | {default_text(setting)} | {setting.meaning} |"
+        for setting in SETTINGS
+    ]
     return "\n".join(rows)
 
 

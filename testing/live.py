@@ -38,13 +38,28 @@ class LiveServer:
     standing for the free port found (see bench/load.py). The server uses the database
     `database_url`, else the instance folder's own, whatever the environment says."""
 
-    def __init__(self, instance: Path, log: Path, command: list[str] | None = None,
-                 database_url: str | None = None) -> None:
+    def __init__(
+        self,
+        instance: Path,
+        log: Path,
+        command: list[str] | None = None,
+        database_url: str | None = None,
+    ) -> None:
         self.log = log
         self.database_url = database_url
         self.port = free_port()
-        command = command or [sys.executable, "-c", SERVE_CODE, "serve", "--host", "127.0.0.1",
-                              "--port", "{port}", "--instance", str(instance)]
+        command = command or [
+            sys.executable,
+            "-c",
+            SERVE_CODE,
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "{port}",
+            "--instance",
+            str(instance),
+        ]
         self.command = [part.replace("{port}", str(self.port)) for part in command]
         self.process: subprocess.Popen | None = None
 
@@ -58,13 +73,16 @@ class LiveServer:
         if self.database_url:
             env["SCOREKEEPER_DATABASE_URL"] = self.database_url
         with self.log.open("ab") as log:
-            self.process = subprocess.Popen(self.command, cwd=REPO_ROOT, env=env,
-                                            stdout=log, stderr=subprocess.STDOUT)
+            self.process = subprocess.Popen(
+                self.command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+            )
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited with {self.process.returncode}: "
-                                   f"{self.log.read_text(errors='replace')[-2000:]}")
+                raise RuntimeError(
+                    f"the server exited with {self.process.returncode}: "
+                    f"{self.log.read_text(errors='replace')[-2000:]}"
+                )
             try:
                 socket.create_connection(self.base, timeout=0.5).close()
                 return self
@@ -129,8 +147,12 @@ class Sheet:
         reader = _FormReader()
         reader.feed(html)
         seq = reader.inputs.get("seq")
-        return cls(reader.inputs.get("csrf_token"), int(seq) if seq is not None else None,
-                   reader.inputs.get("version"), reader.targets)
+        return cls(
+            reader.inputs.get("csrf_token"),
+            int(seq) if seq is not None else None,
+            reader.inputs.get("version"),
+            reader.targets,
+        )
 
     @property
     def playable(self) -> bool:
@@ -152,8 +174,13 @@ class Client:
     def close(self) -> None:
         self.connection.close()
 
-    def request(self, method: str, path: str, body: bytes | None = None,
-                headers: dict[str, str] | None = None) -> Page:
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> Page:
         headers = dict(headers or {})
         cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in self.cookies.items())
         if cookie:
@@ -173,8 +200,12 @@ class Client:
         return self.request("GET", path)
 
     def post(self, path: str, fields: dict[str, str | int]) -> Page:
-        return self.request("POST", path, urlencode(fields).encode(),
-                            {"Content-Type": "application/x-www-form-urlencoded"})
+        return self.request(
+            "POST",
+            path,
+            urlencode(fields).encode(),
+            {"Content-Type": "application/x-www-form-urlencoded"},
+        )
 
     def sheet(self, game_id: int) -> tuple[Page, Sheet]:
         page = self.get(f"/games/{game_id}")
@@ -185,8 +216,14 @@ class Client:
     @staticmethod
     def entry_form(sheet: Sheet, dice: str, target: str) -> dict[str, str | int]:
         # confirm=1: a box these dice do not fill is barred at once instead of asking first.
-        return {"csrf_token": sheet.csrf_token or "", "seq": sheet.seq,
-                "version": sheet.version or "", "dice": dice, "target": target, "confirm": "1"}
+        return {
+            "csrf_token": sheet.csrf_token or "",
+            "seq": sheet.seq,
+            "version": sheet.version or "",
+            "dice": dice,
+            "target": target,
+            "confirm": "1",
+        }
 
     def submit(self, game_id: int, sheet: Sheet, dice: str, target: str) -> Page:
         return self.post(f"/games/{game_id}/entries", self.entry_form(sheet, dice, target))
@@ -194,8 +231,18 @@ class Client:
 
 # Distinct dice for each client, none of them a Yams (so no joker decides the box), so that
 # the entry a client wrote can be told from all others.
-CLIENT_DICE = ("12346", "11235", "22456", "13356", "12445", "23566", "11456", "33456",
-               "12256", "14456")
+CLIENT_DICE = (
+    "12346",
+    "11235",
+    "22456",
+    "13356",
+    "12445",
+    "23566",
+    "11456",
+    "33456",
+    "12256",
+    "14456",
+)
 
 
 def sorted_dice(dice: str) -> str:

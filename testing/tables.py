@@ -30,8 +30,9 @@ def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
     What the incremental writes must always equal; the tests compare the two.
     """
     finished = connection.execute(
-        select(games.c.id, games.c.household_id, games.c.finished_at)
-        .where(games.c.status == FINISHED)
+        select(games.c.id, games.c.household_id, games.c.finished_at).where(
+            games.c.status == FINISHED
+        )
     ).all()
     rows: list[dict[str, Any]] = []
     texts: dict[str, str] = {}
@@ -39,8 +40,9 @@ def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
         rules, player_ids, state = stored_state(connection, game.id)
         if state.is_over:
             texts[rules_key(rules)] = canonical_rules(rules)
-            rows.extend(result_rows(game.id, game.household_id, rules, game.finished_at,
-                                    player_ids, state))
+            rows.extend(
+                result_rows(game.id, game.household_id, rules, game.finished_at, player_ids, state)
+            )
     by_pair: dict[tuple, list[dict]] = defaultdict(list)
     for row in rows:
         by_pair[row["player_id"], row["rules_key"]].append(row)
@@ -54,23 +56,51 @@ def expected_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
     return {
         "results": sorted(rows, key=lambda row: (row["game_id"], row["seat"])),
         "rule_sets": sorted(
-            ({"household_id": household, "key": key, "rules": texts[key],
-              "games": sum(1 for row in rows if (row["household_id"], row["rules_key"])
-                           == (household, key) and row["seat"] == 0),
-              "results": sum(1 for row in rows if (row["household_id"], row["rules_key"])
-                             == (household, key))}
-             for household, key in {(row["household_id"], row["rules_key"]) for row in rows}),
-            key=lambda row: (row["household_id"], row["key"])),
+            (
+                {
+                    "household_id": household,
+                    "key": key,
+                    "rules": texts[key],
+                    "games": sum(
+                        1
+                        for row in rows
+                        if (row["household_id"], row["rules_key"]) == (household, key)
+                        and row["seat"] == 0
+                    ),
+                    "results": sum(
+                        1
+                        for row in rows
+                        if (row["household_id"], row["rules_key"]) == (household, key)
+                    ),
+                }
+                for household, key in {(row["household_id"], row["rules_key"]) for row in rows}
+            ),
+            key=lambda row: (row["household_id"], row["key"]),
+        ),
         "player_stats": sorted(
-            ({"player_id": player_id, "rules_key": key, **{name: counters[name]
-                                                            for name in PLAYER_COUNTERS}}
-             for (player_id, key), counters in stats.items()),
-            key=lambda row: (row["player_id"], row["rules_key"])),
+            (
+                {
+                    "player_id": player_id,
+                    "rules_key": key,
+                    **{name: counters[name] for name in PLAYER_COUNTERS},
+                }
+                for (player_id, key), counters in stats.items()
+            ),
+            key=lambda row: (row["player_id"], row["rules_key"]),
+        ),
         "player_box_stats": sorted(
-            ({"player_id": player_id, "rules_key": key, "box": box,
-              "filled": counters["filled"], "barred": counters["barred"]}
-             for (player_id, key, box), counters in boxes.items()),
-            key=lambda row: (row["player_id"], row["rules_key"], row["box"])),
+            (
+                {
+                    "player_id": player_id,
+                    "rules_key": key,
+                    "box": box,
+                    "filled": counters["filled"],
+                    "barred": counters["barred"],
+                }
+                for (player_id, key, box), counters in boxes.items()
+            ),
+            key=lambda row: (row["player_id"], row["rules_key"], row["box"]),
+        ),
     }
 
 
@@ -80,9 +110,10 @@ def stored_tables(connection: Connection) -> dict[str, list[dict[str, Any]]]:
         "results": (results, (results.c.game_id, results.c.seat)),
         "rule_sets": (rule_sets, (rule_sets.c.household_id, rule_sets.c.key)),
         "player_stats": (player_stats, (player_stats.c.player_id, player_stats.c.rules_key)),
-        "player_box_stats": (player_box_stats, (player_box_stats.c.player_id,
-                                                player_box_stats.c.rules_key,
-                                                player_box_stats.c.box)),
+        "player_box_stats": (
+            player_box_stats,
+            (player_box_stats.c.player_id, player_box_stats.c.rules_key, player_box_stats.c.box),
+        ),
     }
     return {
         name: [dict(row._mapping) for row in connection.execute(select(table).order_by(*order))]

@@ -24,11 +24,15 @@ from tests.support.databases import (
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "sqlite_only(reason): about SQLite itself (its file, PRAGMAs, backup API); "
-        "skipped on PostgreSQL")
+        "markers",
+        "sqlite_only(reason): about SQLite itself (its file, PRAGMAs, backup API); "
+        "skipped on PostgreSQL",
+    )
     if os.environ.get(REQUIRE_POSTGRESQL_ENV) == "1" and not ON_POSTGRESQL:
-        raise pytest.UsageError(f"{REQUIRE_POSTGRESQL_ENV}=1 but {TEST_DATABASE_URL_ENV} is not "
-                                "set: this run would test SQLite only")
+        raise pytest.UsageError(
+            f"{REQUIRE_POSTGRESQL_ENV}=1 but {TEST_DATABASE_URL_ENV} is not "
+            "set: this run would test SQLite only"
+        )
 
 
 def pytest_collection_modifyitems(config, items):

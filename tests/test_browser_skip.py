@@ -8,23 +8,39 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # Loaded before tests/browser/conftest.py: this machine's Chromium is not there.
-HIDE_CHROMIUM = '''
+HIDE_CHROMIUM = """
 import os
 _access = os.access
 os.access = lambda path, mode, **kw: False if str(path) == "/usr/bin/chromium" else _access(
     path, mode, **kw)
-'''
+"""
 
 
 def _run_browser_tests(tmp_path, **env) -> subprocess.CompletedProcess:
     (tmp_path / "hide_chromium.py").write_text(HIDE_CHROMIUM, encoding="utf-8")
-    environment = {name: value for name, value in os.environ.items()
-                   if name != "SCOREKEEPER_REQUIRE_BROWSER"}
+    environment = {
+        name: value for name, value in os.environ.items() if name != "SCOREKEEPER_REQUIRE_BROWSER"
+    }
     environment.update(PYTHONPATH=str(tmp_path), **env)
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "hide_chromium", "-p", "no:cacheprovider",
-         "-rs", "-q", "tests/browser"],
-        cwd=ROOT, env=environment, capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "hide_chromium",
+            "-p",
+            "no:cacheprovider",
+            "-rs",
+            "-q",
+            "tests/browser",
+        ],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_without_chromium_the_browser_tests_are_one_skip_with_its_reason(tmp_path):

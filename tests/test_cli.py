@@ -39,8 +39,12 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
     assert "http://localhost:8123" in result.output
     assert "http://192.168.1.20:8123" in result.output
     # Waitress refuses a body larger than the largest the app takes (an import's).
-    assert served == {"host": "0.0.0.0", "port": 8123, "threads": cli.SERVER_THREADS,
-                      "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default}
+    assert served == {
+        "host": "0.0.0.0",
+        "port": 8123,
+        "threads": cli.SERVER_THREADS,
+        "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default,
+    }
     if not ON_POSTGRESQL:  # there the database is the test's, named by the environment
         assert (instance / DATABASE_FILE).is_file()
 
@@ -62,11 +66,14 @@ def test_each_lazy_command_is_listed_with_its_own_summary(name):
 
 
 def test_help_lists_every_command_without_importing_them():
-    code = ("import sys; from scorekeeper.cli import main; main(['--help'], standalone_mode=False);"
-            "print(sorted(name for name in sys.modules if name.split('.')[0] in "
-            "('flask', 'sqlalchemy', 'weasyprint', 'numpy', 'alembic', 'waitress')))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    code = (
+        "import sys; from scorekeeper.cli import main; main(['--help'], standalone_mode=False);"
+        "print(sorted(name for name in sys.modules if name.split('.')[0] in "
+        "('flask', 'sqlalchemy', 'weasyprint', 'numpy', 'alembic', 'waitress')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     for name in [*cli.LAZY_COMMANDS, "replay", "serve"]:
         assert f"\n  {name} " in result.stdout
     assert result.stdout.strip().endswith("[]")
@@ -74,16 +81,20 @@ def test_help_lists_every_command_without_importing_them():
 
 def test_a_start_imports_neither_weasyprint_nor_alembic(tmp_path):
     # WeasyPrint belongs to the PDF workers; Alembic to a start that has a migration to run.
-    code = ("import sys; from scorekeeper.app import create_app; "
-            "create_app(instance_path=sys.argv[1]); "
-            "print(sorted({name.split('.')[0] for name in sys.modules} "
-            "& {'weasyprint', 'alembic'}))")
-    first = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
-                           text=True, check=True)
+    code = (
+        "import sys; from scorekeeper.app import create_app; "
+        "create_app(instance_path=sys.argv[1]); "
+        "print(sorted({name.split('.')[0] for name in sys.modules} "
+        "& {'weasyprint', 'alembic'}))"
+    )
+    first = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
+    )
     # A test's PostgreSQL database comes migrated already (tests/support/databases.py).
     assert first.stdout.strip() == ("[]" if ON_POSTGRESQL else "['alembic']")
-    again = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
-                           text=True, check=True)
+    again = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
+    )
     assert again.stdout.strip() == "[]"
 
 
@@ -107,8 +118,9 @@ def test_numpy_waits_for_the_first_advice(tmp_path):
         client.get(f"/games/{game}/advice/progress")  # looks for the table, builds none
         print("numpy" in sys.modules)
     """
-    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True,
-                            text=True, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
+    )
     assert result.stdout.split() == ["False", "True"]
 
 

@@ -43,7 +43,8 @@ def test_the_readme_settings_table_is_the_one_generated_from_the_list():
 
     assert readme_table(README.read_text(encoding="utf-8")) == table(), (
         "README.md's settings table differs from scorekeeper/config.py: "
-        "run python -m scripts.settings_table --write")
+        "run python -m scripts.settings_table --write"
+    )
 
 
 def test_the_readme_settings_table_lists_every_setting_once_with_its_default():
@@ -52,6 +53,8 @@ def test_the_readme_settings_table_lists_every_setting_once_with_its_default():
     rows = readme_table(README.read_text(encoding="utf-8")).splitlines()[2:]
     cells = [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows]
     assert [name for name, _default, _meaning in cells] == [
-        f"`{setting.name}`" for setting in SETTINGS]
+        f"`{setting.name}`" for setting in SETTINGS
+    ]
     assert [default for _name, default, _meaning in cells] == [
-        default_text(setting) for setting in SETTINGS]
+        default_text(setting) for setting in SETTINGS
+    ]

@@ -23,8 +23,10 @@ def household_defaults(source: str, module: str):
         arguments = node.args
         positional = [*arguments.posonlyargs, *arguments.args]
         defaults = [None] * (len(positional) - len(arguments.defaults)) + arguments.defaults
-        pairs = [*zip(positional, defaults, strict=True),
-                 *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True)]
+        pairs = [
+            *zip(positional, defaults, strict=True),
+            *zip(arguments.kwonlyargs, arguments.kw_defaults, strict=True),
+        ]
         for argument, default in pairs:
             if argument.arg == "household" and default is not None:
                 yield f"{module}:{node.name}", ast.unparse(default)
@@ -36,7 +38,8 @@ def test_no_function_of_the_app_defaults_its_household():
         module = path.relative_to(PACKAGE).as_posix()
         found.update(household_defaults(path.read_text(encoding="utf-8"), module))
     assert set(found) == set(MAY_BE_LEFT_OUT), (
-        f"household arguments with a default: {sorted(set(found) - set(MAY_BE_LEFT_OUT))}")
+        f"household arguments with a default: {sorted(set(found) - set(MAY_BE_LEFT_OUT))}"
+    )
     assert set(found.values()) == {"None"}
 
 
@@ -50,5 +53,7 @@ def required(store, *, household: int, limit=None): ...
 def other_names(store, households=2, household_id=3): ...
 """
     assert dict(household_defaults(source, "m.py")) == {
-        "m.py:positional": "HOME_HOUSEHOLD", "m.py:keyword_only": "1",
-        "m.py:method": "HOME_HOUSEHOLD"}
+        "m.py:positional": "HOME_HOUSEHOLD",
+        "m.py:keyword_only": "1",
+        "m.py:method": "HOME_HOUSEHOLD",
+    }

@@ -11,8 +11,11 @@ from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.households import find_household
 from scorekeeper.store.transfer import export_documents
 
-DOCUMENT = {"rules": {}, "players": ["Zoé"], "entries": [
-    {"player": "Zoé", "box": "sixes", "dice": [6, 6, 6, 2, 1]}]}
+DOCUMENT = {
+    "rules": {},
+    "players": ["Zoé"],
+    "entries": [{"player": "Zoé", "box": "sixes", "dice": [6, 6, 6, 2, 1]}],
+}
 
 
 def run(instance, *args):
@@ -22,8 +25,14 @@ def run(instance, *args):
 @pytest.fixture
 def hosted(instance_path, database_url):
     instance_path.mkdir(parents=True, exist_ok=True)
-    result = run(instance_path, "household", "create", "Les Dupont",
-                 "--passphrase", "une phrase assez longue")
+    result = run(
+        instance_path,
+        "household",
+        "create",
+        "Les Dupont",
+        "--passphrase",
+        "une phrase assez longue",
+    )
     assert result.exit_code == 0, result.output
     assert "Les Dupont" in result.output
     store = Store(database_url)
@@ -47,8 +56,9 @@ def test_import_and_export_go_to_the_named_household(hosted, tmp_path):
     result = run(instance, "import", file, "--household", "LES DUPONT")
     assert result.exit_code == 0, result.output
     household = find_household(store, "Les Dupont").id
-    assert [document["players"] for document in export_documents(store, household=household)] \
-        == [["Zoé"]]
+    assert [document["players"] for document in export_documents(store, household=household)] == [
+        ["Zoé"]
+    ]
     assert list(export_documents(store, household=HOME_HOUSEHOLD)) == []
     exported = run(instance, "export", "--household", "Les Dupont")
     assert [document["players"] for document in json.loads(exported.stdout)] == [["Zoé"]]

@@ -20,16 +20,18 @@ from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = ROOT / "scorekeeper" / "translations"
-CATALOGUES = sorted(path.parent.parent.name
-                    for path in TRANSLATIONS.glob("*/LC_MESSAGES/messages.po"))
+CATALOGUES = sorted(
+    path.parent.parent.name for path in TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")
+)
 
 # What must survive translation unchanged: %(name)s fields (Flask-Babel, Jinja) with their
 # conversion, {name} fields (str.format, the rules' messages) and escaped braces.
 PERCENT_FIELD = re.compile(r"%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrs%]")
 BRACE_FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
 
-UPDATE_HINT = ("run the pybabel extract and update commands of README.md (Development), "
-               "then translate")
+UPDATE_HINT = (
+    "run the pybabel extract and update commands of README.md (Development), then translate"
+)
 
 
 def po_catalogue(language: str) -> Catalog:
@@ -59,8 +61,9 @@ def source_messages() -> dict[str, str | tuple[str, ...]]:
         method_map, options_map = parse_mapping_cfg(file)
     return {
         forms(message)[0]: message
-        for _file, _line, message, _comments, _context
-        in extract_from_dir(ROOT, method_map, options_map)
+        for _file, _line, message, _comments, _context in extract_from_dir(
+            ROOT, method_map, options_map
+        )
     }
 
 
@@ -90,8 +93,11 @@ def test_every_language_but_french_has_a_catalogue(app):
 def test_every_message_is_translated_and_none_is_fuzzy(language):
     catalogue = po_catalogue(language)
     assert not catalogue.fuzzy, "the catalogue's header is marked fuzzy"
-    untranslated = [message.id for message in messages(catalogue)
-                    if not all(form.strip() for form in forms(message.string))]
+    untranslated = [
+        message.id
+        for message in messages(catalogue)
+        if not all(form.strip() for form in forms(message.string))
+    ]
     fuzzy = [message.id for message in messages(catalogue) if message.fuzzy]
     assert untranslated == [], f"untranslated in {language}"
     assert fuzzy == [], f"fuzzy in {language}"
@@ -122,8 +128,11 @@ def test_the_catalogue_has_every_message_of_the_sources(language, sources):
     catalogue = po_catalogue(language)
     missing = [msgid for msgid in sources if catalogue.get(msgid) is None]
     assert missing == [], f"not in the {language} catalogue; {UPDATE_HINT}"
-    singular_only = [msgid for msgid, message in sources.items()
-                     if isinstance(message, tuple) and not catalogue.get(msgid).pluralizable]
+    singular_only = [
+        msgid
+        for msgid, message in sources.items()
+        if isinstance(message, tuple) and not catalogue.get(msgid).pluralizable
+    ]
     assert singular_only == [], f"plural in the code, not in the catalogue; {UPDATE_HINT}"
 
 
@@ -132,8 +141,10 @@ def test_the_compiled_catalogue_is_the_catalogue(language):
     """Flask-Babel reads the .mo, which is committed: it must say what the .po says."""
     with open(TRANSLATIONS / language / "LC_MESSAGES" / "messages.mo", "rb") as file:
         compiled = read_mo(file)
-    expected = {forms(message.id): forms(message.string)
-                for message in messages(po_catalogue(language))}
+    expected = {
+        forms(message.id): forms(message.string) for message in messages(po_catalogue(language))
+    }
     found = {forms(message.id): forms(message.string) for message in messages(compiled)}
     assert found == expected, (
-        "messages.mo is out of date: pybabel compile -d scorekeeper/translations")
+        "messages.mo is out of date: pybabel compile -d scorekeeper/translations"
+    )

@@ -45,8 +45,10 @@ def test_a_new_instance_is_its_owners_only(tmp_path):
 
 def test_the_next_start_reads_the_templates_compiled(tmp_path, monkeypatch):
     instance = tmp_path / "instance"
-    assert create_app({"TESTING": True}, instance_path=instance).test_client().get(
-        "/").status_code == 200
+    assert (
+        create_app({"TESTING": True}, instance_path=instance).test_client().get("/").status_code
+        == 200
+    )
     compiled = list((instance / TEMPLATE_CACHE_DIR).iterdir())
     assert compiled and all(_mode(path) == 0o600 for path in compiled)
     assert _mode(instance / TEMPLATE_CACHE_DIR) == 0o700
@@ -87,8 +89,9 @@ def installed(tmp_path, monkeypatch):
     user_data = tmp_path / "home" / ".local" / "share" / "scorekeeper"
     monkeypatch.setattr(app_module, "PACKAGE_DIR", package)
     monkeypatch.setattr(app_module.sys, "prefix", str(venv))
-    monkeypatch.setattr(app_module.platformdirs, "user_data_dir",
-                        lambda name, appauthor: str(user_data))
+    monkeypatch.setattr(
+        app_module.platformdirs, "user_data_dir", lambda name, appauthor: str(user_data)
+    )
     return venv, user_data
 
 

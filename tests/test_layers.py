@@ -48,8 +48,10 @@ class Import:
     target: str  # the dotted name of the imported module
 
     def __str__(self) -> str:
-        return (f"{ROOT}/{self.module}:{self.line} ({describe(part_of_path(self.module))}) "
-                f"imports {self.target} ({describe(part_of(self.target))})")
+        return (
+            f"{ROOT}/{self.module}:{self.line} ({describe(part_of_path(self.module))}) "
+            f"imports {self.target} ({describe(part_of(self.target))})"
+        )
 
 
 def describe(part: str | None) -> str:
@@ -82,11 +84,13 @@ def imports_of(source: str, module: str, package: Path) -> Iterator[Import]:
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
-                anchor = package_name[:len(package_name) - node.level + 1]
+                anchor = package_name[: len(package_name) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             # `from scorekeeper import cli` imports the module scorekeeper.cli.
-            targets = [f"{base}.{alias.name}" if is_module(f"{base}.{alias.name}", package)
-                       else base for alias in node.names]
+            targets = [
+                f"{base}.{alias.name}" if is_module(f"{base}.{alias.name}", package) else base
+                for alias in node.names
+            ]
         else:
             continue
         for target in dict.fromkeys(targets):  # one line may name a module twice
@@ -122,8 +126,11 @@ def imports_up(package: Path) -> list[Import]:
 
 
 def test_every_module_stands_on_a_floor():
-    unplaced = [module for module in modules(PACKAGE)
-                if module != "__init__.py" and part_of_path(module) is None]
+    unplaced = [
+        module
+        for module in modules(PACKAGE)
+        if module != "__init__.py" and part_of_path(module) is None
+    ]
     assert not unplaced, f"modules on no floor (add them to FLOORS): {unplaced}"
 
 
@@ -148,7 +155,8 @@ def test_an_import_is_found_wherever_it_is_written(tmp_path):
         "class Later:\n"
         "    def method(self):\n"
         "        import scorekeeper.advisor.tables as tables\n"
-        "from testing.samples import random_document\n")
+        "from testing.samples import random_document\n"
+    )
     (tmp_path / "cli" / "__init__.py").write_text("from scorekeeper.store.copy import command\n")
     assert [str(found) for found in imports_up(tmp_path)] == [
         "scorekeeper/store/copy.py:1 (store, floor 1) imports scorekeeper.web.games (web, floor 3)",

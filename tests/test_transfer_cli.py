@@ -35,8 +35,10 @@ def games_dir(tmp_path):
     folder.mkdir()
     triple = random_document(Rules.from_dict({"preset": "triple"}), ["Mag", "Alix"], rng)
     write(folder / "triple.json", {**triple, "finished_at": "2024-02-03T21:00:00+01:00"})
-    write(folder / "two.json", [solo_document("Zoé", finished_at="2024-01-01"),
-                                solo_document("Mag", bonus=False)])
+    write(
+        folder / "two.json",
+        [solo_document("Zoé", finished_at="2024-01-01"), solo_document("Mag", bonus=False)],
+    )
     return folder
 
 
@@ -48,8 +50,9 @@ def open_store(database_url):
 
 def test_import_prints_where_each_game_went_then_export_prints_them(tmp_path, games_dir):
     instance = tmp_path / "instance"
-    result = run("import", "--instance", instance, games_dir / "triple.json",
-                 games_dir / "two.json")
+    result = run(
+        "import", "--instance", instance, games_dir / "triple.json", games_dir / "two.json"
+    )
 
     assert result.exit_code == 0, result.output
     assert json_lines(result) == [
@@ -61,17 +64,27 @@ def test_import_prints_where_each_game_went_then_export_prints_them(tmp_path, ga
     assert result.exit_code == 0
     exported = json.loads(result.stdout)
     assert [(doc["id"], doc["status"], doc["players"]) for doc in exported] == [
-        (1, "finished", ["Mag", "Alix"]), (2, "finished", ["Zoé"]), (3, "finished", ["Mag"])]
+        (1, "finished", ["Mag", "Alix"]),
+        (2, "finished", ["Zoé"]),
+        (3, "finished", ["Mag"]),
+    ]
     assert exported[0]["finished_at"] == "2024-02-03T20:00:00+00:00"
     assert exported[1]["created_at"] == "2024-01-01T00:00:00+00:00"
 
 
 def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(
-        tmp_path, games_dir, another_database):
+    tmp_path, games_dir, another_database
+):
     first, second = tmp_path / "first", tmp_path / "second"
     urls = another_database(first), another_database(second)
-    run("import", "--instance", first, games_dir / "triple.json", games_dir / "two.json",
-        database_url=urls[0])
+    run(
+        "import",
+        "--instance",
+        first,
+        games_dir / "triple.json",
+        games_dir / "two.json",
+        database_url=urls[0],
+    )
     exported = run("export", "--instance", first, database_url=urls[0]).stdout
     backup = tmp_path / "backup.json"
     backup.write_text(exported, encoding="utf-8")
@@ -88,8 +101,9 @@ def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(
     assert run("export", "--instance", second, database_url=urls[1]).stdout == exported
 
 
-def test_an_illegal_file_imports_nothing_names_the_errors_and_exits_2(tmp_path, games_dir,
-                                                                      another_database):
+def test_an_illegal_file_imports_nothing_names_the_errors_and_exits_2(
+    tmp_path, games_dir, another_database
+):
     instance = tmp_path / "instance"
     url = another_database(instance)
     run("import", "--instance", instance, games_dir / "two.json", database_url=url)
@@ -100,15 +114,28 @@ def test_an_illegal_file_imports_nothing_names_the_errors_and_exits_2(tmp_path, 
     write(games_dir / "cheat.json", [solo_document("Bob"), cheat])
     (games_dir / "notes.json").write_text("Mag 245, Alix 230", encoding="utf-8")
 
-    result = run("import", "--instance", instance, games_dir / "triple.json",
-                 games_dir / "cheat.json", games_dir / "notes.json", database_url=url)
+    result = run(
+        "import",
+        "--instance",
+        instance,
+        games_dir / "triple.json",
+        games_dir / "cheat.json",
+        games_dir / "notes.json",
+        database_url=url,
+    )
 
     assert result.exit_code == 2
     assert json_lines(result) == [
-        {"file": str(games_dir / "cheat.json"), "document": 2, "entry": 4,
-         "error": "« 7 » n'est pas un dé : un dé va de 1 à 6."},
-        {"file": str(games_dir / "notes.json"),
-         "error": "Ce fichier n'est pas du JSON valide (ligne 1, colonne 1)."},
+        {
+            "file": str(games_dir / "cheat.json"),
+            "document": 2,
+            "entry": 4,
+            "error": "« 7 » n'est pas un dé : un dé va de 1 à 6.",
+        },
+        {
+            "file": str(games_dir / "notes.json"),
+            "error": "Ce fichier n'est pas du JSON valide (ligne 1, colonne 1).",
+        },
     ]
     assert "Rien n'a été importé." in result.stderr
     assert every_row(store) == before
@@ -145,8 +172,7 @@ def test_import_needs_existing_files(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["\ud800", "Mag\x00"])
-def test_a_file_with_a_nul_or_a_lone_surrogate_imports_nothing(tmp_path, another_database,
-                                                               name):
+def test_a_file_with_a_nul_or_a_lone_surrogate_imports_nothing(tmp_path, another_database, name):
     """Neither can be kept (PostgreSQL refuses a NUL, UTF-8 a surrogate): refused whole, as
     the web's import refuses it."""
     instance = tmp_path / "instance"

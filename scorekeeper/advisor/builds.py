@@ -81,8 +81,13 @@ class Strategies:
     """The tables of one app. ``get`` never waits for a build, nor starts one: ``build``
     queues one, and ``progress`` then tells how far it went."""
 
-    def __init__(self, instance_path: str, worker: Callable = build_in_worker,
-                 kept_in_memory: int = KEPT_IN_MEMORY, kept_on_disk: int = KEPT_ON_DISK) -> None:
+    def __init__(
+        self,
+        instance_path: str,
+        worker: Callable = build_in_worker,
+        kept_in_memory: int = KEPT_IN_MEMORY,
+        kept_on_disk: int = KEPT_ON_DISK,
+    ) -> None:
         self.instance_path = instance_path
         self.worker = worker
         self.kept_in_memory = kept_in_memory
@@ -111,8 +116,7 @@ class Strategies:
             if rules in self.building:
                 return False
             self.building[rules] = 0.0
-        threading.Thread(target=self._build_in_turn, args=(rules, household),
-                         daemon=True).start()
+        threading.Thread(target=self._build_in_turn, args=(rules, household), daemon=True).start()
         return True
 
     def progress(self, rules: Rules) -> float | None:
@@ -154,8 +158,9 @@ class Strategies:
     def _build(self, rules: Rules) -> None:
         context = multiprocessing.get_context("spawn")  # no copy of the server's threads
         done = context.Value("d", 0.0, lock=False)
-        process = context.Process(target=self.worker, args=(rules, self.instance_path, done),
-                                  daemon=True)
+        process = context.Process(
+            target=self.worker, args=(rules, self.instance_path, done), daemon=True
+        )
         process.start()
         while process.is_alive():
             process.join(POLL_SECONDS)
@@ -174,6 +179,6 @@ class Strategies:
             with contextlib.suppress(FileNotFoundError):  # another process deleted it
                 used.append((path.stat().st_mtime, path))
         used.sort(reverse=True)
-        for _mtime, path in used[self.kept_on_disk:]:
+        for _mtime, path in used[self.kept_on_disk :]:
             with contextlib.suppress(FileNotFoundError):
                 path.unlink()

@@ -45,8 +45,9 @@ class PlayerReview:
         return 100.0 * self.best_turns / self.turns if self.turns else 100.0
 
 
-def review_game(strategy: Strategy, state: GameState) -> tuple[list[TurnReview],
-                                                                list[PlayerReview]]:
+def review_game(
+    strategy: Strategy, state: GameState
+) -> tuple[list[TurnReview], list[PlayerReview]]:
     """Every entry of ``state`` judged against the optimal strategy, and each player's sum."""
     turns = []
     before = GameState.start(state.rules, state.players)
@@ -54,8 +55,16 @@ def review_game(strategy: Strategy, state: GameState) -> tuple[list[TurnReview],
         ranked = strategy.advise(before, entry.dice)
         chosen = next(a for a in ranked if (a.column, a.box) == (entry.column, entry.box))
         best = ranked[0]
-        turns.append(TurnReview(number, entry.player, best.box, best.column,
-                                best.expected_total, chosen.expected_total))
+        turns.append(
+            TurnReview(
+                number,
+                entry.player,
+                best.box,
+                best.column,
+                best.expected_total,
+                chosen.expected_total,
+            )
+        )
         before = before.play(entry)
     players = [
         PlayerReview(

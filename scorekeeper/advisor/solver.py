@@ -89,12 +89,13 @@ class SheetIndex:
         self.upper_bits = sum(self.bit[box] for box in UPPER_BOXES)
         self._rows: dict[int, np.ndarray] = {}
         # Points of each box for each roll, from the rules engine itself.
-        self.points = {box: np.array([score(rules, box, roll) for roll in ROLLS], dtype=float)
-                       for box in self.boxes}
+        self.points = {
+            box: np.array([score(rules, box, roll) for roll in ROLLS], dtype=float)
+            for box in self.boxes
+        }
         self.yams_rolls = np.array([ROLLS.index((face,) * 5) for face in FACES])
         self.bits = np.array([self.bit[box] for box in self.boxes], dtype=np.int64)
-        self.upper = np.array([index for index, box in enumerate(self.boxes)
-                               if box in FACE_OF_BOX])
+        self.upper = np.array([index for index, box in enumerate(self.boxes) if box in FACE_OF_BOX])
         self.lower = [index for index, box in enumerate(self.boxes) if box not in FACE_OF_BOX]
         upper_faces = np.array([FACE_OF_BOX[self.boxes[index]] for index in self.upper])
         # What an upper box scores for each count of its face: ``upper_points[box, count]``.
@@ -103,8 +104,10 @@ class SheetIndex:
         self._list_choices()
         # The most the open upper boxes of each mask can still add: five of their face each.
         masks = np.arange(self.full + 1)
-        self.upper_room = sum(np.where(masks & self.bits[index], 0, DICE * face)
-                              for index, face in zip(self.upper, upper_faces, strict=True))
+        self.upper_room = sum(
+            np.where(masks & self.bits[index], 0, DICE * face)
+            for index, face in zip(self.upper, upper_faces, strict=True)
+        )
 
     def _list_choices(self) -> None:
         """The rows of ``_last_roll_values``'s options, and which of them each roll takes.
@@ -115,8 +118,15 @@ class SheetIndex:
         Every roll has a first row: it scores in the upper box of each face it shows.
         """
         bonus_box = self.boxes.index("yams") if self.rules.has_yams_bonus else None
-        pairs = sorted({(index, value) for index in self.lower if index != bonus_box
-                        for value in self.points[self.boxes[index]] if value > 0})
+        pairs = sorted(
+            {
+                (index, value)
+                for index in self.lower
+                if index != bonus_box
+                for value in self.points[self.boxes[index]]
+                if value > 0
+            }
+        )
         self.option_box = np.array([index for index, _ in pairs])
         self.option_points = np.array([value for _, value in pairs])
         row_of = {pair: row for row, pair in enumerate(pairs)}
@@ -125,11 +135,16 @@ class SheetIndex:
         self.option_count = self.upper_options.stop + (bonus_box is not None)
         rows_of_roll = []
         for roll_index, roll in enumerate(ROLLS):
-            rows = [row_of[index, self.points[self.boxes[index]][roll_index]]
-                    for index in self.lower if index != bonus_box
-                    and self.points[self.boxes[index]][roll_index] > 0]
-            rows += [upper_start + DICE * position + count - 1
-                     for position, count in enumerate(self.face_count[:, roll_index]) if count]
+            rows = [
+                row_of[index, self.points[self.boxes[index]][roll_index]]
+                for index in self.lower
+                if index != bonus_box and self.points[self.boxes[index]][roll_index] > 0
+            ]
+            rows += [
+                upper_start + DICE * position + count - 1
+                for position, count in enumerate(self.face_count[:, roll_index])
+                if count
+            ]
             if bonus_box is not None and len(set(roll)) == 1:
                 rows.append(self.option_count - 1)
             rows_of_roll.append(rows)
@@ -151,8 +166,9 @@ class SheetIndex:
         for box in UPPER_BOXES:
             if mask & self.bit[box]:
                 face = FACE_OF_BOX[box]
-                totals = {min(UPPER_CAP, total + face * count)
-                          for total in totals for count in range(6)}
+                totals = {
+                    min(UPPER_CAP, total + face * count) for total in totals for count in range(6)
+                }
         return sorted(totals)
 
     def states(self, masks: Iterable[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -174,8 +190,10 @@ class SheetIndex:
         key = mask & (self.upper_bits | self.yams_bit)
         if key not in self._rows:
             yams50 = (0, 1) if mask & self.yams_bit and self.rules.has_yams_bonus else (0,)
-            self._rows[key] = np.array([(flag, upper) for upper in self.reachable_uppers(mask)
-                                        for flag in yams50], dtype=np.int64).reshape(-1, 2)
+            self._rows[key] = np.array(
+                [(flag, upper) for upper in self.reachable_uppers(mask) for flag in yams50],
+                dtype=np.int64,
+            ).reshape(-1, 2)
         return self._rows[key]
 
     def joker_points(self, masks: Sequence[int], rule: JokerRule) -> np.ndarray:
@@ -192,8 +210,12 @@ class SheetIndex:
         return points
 
 
-def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | None = None,
-                joker_rule: JokerRule = joker_choices) -> np.ndarray:
+def build_table(
+    rules: Rules,
+    filled: Iterable[str] = (),
+    progress: Progress | None = None,
+    joker_rule: JokerRule = joker_choices,
+) -> np.ndarray:
     """The expected rest of the game of every reachable state, shape (2 ** boxes, 2, 64):
     (8192, 2, 64) for the classique sheet, (32768, 2, 64) for Yatzy.
 
@@ -224,8 +246,9 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
         for start in range(0, len(masks), CHUNK):
             part = slice(start, start + CHUNK)
             rows = None if joker is None else joker[np.searchsorted(joker_masks, masks[part])]
-            last_roll = _last_roll_values(sheet, rows, flat, masks[part], yams50[part],
-                                          uppers[part])
+            last_roll = _last_roll_values(
+                sheet, rows, flat, masks[part], yams50[part], uppers[part]
+            )
             flat[_flat_index(masks[part], yams50[part], uppers[part])] = turn_value(last_roll)
             done += len(masks[part])
             if progress is not None:
@@ -237,8 +260,9 @@ def build_table(rules: Rules, filled: Iterable[str] = (), progress: Progress | N
     return values
 
 
-def _states_to_solve(sheet: SheetIndex, masks: np.ndarray, yams50: np.ndarray,
-                     uppers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _states_to_solve(
+    sheet: SheetIndex, masks: np.ndarray, yams50: np.ndarray, uppers: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
     """Which states to solve, and for each state the row of the one whose value it takes.
 
     Once the upper bonus is won, or out of reach (the open upper boxes cannot bring the total
@@ -249,8 +273,9 @@ def _states_to_solve(sheet: SheetIndex, masks: np.ndarray, yams50: np.ndarray,
     settled = (uppers >= UPPER_CAP) | (uppers + sheet.upper_room[masks] < UPPER_CAP)
     sharing = rows.copy()
     settled_rows = rows[settled]
-    _, first, group = np.unique(masks[settled] * 2 + yams50[settled], return_index=True,
-                                return_inverse=True)
+    _, first, group = np.unique(
+        masks[settled] * 2 + yams50[settled], return_index=True, return_inverse=True
+    )
     sharing[settled_rows] = settled_rows[first][group]
     return sharing == rows, sharing
 
@@ -267,8 +292,14 @@ def _flat_index(masks: np.ndarray, yams50: np.ndarray | int, uppers: np.ndarray)
     return (masks * 2 + yams50) * (UPPER_CAP + 1) + uppers
 
 
-def _last_roll_values(sheet: SheetIndex, joker: np.ndarray | None, flat: np.ndarray,
-                      masks: np.ndarray, yams50: np.ndarray, uppers: np.ndarray) -> np.ndarray:
+def _last_roll_values(
+    sheet: SheetIndex,
+    joker: np.ndarray | None,
+    flat: np.ndarray,
+    masks: np.ndarray,
+    yams50: np.ndarray,
+    uppers: np.ndarray,
+) -> np.ndarray:
     """What each roll (row) is worth as the last of the turn, in each state (column): the best
     free box's points, bonuses included, plus the expected rest of the game after it.
 
@@ -281,8 +312,11 @@ def _last_roll_values(sheet: SheetIndex, joker: np.ndarray | None, flat: np.ndar
     # up states that do not exist).
     after = masks | sheet.bits[:, None]
     rest = np.where(free, flat[_flat_index(after, yams50, uppers)], -np.inf)
-    gain = np.where(free[sheet.upper, None],
-                    _upper_gains(sheet, flat, after[sheet.upper], yams50, uppers), -np.inf)
+    gain = np.where(
+        free[sheet.upper, None],
+        _upper_gains(sheet, flat, after[sheet.upper], yams50, uppers),
+        -np.inf,
+    )
 
     # Each way a roll scores points, one row per (box, points). A roll's value is the best of
     # its own rows and of every free box filled with 0: a box is never worth less with points
@@ -294,8 +328,7 @@ def _last_roll_values(sheet: SheetIndex, joker: np.ndarray | None, flat: np.ndar
     if sheet.rules.has_yams_bonus:
         # Only a Yams roll fills the Yams box with 50, and then a later Yams earns the +100.
         yams = sheet.boxes.index("yams")
-        options[-1] = np.where(free[yams], 50 + flat[_flat_index(after[yams], 1, uppers)],
-                               -np.inf)
+        options[-1] = np.where(free[yams], 50 + flat[_flat_index(after[yams], 1, uppers)], -np.inf)
     best = np.maximum(rest.max(axis=0), options[sheet.choices[0][1]])
     for rolls, rows in sheet.choices[1:]:
         if rolls is None:
@@ -314,16 +347,19 @@ def _last_roll_values(sheet: SheetIndex, joker: np.ndarray | None, flat: np.ndar
     choices = joker.transpose(1, 2, 0) + rest
     # The Yams's own upper box takes all five dice: its gain, upper bonus included.
     own = sheet.upper_points[:, 1] - 1  # the face - 1 of each upper box
-    choices[own, sheet.upper] = np.where(np.isfinite(joker[:, own, sheet.upper].T),
-                                         gain[:, DICE], -np.inf)
+    choices[own, sheet.upper] = np.where(
+        np.isfinite(joker[:, own, sheet.upper].T), gain[:, DICE], -np.inf
+    )
     bonus = YAMS_BONUS * yams50 if sheet.rules.has_yams_bonus else 0
-    best[sheet.yams_rolls] = np.where(has_joker, choices.max(axis=1) + bonus,
-                                      best[sheet.yams_rolls])
+    best[sheet.yams_rolls] = np.where(
+        has_joker, choices.max(axis=1) + bonus, best[sheet.yams_rolls]
+    )
     return best
 
 
-def _upper_gains(sheet: SheetIndex, flat: np.ndarray, after: np.ndarray, yams50: np.ndarray,
-                 uppers: np.ndarray) -> np.ndarray:
+def _upper_gains(
+    sheet: SheetIndex, flat: np.ndarray, after: np.ndarray, yams50: np.ndarray, uppers: np.ndarray
+) -> np.ndarray:
     """``gain[box, count, state]`` of each upper box: the points written, the 35 if they reach
     63, and the rest of the game."""
     points = sheet.upper_points[:, :, None]

@@ -105,31 +105,43 @@ class Strategy:
         """
         dice = self._check(state, dice)
         if throw not in THROWS[:-1]:
-            raise RuleError(N_("Le choix des dés à garder se fait après le 1er ou le "
-                               "2e lancer."))
+            raise RuleError(N_("Le choix des dés à garder se fait après le 1er ou le 2e lancer."))
         sheet = state.sheets[state.active_player]
         column = sheet.columns["free"]
         points = {box: cell.points for box, cell in column.cells.items()}
-        last_roll = sheet.total + roll_values(self._index, self.values,
-                                              sheet_state(self.rules, points))
+        last_roll = sheet.total + roll_values(
+            self._index, self.values, sheet_state(self.rules, points)
+        )
         levels = keep_values(last_roll[:, None], LAST_THROW - throw)
         roll = tuple(sorted(dice))
-        keeps = {tuple(sorted(kept)) for size in range(len(dice) + 1)
-                 for kept in combinations(roll, size)}
-        advice = [KeepAdvice(tuple(sorted(keep, reverse=True)),
-                             float(last_roll[KEEP_INDEX[-1][keep]] if keep == roll
-                                   else levels[len(keep)][KEEP_INDEX[len(keep)][keep], 0]))
-                  for keep in keeps]
+        keeps = {
+            tuple(sorted(kept))
+            for size in range(len(dice) + 1)
+            for kept in combinations(roll, size)
+        }
+        advice = [
+            KeepAdvice(
+                tuple(sorted(keep, reverse=True)),
+                float(
+                    last_roll[KEEP_INDEX[-1][keep]]
+                    if keep == roll
+                    else levels[len(keep)][KEEP_INDEX[len(keep)][keep], 0]
+                ),
+            )
+            for keep in keeps
+        ]
         # Equal values: more dice kept first (fewer to throw), then the higher faces.
-        advice.sort(key=lambda item: (-item.expected_total, -len(item.keep),
-                                      [-face for face in item.keep]))
+        advice.sort(
+            key=lambda item: (-item.expected_total, -len(item.keep), [-face for face in item.keep])
+        )
         return advice
 
     def _check(self, state: GameState, dice: object) -> tuple[int, ...]:
         dice = check_request(state, dice)
         if table_options(state.rules) != table_options(self.rules):
-            raise RuleError(N_("Ce conseil a été calculé pour d'autres règles que celles "
-                               "de la partie."))
+            raise RuleError(
+                N_("Ce conseil a été calculé pour d'autres règles que celles de la partie.")
+            )
         return dice
 
     @cached_property
@@ -145,14 +157,18 @@ def load(rules: Rules, instance_dir: str | os.PathLike) -> Strategy | None:
         values = np.load(cache_path(rules, instance_dir), allow_pickle=False)
     except (OSError, ValueError, EOFError):
         return None
-    if (values.shape != table_shape(rules) or values.dtype != np.float64
-            or np.isnan(values[0, 0, 0])):
+    if (
+        values.shape != table_shape(rules)
+        or values.dtype != np.float64
+        or np.isnan(values[0, 0, 0])
+    ):
         return None
     return Strategy(rules, values)
 
 
-def load_or_build(rules: Rules, instance_dir: str | os.PathLike,
-                  progress: Progress | None = None) -> Strategy:
+def load_or_build(
+    rules: Rules, instance_dir: str | os.PathLike, progress: Progress | None = None
+) -> Strategy:
     """The cached strategy, built and saved first if needed (3 s of one core for the
     classique sheet, 6 s for Yatzy).
 

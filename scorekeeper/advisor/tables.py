@@ -27,9 +27,15 @@ def is_covered(rules: Rules) -> bool:
     """Whether the exact table exists for these rules: one free column of the classique or
     Yatzy sheet with five dice, and no house rule that looks at more than the player's own
     column."""
-    return (rules.preset in ("classique", "yatzy") and rules.columns == ("free",)
-            and all(getattr(rules, option.name) == option.default
-                    for option in OPTIONS if not option.scores_only))
+    return (
+        rules.preset in ("classique", "yatzy")
+        and rules.columns == ("free",)
+        and all(
+            getattr(rules, option.name) == option.default
+            for option in OPTIONS
+            if not option.scores_only
+        )
+    )
 
 
 def check_covered(rules: Rules) -> None:
@@ -37,9 +43,13 @@ def check_covered(rules: Rules) -> None:
         # What the table's state (filled boxes, upper total, Yams at 50) cannot hold: la
         # vache depends on the other players, Plus et Moins on the values written, ordered
         # or several columns on an order and more boxes, sec and six dice on other throws.
-        raise RuleError(N_("Le conseil n'existe que pour le Yams classique ou le Yatzy à "
-                           "cinq dés, sur une seule colonne libre, sans la vache ni Plus et "
-                           "Moins."))
+        raise RuleError(
+            N_(
+                "Le conseil n'existe que pour le Yams classique ou le Yatzy à "
+                "cinq dés, sur une seule colonne libre, sans la vache ni Plus et "
+                "Moins."
+            )
+        )
 
 
 def table_options(rules: Rules) -> dict:
@@ -68,8 +78,9 @@ def check_throw(throw: object) -> int:
         return LAST_THROW
     text = str(throw).strip()
     if text not in {str(number) for number in THROWS}:
-        raise RuleError(N_("« {value} » n'est pas un lancer : choisissez 1, 2 ou 3."),
-                        value=text[:10])
+        raise RuleError(
+            N_("« {value} » n'est pas un lancer : choisissez 1, 2 ou 3."), value=text[:10]
+        )
     return int(text)
 
 

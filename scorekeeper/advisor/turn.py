@@ -25,15 +25,25 @@ ROLLS = KEEPS[DICE]
 ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
 KEEP_INDEX = [{keep: index for index, keep in enumerate(level)} for level in KEEPS]
 # The chance of each roll: the orders its dice can come in, over all 6 ** 5 throws.
-ROLL_CHANCES = np.array([factorial(DICE) / prod(factorial(count) for count in
-                                                 Counter(roll).values())
-                         for roll in ROLLS]) / len(FACES) ** DICE
+ROLL_CHANCES = (
+    np.array(
+        [
+            factorial(DICE) / prod(factorial(count) for count in Counter(roll).values())
+            for roll in ROLLS
+        ]
+    )
+    / len(FACES) ** DICE
+)
 
 
 def _adding_one_die(size: int) -> np.ndarray:
     """For each keep of ``size`` dice, the keeps one more die gives, one column per face."""
-    return np.array([[KEEP_INDEX[size + 1][tuple(sorted(keep + (face,)))] for face in FACES]
-                     for keep in KEEPS[size]])
+    return np.array(
+        [
+            [KEEP_INDEX[size + 1][tuple(sorted(keep + (face,)))] for face in FACES]
+            for keep in KEEPS[size]
+        ]
+    )
 
 
 def _removing_one_die(size: int) -> list[tuple[np.ndarray | None, np.ndarray]]:
@@ -44,17 +54,30 @@ def _removing_one_die(size: int) -> list[tuple[np.ndarray | None, np.ndarray]]:
     first smaller keep, which changes nothing to a maximum and reads whole arrays; the last
     columns list their few keeps (66 rolls of 252 show four faces, 6 show five).
     """
-    smaller = [[KEEP_INDEX[size - 1][keep[:i] + keep[i + 1:]] for i in range(size)
-                if i == 0 or keep[i] != keep[i - 1]] for keep in KEEPS[size]]
+    smaller = [
+        [
+            KEEP_INDEX[size - 1][keep[:i] + keep[i + 1 :]]
+            for i in range(size)
+            if i == 0 or keep[i] != keep[i - 1]
+        ]
+        for keep in KEEPS[size]
+    ]
     columns = []
     for number in range(max(len(keeps) for keeps in smaller)):
         having = [index for index, keeps in enumerate(smaller) if len(keeps) > number]
         if 2 * len(having) > len(smaller):
-            columns.append((None, np.array([keeps[number] if len(keeps) > number else keeps[0]
-                                            for keeps in smaller])))
+            columns.append(
+                (
+                    None,
+                    np.array(
+                        [keeps[number] if len(keeps) > number else keeps[0] for keeps in smaller]
+                    ),
+                )
+            )
         else:
-            columns.append((np.array(having),
-                            np.array([smaller[index][number] for index in having])))
+            columns.append(
+                (np.array(having), np.array([smaller[index][number] for index in having]))
+            )
     return columns
 
 
@@ -75,7 +98,7 @@ def _averages(rolls: np.ndarray) -> list[np.ndarray]:
     for size in range(DICE - 1, -1, -1):
         above = levels[0]
         children = _ADD[size]
-        total = above[:len(children)] + above[children[:, 1]]
+        total = above[: len(children)] + above[children[:, 1]]
         for face in range(2, len(FACES)):
             total += above[children[:, face]]
         total /= len(FACES)

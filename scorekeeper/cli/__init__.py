@@ -35,21 +35,35 @@ def instance_option(command: Callable) -> Callable:
 # this module gives it --instance, its summary for --help). tests/test_cli.py checks that
 # each summary is the command's own.
 LAZY_COMMANDS = {
-    "advise": ("scorekeeper.cli.advisor:advise", False,
-               "Print, as JSON and best first, what the active player of GAME should do with "
-               "these dice and the final total to expect under optimal play: after the 3rd "
-               "throw every box they may fill, after the 1st or 2nd every distinct keep "
-               "(keeping all five: scoring now)."),
-    "backup": ("scorekeeper.cli.backup:backup_command", True,
-               "Copy the games database into FILE (replaced if it exists), even while the "
-               "server runs."),
-    "export": ("scorekeeper.cli.transfer:export_command", True,
-               "Print every game (or one) as a JSON array of game documents."),
-    "import": ("scorekeeper.cli.transfer:import_command", True,
-               "Import game documents (one per file, or an array as `export` prints)."),
-    "strategy": ("scorekeeper.cli.advisor:strategy", False,
-                 "Build (or load) the optimal strategy; the last line is the expected score "
-                 "of a fresh sheet."),
+    "advise": (
+        "scorekeeper.cli.advisor:advise",
+        False,
+        "Print, as JSON and best first, what the active player of GAME should do with "
+        "these dice and the final total to expect under optimal play: after the 3rd "
+        "throw every box they may fill, after the 1st or 2nd every distinct keep "
+        "(keeping all five: scoring now).",
+    ),
+    "backup": (
+        "scorekeeper.cli.backup:backup_command",
+        True,
+        "Copy the games database into FILE (replaced if it exists), even while the server runs.",
+    ),
+    "export": (
+        "scorekeeper.cli.transfer:export_command",
+        True,
+        "Print every game (or one) as a JSON array of game documents.",
+    ),
+    "import": (
+        "scorekeeper.cli.transfer:import_command",
+        True,
+        "Import game documents (one per file, or an array as `export` prints).",
+    ),
+    "strategy": (
+        "scorekeeper.cli.advisor:strategy",
+        False,
+        "Build (or load) the optimal strategy; the last line is the expected score "
+        "of a fresh sheet.",
+    ),
 }
 
 
@@ -118,8 +132,9 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
     # Waitress refuses a larger body itself, before writing any of it to a temporary file.
-    waitress.serve(app, host=host, port=port, threads=SERVER_THREADS,
-                   max_request_body_size=largest_body(app))
+    waitress.serve(
+        app, host=host, port=port, threads=SERVER_THREADS, max_request_body_size=largest_body(app)
+    )
 
 
 @main.command()
@@ -140,8 +155,12 @@ def household() -> None:
 
 @household.command("create")
 @click.argument("name")
-@click.password_option("--passphrase", prompt="Phrase secrète", confirmation_prompt=True,
-                       help="The household's passphrase (asked when not given).")
+@click.password_option(
+    "--passphrase",
+    prompt="Phrase secrète",
+    confirmation_prompt=True,
+    help="The household's passphrase (asked when not given).",
+)
 @instance_option
 def create_household_command(name: str, passphrase: str, instance: Path | None) -> None:
     """Create the household NAME, also when sign-up is closed (HOUSEHOLD_SIGNUP = False)."""
@@ -160,14 +179,16 @@ def create_household_command(name: str, passphrase: str, instance: Path | None) 
     except HouseholdNameRefused as refused:
         raise click.BadParameter(str(refused), param_hint="NAME") from None
     if len(passphrase) < MIN_PASSPHRASE_LENGTH:
-        raise click.BadParameter(f"au moins {MIN_PASSPHRASE_LENGTH} caractères",
-                                 param_hint="--passphrase")
+        raise click.BadParameter(
+            f"au moins {MIN_PASSPHRASE_LENGTH} caractères", param_hint="--passphrase"
+        )
     store = create_app(instance_path=instance).extensions[STORE_EXTENSION]
     try:
         household_id = create_household(store, name, passphrase_hash(passphrase))
     except HouseholdNameTaken:
-        raise click.ClickException(f"une maison s'appelle déjà « {name} », ou d'un nom qui "
-                                   "lui ressemble trop") from None
+        raise click.ClickException(
+            f"une maison s'appelle déjà « {name} », ou d'un nom qui lui ressemble trop"
+        ) from None
     finally:
         store.dispose()
     click.echo(f"Maison « {name} » créée (numéro {household_id}).")
@@ -215,8 +236,14 @@ def replay_file(path: Path) -> dict:
     except RuleError as error:
         return {"file": str(path), "error": str(error)}
     players = [
-        {"name": sheet.name, "total": sheet.total, "upper": sheet.upper,
-         "upper_bonus": sheet.upper_bonus, "lower": sheet.lower, "yams_bonus": sheet.yams_bonus}
+        {
+            "name": sheet.name,
+            "total": sheet.total,
+            "upper": sheet.upper,
+            "upper_bonus": sheet.upper_bonus,
+            "lower": sheet.lower,
+            "yams_bonus": sheet.yams_bonus,
+        }
         for sheet in state.sheets
     ]
     return {"file": str(path), "players": players}

@@ -45,8 +45,14 @@ def _instance_option(command: Callable) -> Callable:
 
 @click.command()
 @_instance_option
-@click.option("--rules", "rules_json", default=FRESH_GAME_RULES, show_default=True,
-              metavar="JSON", help="The rules, as in a game document.")
+@click.option(
+    "--rules",
+    "rules_json",
+    default=FRESH_GAME_RULES,
+    show_default=True,
+    metavar="JSON",
+    help="The rules, as in a game document.",
+)
 def strategy(instance: Path | None, rules_json: str) -> None:
     """Build (or load) the optimal strategy; the last line is the expected score of a fresh
     sheet."""
@@ -64,8 +70,13 @@ def strategy(instance: Path | None, rules_json: str) -> None:
 @_instance_option
 @click.argument("game", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--dice", required=True, help="The dice on the table, e.g. 6,6,6,5,3.")
-@click.option("--throw", default=str(LAST_THROW), show_default=True, metavar="1|2|3",
-              help="The throw of the turn the dice come from.")
+@click.option(
+    "--throw",
+    default=str(LAST_THROW),
+    show_default=True,
+    metavar="1|2|3",
+    help="The throw of the turn the dice come from.",
+)
 def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
     """Print, as JSON and best first, what the active player of GAME should do with these
     dice and the final total to expect under optimal play: after the 3rd throw every box
@@ -79,12 +90,19 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
         with _progress_bar() as progress:
             solved = load_or_build(state.rules, instance or default_instance(), progress)
         if throw_number == LAST_THROW:
-            result = [{"box": item.box, "column": item.column,
-                       "expected_total": round(item.expected_total, 4)}
-                      for item in solved.advise(state, dice)]
+            result = [
+                {
+                    "box": item.box,
+                    "column": item.column,
+                    "expected_total": round(item.expected_total, 4),
+                }
+                for item in solved.advise(state, dice)
+            ]
         else:
-            result = [{"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
-                      for item in solved.advise_keeps(state, dice, throw_number)]
+            result = [
+                {"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
+                for item in solved.advise_keeps(state, dice, throw_number)
+            ]
     click.echo(json.dumps(result, indent=2))
 
 
@@ -92,8 +110,10 @@ def _read_rules(text: str) -> Rules:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        _fail(f"--rules n'est pas du JSON valide ({error.msg}, colonne {error.colno}), "
-              f"par exemple {FRESH_GAME_RULES}.")
+        _fail(
+            f"--rules n'est pas du JSON valide ({error.msg}, colonne {error.colno}), "
+            f"par exemple {FRESH_GAME_RULES}."
+        )
     return Rules.from_dict(data)
 
 
@@ -137,9 +157,11 @@ def _progress_bar(stream: TextIO | None = None) -> Iterator[Callable[[int, int],
         def progress(done: int, total: int) -> None:
             nonlocal bar
             if bar is None:
-                bar = stack.enter_context(click.progressbar(
-                    length=total, label="Calcul de la stratégie optimale",
-                    file=stream))
+                bar = stack.enter_context(
+                    click.progressbar(
+                        length=total, label="Calcul de la stratégie optimale", file=stream
+                    )
+                )
             bar.update(done - bar.pos)
 
         yield progress

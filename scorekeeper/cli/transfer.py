@@ -46,8 +46,11 @@ def household_id(store: Store, name: str | None) -> int:
 
 
 household_option = click.option(
-    "--household", "household_name", default=None,
-    help="Hosted: the household whose games these are (its name); the home one without it.")
+    "--household",
+    "household_name",
+    default=None,
+    help="Hosted: the household whose games these are (its name); the home one without it.",
+)
 
 
 def _line(data: dict) -> str:
@@ -55,11 +58,15 @@ def _line(data: dict) -> str:
 
 
 @click.command("export")
-@click.option("--game", "game_id", type=click.IntRange(1, MAX_DATABASE_ID), default=None,
-              help="Export this game only (its number, as in /games/<id>).")
+@click.option(
+    "--game",
+    "game_id",
+    type=click.IntRange(1, MAX_DATABASE_ID),
+    default=None,
+    help="Export this game only (its number, as in /games/<id>).",
+)
 @household_option
-def export_command(game_id: int | None, instance: Path | None,
-                   household_name: str | None) -> None:
+def export_command(game_id: int | None, instance: Path | None, household_name: str | None) -> None:
     """Print every game (or one) as a JSON array of game documents.
 
     Each document is the `replay` format plus id, status, created_at and finished_at:
@@ -92,11 +99,13 @@ def _problem_line(problem: Problem) -> str:
 
 
 @click.command("import")
-@click.argument("files", nargs=-1, required=True,
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
 @household_option
-def import_command(files: tuple[Path, ...], instance: Path | None,
-                   household_name: str | None) -> None:
+def import_command(
+    files: tuple[Path, ...], instance: Path | None, household_name: str | None
+) -> None:
     """Import game documents (one per file, or an array as `export` prints).
 
     Every game is replayed first: if any is illegal, nothing is imported, each problem is
@@ -112,9 +121,12 @@ def import_command(files: tuple[Path, ...], instance: Path | None,
             refusal = f"fichier illisible : {error}"
         else:
             # As the web's edge refuses them: PostgreSQL's text holds neither.
-            refusal = ("le fichier contient un caractère nul (U+0000) ou une moitié de "
-                       "caractère (U+D800 à U+DFFF), que le Yams ne garde pas"
-                       if json_has_forbidden_character(content) else None)
+            refusal = (
+                "le fichier contient un caractère nul (U+0000) ou une moitié de "
+                "caractère (U+D800 à U+DFFF), que le Yams ne garde pas"
+                if json_has_forbidden_character(content)
+                else None
+            )
         if refusal is not None:
             click.echo(_line({"file": str(path), "error": refusal}))
             click.echo("Rien n'a été importé.", err=True)

@@ -42,9 +42,12 @@ def _check_values(values: list, count: int) -> Dice:
         if isinstance(value, str):
             if not (value.isascii() and value.isdecimal()):
                 raise RuleError(
-                    N_("« {value} » n'est pas un dé : tapez {count} chiffres de 1 à 6, "
-                       "par exemple 66653."),
-                    value=value, count=count,
+                    N_(
+                        "« {value} » n'est pas un dé : tapez {count} chiffres de 1 à 6, "
+                        "par exemple 66653."
+                    ),
+                    value=value,
+                    count=count,
                 )
             value = int(value)
         if not isinstance(value, int) or not 1 <= value <= 6:

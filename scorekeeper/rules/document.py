@@ -1,8 +1,8 @@
 """Game documents: the JSON form of a game used by ``replay``, import and export.
 
-    {"rules": {"preset": "classique"},
-     "players": ["Mag", "Alix"],
-     "entries": [{"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 2]}, ...]}
+{"rules": {"preset": "classique"},
+ "players": ["Mag", "Alix"],
+ "entries": [{"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 2]}, ...]}
 """
 
 import json
@@ -26,15 +26,22 @@ class _NotAGameNumber(ValueError):
 
 def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_JSON_DIGITS:
-        raise _NotAGameNumber(RuleError(
-            N_("Ce fichier contient un nombre de plus de {most} chiffres : ce n'est pas "
-               "une partie."), most=MAX_JSON_DIGITS))
+        raise _NotAGameNumber(
+            RuleError(
+                N_(
+                    "Ce fichier contient un nombre de plus de {most} chiffres : ce n'est pas "
+                    "une partie."
+                ),
+                most=MAX_JSON_DIGITS,
+            )
+        )
     return int(text)
 
 
 def _json_constant(name: str) -> None:
-    raise _NotAGameNumber(RuleError(
-        N_("Ce fichier contient « {value} », qui n'est pas un nombre JSON."), value=name))
+    raise _NotAGameNumber(
+        RuleError(N_("Ce fichier contient « {value} », qui n'est pas un nombre JSON."), value=name)
+    )
 
 
 def _depth(value: object) -> int:
@@ -46,21 +53,30 @@ def _depth(value: object) -> int:
             deepest = max(deepest, depth)
             if deepest > MAX_JSON_DEPTH:
                 break
-            stack.extend((child, depth + 1)
-                         for child in (item.values() if isinstance(item, dict) else item))
+            stack.extend(
+                (child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
     return deepest
 
 
 def read_json(text: str) -> object:
     """The JSON value of a game file; RuleError when it is not JSON or could be no game:
     nested too deep, a number too long, NaN or Infinity (Python's json takes all three)."""
-    too_deep = RuleError(N_("Ce fichier imbrique plus de {most} niveaux de listes ou "
-                            "d'objets : ce n'est pas une partie."), most=MAX_JSON_DEPTH)
+    too_deep = RuleError(
+        N_(
+            "Ce fichier imbrique plus de {most} niveaux de listes ou "
+            "d'objets : ce n'est pas une partie."
+        ),
+        most=MAX_JSON_DEPTH,
+    )
     try:
         value = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
     except json.JSONDecodeError as error:
-        raise RuleError(N_("Ce fichier n'est pas du JSON valide (ligne {line}, "
-                           "colonne {column})."), line=error.lineno, column=error.colno) from None
+        raise RuleError(
+            N_("Ce fichier n'est pas du JSON valide (ligne {line}, colonne {column})."),
+            line=error.lineno,
+            column=error.colno,
+        ) from None
     except _NotAGameNumber as error:
         raise error.args[0] from None
     except RecursionError:
@@ -83,8 +99,12 @@ class Document:
 def read_document(data: object) -> Document:
     """A document from parsed JSON; RuleError (IllegalEntry for an entry) says what is wrong."""
     if not isinstance(data, dict):
-        raise RuleError(N_("Un document de partie est un objet JSON avec « rules », "
-                           "« players » et « entries »."))
+        raise RuleError(
+            N_(
+                "Un document de partie est un objet JSON avec « rules », "
+                "« players » et « entries »."
+            )
+        )
     rules = Rules.from_dict(data.get("rules"))
     players = data.get("players")
     if not isinstance(players, list):
@@ -94,8 +114,7 @@ def read_document(data: object) -> Document:
     if not isinstance(raw_entries, list):
         raise RuleError(N_("« entries » doit être la liste des entrées, dans l'ordre du jeu."))
     entries = tuple(
-        _read_entry(number, raw, rules, players)
-        for number, raw in enumerate(raw_entries, start=1)
+        _read_entry(number, raw, rules, players) for number, raw in enumerate(raw_entries, start=1)
     )
     return Document(rules, tuple(players), entries)
 
@@ -105,8 +124,11 @@ def write_document(state: GameState) -> dict:
     single_column = len(state.rules.columns) == 1
     entries = []
     for entry in state.entries:
-        written = {"player": state.players[entry.player], "box": entry.box,
-                   "dice": list(entry.dice)}
+        written = {
+            "player": state.players[entry.player],
+            "box": entry.box,
+            "dice": list(entry.dice),
+        }
         if not single_column:
             written["column"] = entry.column
         entries.append(written)
@@ -128,18 +150,22 @@ def _read_entry(number: int, raw: object, rules: Rules, players: list[str]) -> E
         elif len(rules.columns) == 1:
             column = rules.columns[0]
         else:
-            raise RuleError(N_("précisez la colonne (« column ») : cette partie en a "
-                               "plusieurs."))
+            raise RuleError(N_("précisez la colonne (« column ») : cette partie en a plusieurs."))
         box, dice = raw.get("box"), raw.get("dice")
         for key, value in (("column", column), ("box", box)):
             if not isinstance(value, str):
-                raise RuleError(N_("« {name} » est un nom entre guillemets, pas « {value} »."),
-                                name=key, value=value)
+                raise RuleError(
+                    N_("« {name} » est un nom entre guillemets, pas « {value} »."),
+                    name=key,
+                    value=value,
+                )
         # A die is a whole number in a list: "66662", 6.0 or true are not dice in a file,
         # whatever a player may type on the sheet.
         if not isinstance(dice, list) or any(type(die) is not int for die in dice):
-            raise RuleError(N_("« dice » est la liste des dés, par exemple [6, 6, 6, 6, 2], "
-                               "pas « {value} »."), value=dice)
+            raise RuleError(
+                N_("« dice » est la liste des dés, par exemple [6, 6, 6, 6, 2], pas « {value} »."),
+                value=dice,
+            )
         return Entry(players.index(name), column, box, dice)
     except RuleError as error:
         raise IllegalEntry(number, error) from error

@@ -21,8 +21,9 @@ class RuleError(ValueError):
     from ``params``. ``str(error)`` gives the French message.
     """
 
-    def __init__(self, template: str, box_labels: Mapping[str, str] = BOX_LABELS,
-                 **params: object) -> None:
+    def __init__(
+        self, template: str, box_labels: Mapping[str, str] = BOX_LABELS, **params: object
+    ) -> None:
         super().__init__(template)
         self.template = template
         self.params = params
@@ -46,8 +47,11 @@ class RuleError(ValueError):
     def __reduce__(self):
         # An import is checked in a worker process, and its errors read in the server's:
         # the error, its subclass and its fields come back whole (box labels as a dict).
-        return _restore, (type(self), self.args,
-                          {**self.__dict__, "box_labels": dict(self.box_labels)})
+        return _restore, (
+            type(self),
+            self.args,
+            {**self.__dict__, "box_labels": dict(self.box_labels)},
+        )
 
 
 def _restore(kind: type[RuleError], args: tuple, fields: dict) -> RuleError:

@@ -182,8 +182,13 @@ class Placement:
 class GameState:
     """The state after some entries. Immutable: ``play`` returns a new state."""
 
-    def __init__(self, rules: Rules, players: Sequence[str],
-                 sheets: tuple[Sheet, ...], entries: tuple[Entry, ...]) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[str],
+        sheets: tuple[Sheet, ...],
+        entries: tuple[Entry, ...],
+    ) -> None:
         self.rules = rules
         self.players = tuple(players)
         self.sheets = sheets
@@ -223,19 +228,38 @@ class GameState:
         # Official joker: the matching upper box, else any lower box, else an upper box at 0.
         face_box = BOX_OF_FACE[yams_face(dice)]
         if face_box in open_boxes:
-            return Placement((face_box,), RuleError(
-                N_("Joker : ce Yams doit aller dans la case {forced_box}."), forced_box=face_box))
+            return Placement(
+                (face_box,),
+                RuleError(
+                    N_("Joker : ce Yams doit aller dans la case {forced_box}."), forced_box=face_box
+                ),
+            )
         lower = tuple(box for box in open_boxes if box in self.rules.lower_boxes)
         if lower:
-            return Placement(lower, RuleError(
-                N_("Joker : la case {box} est prise, ce Yams va dans une case libre du bas, "
-                   "où Full et suites comptent plein."), box=face_box))
-        return Placement(open_boxes, RuleError(
-            N_("Joker : la case {box} et tout le bas sont pris, ce Yams doit barrer une case "
-               "du haut."), box=face_box))
+            return Placement(
+                lower,
+                RuleError(
+                    N_(
+                        "Joker : la case {box} est prise, ce Yams va dans une case libre du bas, "
+                        "où Full et suites comptent plein."
+                    ),
+                    box=face_box,
+                ),
+            )
+        return Placement(
+            open_boxes,
+            RuleError(
+                N_(
+                    "Joker : la case {box} et tout le bas sont pris, ce Yams doit barrer une case "
+                    "du haut."
+                ),
+                box=face_box,
+            ),
+        )
 
-    def refusal(self, player: int, kind: str, box: str,
-                dice: Dice | None = None) -> RuleError | None:
+    def refusal(
+        self, player: int, kind: str, box: str, dice: Dice | None = None
+    ) -> RuleError | None:
         """Why a box of the player's sheet may not be tapped now, in a few words for the line
         the sheet shows under a tap (``score`` says it in a sentence); None when it may.
 
@@ -247,8 +271,12 @@ class GameState:
         if box in column.cells:
             return RuleError(N_("{box} : déjà remplie"), self.rules.box_labels, box=box)
         if box not in column.open_boxes:
-            return RuleError(N_("Colonne {column} : d'abord {next_box}"), self.rules.box_labels,
-                             column=kind, next_box=column.open_boxes[0])
+            return RuleError(
+                N_("Colonne {column} : d'abord {next_box}"),
+                self.rules.box_labels,
+                column=kind,
+                next_box=column.open_boxes[0],
+            )
         if dice is None:
             return None
         allowed = self.placement(player, kind, dice).boxes
@@ -278,10 +306,13 @@ class GameState:
             raise RuleError(N_("La partie est terminée : toutes les cases sont remplies."))
         active = self.active_player
         if entry.player != active:
-            raise RuleError(N_("Ce n'est pas le tour de {name} : c'est à {active} de jouer."),
-                            name=self.players[entry.player] if 0 <= entry.player < len(
-                                self.players) else entry.player,
-                            active=self.players[active])
+            raise RuleError(
+                N_("Ce n'est pas le tour de {name} : c'est à {active} de jouer."),
+                name=self.players[entry.player]
+                if 0 <= entry.player < len(self.players)
+                else entry.player,
+                active=self.players[active],
+            )
         if entry.column not in self.rules.columns:
             raise RuleError(N_("Cette partie n'a pas de colonne « {name} »."), name=entry.column)
         if entry.box not in self.rules.boxes:
@@ -289,15 +320,22 @@ class GameState:
         dice = parse_dice(entry.dice, self.rules.dice)
         column = self.sheets[active].columns[entry.column]
         if entry.box in column.cells:
-            raise RuleError(N_("La case {box} est déjà remplie."), self.rules.box_labels,
-                            box=entry.box)
+            raise RuleError(
+                N_("La case {box} est déjà remplie."), self.rules.box_labels, box=entry.box
+            )
         placement = self.placement(active, entry.column, dice)
         if entry.box not in placement.boxes:
             if placement.forced is not None:
                 raise placement.forced
-            raise RuleError(N_("La colonne {column} se remplit dans l'ordre : "
-                               "la prochaine case est {next_box}."), self.rules.box_labels,
-                            column=entry.column, next_box=placement.boxes[0])
+            raise RuleError(
+                N_(
+                    "La colonne {column} se remplit dans l'ordre : "
+                    "la prochaine case est {next_box}."
+                ),
+                self.rules.box_labels,
+                column=entry.column,
+                next_box=placement.boxes[0],
+            )
         return self._score_allowed(active, column, entry.box, dice)
 
     def preview(self, dice: Dice, player: int | None = None) -> dict[tuple[str, str], Score]:
@@ -348,10 +386,15 @@ class GameState:
         if points and floor is not None and points < floor:
             points, barred_by = 0, BARRED_BY_VACHE
         yams_box = column.cells.get("yams")
-        earns_bonus = (self.rules.has_yams_bonus and yams_face(dice) is not None
-                       and yams_box is not None and yams_box.points > 0)
-        return Score(column.kind, box, dice, points, barred_by, joker,
-                     YAMS_BONUS if earns_bonus else 0)
+        earns_bonus = (
+            self.rules.has_yams_bonus
+            and yams_face(dice) is not None
+            and yams_box is not None
+            and yams_box.points > 0
+        )
+        return Score(
+            column.kind, box, dice, points, barred_by, joker, YAMS_BONUS if earns_bonus else 0
+        )
 
 
 def _breaks_plus_minus(column: Column, box: str, points: int) -> bool:
@@ -369,18 +412,21 @@ MAX_NAME_LENGTH = 40
 def check_players(players: Sequence[str]) -> None:
     """1 to 10 players, names of 1 to 40 printable characters, no two alike ignoring case."""
     if not 1 <= len(players) <= MAX_PLAYERS:
-        raise RuleError(N_("Une partie se joue de 1 à {most} joueurs, pas {count}."),
-                        most=MAX_PLAYERS, count=len(players))
+        raise RuleError(
+            N_("Une partie se joue de 1 à {most} joueurs, pas {count}."),
+            most=MAX_PLAYERS,
+            count=len(players),
+        )
     seen = set()
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise RuleError(N_("Chaque joueur a besoin d'un nom."))
         if len(name) > MAX_NAME_LENGTH:
-            raise RuleError(N_("Le nom « {name} » dépasse {most} caractères."),
-                            name=name, most=MAX_NAME_LENGTH)
+            raise RuleError(
+                N_("Le nom « {name} » dépasse {most} caractères."), name=name, most=MAX_NAME_LENGTH
+            )
         if not name.isprintable():
-            raise RuleError(N_("Le nom « {name} » contient des caractères invisibles."),
-                            name=name)
+            raise RuleError(N_("Le nom « {name} » contient des caractères invisibles."), name=name)
         key = name.strip().casefold()
         if key in seen:
             raise RuleError(N_("Deux joueurs ne peuvent pas s'appeler « {name} »."), name=name)

@@ -12,8 +12,9 @@ def read_whole(text: object, most: int) -> int | None:
     refuses, ``int()`` accepts some that nobody types on a tablet, and the number a URL or
     a form carries must mean one thing everywhere.
     """
-    if not (isinstance(text, str) and 0 < len(text) <= MAX_DIGITS
-            and text.isascii() and text.isdigit()):
+    if not (
+        isinstance(text, str) and 0 < len(text) <= MAX_DIGITS and text.isascii() and text.isdigit()
+    ):
         return None
     value = int(text)
     return value if value <= most else None

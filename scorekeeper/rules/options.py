@@ -18,11 +18,24 @@ FACE_OF_BOX = {box: face for face, box in enumerate(UPPER_BOXES, start=1)}
 BOX_OF_FACE = {face: box for box, face in FACE_OF_BOX.items()}
 
 CLASSIQUE_LOWER = (
-    "three_kind", "four_kind", "full_house", "small_straight", "large_straight", "yams", "chance",
+    "three_kind",
+    "four_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yams",
+    "chance",
 )
 YATZY_LOWER = (
-    "pair", "two_pairs", "three_kind", "four_kind",
-    "small_straight", "large_straight", "full_house", "chance", "yams",
+    "pair",
+    "two_pairs",
+    "three_kind",
+    "four_kind",
+    "small_straight",
+    "large_straight",
+    "full_house",
+    "chance",
+    "yams",
 )
 
 # The order columns are shown in, whatever order a game listed them in: Triple's paper sheet is
@@ -31,6 +44,7 @@ COLUMN_ORDER = ("down", "up", "free", "sec")
 ORDERED_COLUMNS = {"down", "up"}
 # Triple: descending, ascending and free columns (39 turns), in the order above.
 TRIPLE_COLUMNS = ("down", "up", "free")
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -99,52 +113,101 @@ _OFF_ON = (Choice(False), Choice(True))
 
 # Every house rule of the Rules below, in the order the summary and the label name them.
 OPTIONS = (
-    Option("vache", N_("Règle de la vache : sur une ligne, on ne peut pas marquer moins que le "
-                       "meilleur score déjà inscrit par un autre joueur"),
-           (Choice(False), Choice(True, short=N_("vache"), summary=N_("règle de la vache"))),
-           yatzy=True),
-    Option("four_kind", N_("Carré"), (
-        Choice("sum", N_("somme des 5 dés")),
-        Choice("fixed40", N_("40 fixes"), N_("Carré 40")),
-        Choice("base", N_("20 + les quatre dés"), N_("Carré 20 + dés")),
-        Choice("matching", N_("les quatre dés identiques seulement (4 × la face)"),
-               N_("Carré dés identiques")),
-    ), scores_only=True),
-    Option("three_kind", N_("Brelan"), (
-        Choice("sum", N_("somme des 5 dés")),
-        Choice("base", N_("10 + les trois dés"), N_("Brelan 10 + dés")),
-        Choice("matching", N_("les trois dés identiques seulement (3 × la face)"),
-               N_("Brelan dés identiques")),
-    ), scores_only=True),
-    Option("full_house", N_("Full"), (
-        Choice("fixed25", N_("25 fixes")),
-        Choice("base", N_("10 + la somme des 5 dés"), N_("Full 10 + somme")),
-    ), scores_only=True),
-    Option("joker", N_("Joker"), (
-        Choice("official", N_("officiel : le Yams va d'abord dans sa case du haut"),
-               summary=N_("joker officiel")),
-        Choice("free", N_("libre : le Yams va où l'on veut"), N_("joker libre")),
-    ), scores_only=True),
-    Option("yams_bonus", N_("Prime Yams : +100 pour chaque Yams quand la case Yams vaut déjà 50"),
-           (Choice(True, N_("+100 par Yams, la case Yams valant déjà 50")),
-            Choice(False, N_("sans prime Yams"), N_("sans prime Yams"))),
-           print_label=N_("Prime Yams"), scores_only=True),
-    Option("plus_minus", N_("Plus et Moins à la place de la Chance : le Plus doit finir "
-                            "au-dessus du Moins"),
-           (Choice(False), Choice(True, short=N_("Plus et Moins"))),
-           print_label=N_("Plus et Moins à la place de la Chance")),
-    Option("dice", N_("Dés"), (
-        Choice(5, N_("5 dés")),
-        Choice(6, N_("6 dés (Yams 6 : chaque case compte ses 5 meilleurs)"), N_("Yams 6"),
-               N_("Yams 6 (six dés)")),
-    )),
+    Option(
+        "vache",
+        N_(
+            "Règle de la vache : sur une ligne, on ne peut pas marquer moins que le "
+            "meilleur score déjà inscrit par un autre joueur"
+        ),
+        (Choice(False), Choice(True, short=N_("vache"), summary=N_("règle de la vache"))),
+        yatzy=True,
+    ),
+    Option(
+        "four_kind",
+        N_("Carré"),
+        (
+            Choice("sum", N_("somme des 5 dés")),
+            Choice("fixed40", N_("40 fixes"), N_("Carré 40")),
+            Choice("base", N_("20 + les quatre dés"), N_("Carré 20 + dés")),
+            Choice(
+                "matching",
+                N_("les quatre dés identiques seulement (4 × la face)"),
+                N_("Carré dés identiques"),
+            ),
+        ),
+        scores_only=True,
+    ),
+    Option(
+        "three_kind",
+        N_("Brelan"),
+        (
+            Choice("sum", N_("somme des 5 dés")),
+            Choice("base", N_("10 + les trois dés"), N_("Brelan 10 + dés")),
+            Choice(
+                "matching",
+                N_("les trois dés identiques seulement (3 × la face)"),
+                N_("Brelan dés identiques"),
+            ),
+        ),
+        scores_only=True,
+    ),
+    Option(
+        "full_house",
+        N_("Full"),
+        (
+            Choice("fixed25", N_("25 fixes")),
+            Choice("base", N_("10 + la somme des 5 dés"), N_("Full 10 + somme")),
+        ),
+        scores_only=True,
+    ),
+    Option(
+        "joker",
+        N_("Joker"),
+        (
+            Choice(
+                "official",
+                N_("officiel : le Yams va d'abord dans sa case du haut"),
+                summary=N_("joker officiel"),
+            ),
+            Choice("free", N_("libre : le Yams va où l'on veut"), N_("joker libre")),
+        ),
+        scores_only=True,
+    ),
+    Option(
+        "yams_bonus",
+        N_("Prime Yams : +100 pour chaque Yams quand la case Yams vaut déjà 50"),
+        (
+            Choice(True, N_("+100 par Yams, la case Yams valant déjà 50")),
+            Choice(False, N_("sans prime Yams"), N_("sans prime Yams")),
+        ),
+        print_label=N_("Prime Yams"),
+        scores_only=True,
+    ),
+    Option(
+        "plus_minus",
+        N_("Plus et Moins à la place de la Chance : le Plus doit finir au-dessus du Moins"),
+        (Choice(False), Choice(True, short=N_("Plus et Moins"))),
+        print_label=N_("Plus et Moins à la place de la Chance"),
+    ),
+    Option(
+        "dice",
+        N_("Dés"),
+        (
+            Choice(5, N_("5 dés")),
+            Choice(
+                6,
+                N_("6 dés (Yams 6 : chaque case compte ses 5 meilleurs)"),
+                N_("Yams 6"),
+                N_("Yams 6 (six dés)"),
+            ),
+        ),
+    ),
 )
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
 # Not a Rules field but a choice of the form and the print page: it adds the Yams sec column
 # to the preset's columns (``rules_from_choices``).
-SEC = Option("sec", N_("Colonne Yams sec en plus : un seul lancer par tour"), _OFF_ON,
-             yatzy=True)
+SEC = Option("sec", N_("Colonne Yams sec en plus : un seul lancer par tour"), _OFF_ON, yatzy=True)
 
 PRESETS = ("classique", "triple", "yatzy")
 
@@ -173,23 +236,26 @@ class Rules:
         if data is None:
             data = {}
         if not isinstance(data, dict):
-            raise RuleError(N_("Les règles doivent être un objet JSON, par exemple "
-                               '{{"preset": "classique"}}.'))
+            raise RuleError(
+                N_('Les règles doivent être un objet JSON, par exemple {{"preset": "classique"}}.')
+            )
         known = {field.name for field in fields(cls)}
         for key in data:
             if key not in known:
                 raise RuleError(N_("Option de règle inconnue : « {name} »."), name=key)
         preset = data.get("preset", "classique")
         if preset not in PRESETS:
-            raise RuleError(N_("Règles inconnues : « {name} » (classique, triple ou yatzy)."),
-                            name=preset)
+            raise RuleError(
+                N_("Règles inconnues : « {name} » (classique, triple ou yatzy)."), name=preset
+            )
         values: dict = {}
         if preset == "yatzy":
             # Yatzy has its own fixed scoring: the French sheet's options stay at their default.
             for option in OPTIONS:
                 if not option.yatzy and option.name in data and data[option.name] != option.default:
-                    raise RuleError(N_("L'option « {name} » ne s'applique pas au Yatzy."),
-                                    name=option.name)
+                    raise RuleError(
+                        N_("L'option « {name} » ne s'applique pas au Yatzy."), name=option.name
+                    )
             values["preset"] = "yatzy"
             values["yams_bonus"] = False
         else:
@@ -202,19 +268,28 @@ class Rules:
                 continue
             if option.is_flag:
                 if not isinstance(data[key], bool):
-                    raise RuleError(N_("L'option « {name} » vaut true ou false, pas « {value} »."),
-                                    name=key, value=data[key])
+                    raise RuleError(
+                        N_("L'option « {name} » vaut true ou false, pas « {value} »."),
+                        name=key,
+                        value=data[key],
+                    )
                 if preset != "yatzy" or option.yatzy:
                     values[key] = data[key]
             else:
                 # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
                 # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
-                if not any(type(data[key]) is type(choice) and data[key] == choice
-                           for choice in option.values):
+                if not any(
+                    type(data[key]) is type(choice) and data[key] == choice
+                    for choice in option.values
+                ):
                     raise RuleError(
-                        N_("Valeur inconnue pour l'option « {name} » : « {value} » "
-                           "(possibles : {choices})."),
-                        name=key, value=data[key], choices=", ".join(map(str, option.values)),
+                        N_(
+                            "Valeur inconnue pour l'option « {name} » : « {value} » "
+                            "(possibles : {choices})."
+                        ),
+                        name=key,
+                        value=data[key],
+                        choices=", ".join(map(str, option.values)),
                     )
                 values[key] = data[key]
         if "columns" in data:
@@ -225,8 +300,9 @@ class Rules:
         """Every option, explicit, as stored with a game and written in exported documents."""
         data = {"preset": self.preset, "vache": self.vache, "columns": list(self.columns)}
         if self.preset == "classique":
-            data.update((option.name, getattr(self, option.name))
-                        for option in OPTIONS if not option.yatzy)
+            data.update(
+                (option.name, getattr(self, option.name)) for option in OPTIONS if not option.yatzy
+            )
         return data
 
     @property
@@ -258,7 +334,7 @@ class Rules:
 
     @property
     def lower_boxes(self) -> tuple[str, ...]:
-        return self.boxes[len(UPPER_BOXES):]
+        return self.boxes[len(UPPER_BOXES) :]
 
     @property
     def upper_bonus(self) -> int:
@@ -271,12 +347,14 @@ class Rules:
 
 def _read_columns(value: object) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)) or not value:
-        raise RuleError(N_("L'option « columns » est une liste de colonnes parmi "
-                           "free, down, up, sec."))
+        raise RuleError(
+            N_("L'option « columns » est une liste de colonnes parmi free, down, up, sec.")
+        )
     for column in value:
         if not isinstance(column, str) or column not in COLUMN_ORDER:
-            raise RuleError(N_("Colonne inconnue : « {name} » (free, down, up ou sec)."),
-                            name=column)
+            raise RuleError(
+                N_("Colonne inconnue : « {name} » (free, down, up ou sec)."), name=column
+            )
     if len(set(value)) != len(value):
         raise RuleError(N_("Une colonne ne peut pas figurer deux fois dans « columns »."))
     # The sheet always shows the columns in one order, whatever order they were listed in.

@@ -18,6 +18,12 @@ from scorekeeper.sheets.layout import (
 )
 
 __all__ = [
-    "MAX_PAGES", "PAPERS", "BlankGrid", "Paper", "PdfCache", "PrintOptionError",
-    "blank_grid_from_query", "paper_from_query",
+    "MAX_PAGES",
+    "PAPERS",
+    "BlankGrid",
+    "Paper",
+    "PdfCache",
+    "PrintOptionError",
+    "blank_grid_from_query",
+    "paper_from_query",
 ]

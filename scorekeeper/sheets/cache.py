@@ -26,9 +26,15 @@ def fingerprint(sources: Iterable[Path], extra: str = "") -> str:
     """A hash of every file under ``sources`` (files or folders), names and contents."""
     digest = hashlib.sha256(extra.encode())
     for source in sources:
-        files = [source] if source.is_file() else sorted(
-            path for path in source.rglob("*")
-            if path.is_file() and "__pycache__" not in path.parts)
+        files = (
+            [source]
+            if source.is_file()
+            else sorted(
+                path
+                for path in source.rglob("*")
+                if path.is_file() and "__pycache__" not in path.parts
+            )
+        )
         for path in files:
             digest.update(str(path.relative_to(source.parent)).encode() + b"\0")
             digest.update(path.read_bytes() + b"\0")
@@ -44,8 +50,13 @@ class PdfCache:
     """PDF bytes by key, in memory (least recently used first out) and in ``folder`` unless it
     is None."""
 
-    def __init__(self, folder: Path | None, fingerprint: str,
-                 max_memory_bytes: int = MAX_MEMORY_BYTES, max_files: int = MAX_FILES) -> None:
+    def __init__(
+        self,
+        folder: Path | None,
+        fingerprint: str,
+        max_memory_bytes: int = MAX_MEMORY_BYTES,
+        max_files: int = MAX_FILES,
+    ) -> None:
         self.folder = folder
         self.fingerprint = fingerprint
         self.max_memory_bytes = max_memory_bytes
@@ -129,7 +140,7 @@ class PdfCache:
     def _prune(self) -> None:
         """Keep the newest files: grids of old templates and rare options go first."""
         files = sorted(self.folder.glob("*.pdf"), key=_mtime_or_zero, reverse=True)
-        for stale in files[self.max_files:]:
+        for stale in files[self.max_files :]:
             with contextlib.suppress(FileNotFoundError):
                 stale.unlink()
 

@@ -50,7 +50,7 @@ class StaticFilesFetcher(URLFetcher):
             return None
         if not parts.path.startswith(STATIC_PREFIX):
             return None
-        joined = safe_join(str(self.root), unquote(parts.path[len(STATIC_PREFIX):]))
+        joined = safe_join(str(self.root), unquote(parts.path[len(STATIC_PREFIX) :]))
         if joined is None:
             return None
         path = Path(joined).resolve()

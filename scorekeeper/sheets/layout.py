@@ -117,14 +117,18 @@ def grid_rows(rules: Rules) -> tuple[Row, ...]:
 def fixed_value(rules: Rules, box: str) -> int | None:
     """The points a box is always worth when its dice hold, or None when the dice decide."""
     if rules.is_yatzy:
-        return {"small_straight": YATZY_SMALL_STRAIGHT, "large_straight": YATZY_LARGE_STRAIGHT,
-                "yams": YAMS}.get(box)
+        return {
+            "small_straight": YATZY_SMALL_STRAIGHT,
+            "large_straight": YATZY_LARGE_STRAIGHT,
+            "yams": YAMS,
+        }.get(box)
     if box == "four_kind" and rules.four_kind == "fixed40":
         return FOUR_KIND_FIXED
     if box == "full_house" and rules.full_house == "fixed25":
         return FULL_HOUSE
-    return {"small_straight": SMALL_STRAIGHT, "large_straight": LARGE_STRAIGHT,
-            "yams": YAMS}.get(box)
+    return {"small_straight": SMALL_STRAIGHT, "large_straight": LARGE_STRAIGHT, "yams": YAMS}.get(
+        box
+    )
 
 
 @dataclass(frozen=True)
@@ -183,37 +187,62 @@ def box_hint(rules: Rules, box: str) -> Hint:
 def footnotes(rules: Rules) -> tuple[Hint, ...]:
     """What the options in force mean, one short sentence each, under a blank grid: the
     header names them, the family holding the paper needs them explained."""
-    notes = [Hint(N_("Une case par tour ; si aucune ne convient, barrez-en une : elle vaut 0."),
-                  {})]
+    notes = [
+        Hint(N_("Une case par tour ; si aucune ne convient, barrez-en une : elle vaut 0."), {})
+    ]
     if "down" in rules.columns:
         notes.append(Hint(N_("Descendante : de haut en bas. Montante : de bas en haut."), {}))
     if "sec" in rules.columns:
         notes.append(Hint(N_("Sec : un seul lancer par tour."), {}))
     if rules.dice == 6:
-        notes.append(Hint(N_("Yams 6 : on lance six dés et chaque case compte les cinq "
-                             "meilleurs."), {}))
+        notes.append(
+            Hint(N_("Yams 6 : on lance six dés et chaque case compte les cinq meilleurs."), {})
+        )
     if rules.has_joker:
         if rules.joker == "official":
-            notes.append(Hint(N_("Joker : un Yams, case Yams remplie, va en haut dans la case de "
-                                 "sa face si elle est libre, sinon en bas (Full %(full)d, suites "
-                                 "%(small)d et %(large)d), sinon en haut à 0."),
-                              {"full": FULL_HOUSE, "small": SMALL_STRAIGHT,
-                               "large": LARGE_STRAIGHT}))
+            notes.append(
+                Hint(
+                    N_(
+                        "Joker : un Yams, case Yams remplie, va en haut dans la case de "
+                        "sa face si elle est libre, sinon en bas (Full %(full)d, suites "
+                        "%(small)d et %(large)d), sinon en haut à 0."
+                    ),
+                    {"full": FULL_HOUSE, "small": SMALL_STRAIGHT, "large": LARGE_STRAIGHT},
+                )
+            )
         else:
-            notes.append(Hint(N_("Joker libre : un Yams, case Yams remplie, va dans n'importe "
-                                 "quelle case libre (Full %(full)d, suites %(small)d et "
-                                 "%(large)d)."),
-                              {"full": FULL_HOUSE, "small": SMALL_STRAIGHT,
-                               "large": LARGE_STRAIGHT}))
+            notes.append(
+                Hint(
+                    N_(
+                        "Joker libre : un Yams, case Yams remplie, va dans n'importe "
+                        "quelle case libre (Full %(full)d, suites %(small)d et "
+                        "%(large)d)."
+                    ),
+                    {"full": FULL_HOUSE, "small": SMALL_STRAIGHT, "large": LARGE_STRAIGHT},
+                )
+            )
     if rules.has_yams_bonus:
-        notes.append(Hint(N_("+100 : une coche par Yams de plus quand la case Yams vaut 50."),
-                          {}))
+        notes.append(Hint(N_("+100 : une coche par Yams de plus quand la case Yams vaut 50."), {}))
     if rules.plus_minus:
-        notes.append(Hint(N_("Plus et Moins : le Plus doit finir au-dessus du Moins, sinon la "
-                             "dernière des deux est barrée."), {}))
+        notes.append(
+            Hint(
+                N_(
+                    "Plus et Moins : le Plus doit finir au-dessus du Moins, sinon la "
+                    "dernière des deux est barrée."
+                ),
+                {},
+            )
+        )
     if rules.vache:
-        notes.append(Hint(N_("Vache : sur une ligne, marquer moins que le meilleur score d'un "
-                             "autre joueur barre la case."), {}))
+        notes.append(
+            Hint(
+                N_(
+                    "Vache : sur une ligne, marquer moins que le meilleur score d'un "
+                    "autre joueur barre la case."
+                ),
+                {},
+            )
+        )
     return tuple(notes)
 
 
@@ -305,8 +334,9 @@ class BlankGrid:
 def read_paper(value: str | None) -> Paper:
     key = (value or "a4").strip().lower()
     if key not in PAPERS:
-        raise PrintOptionError(N_("Format de papier inconnu : « {value} » (a4 ou letter)."),
-                               value=value)
+        raise PrintOptionError(
+            N_("Format de papier inconnu : « {value} » (a4 ou letter)."), value=value
+        )
     return PAPERS[key]
 
 
@@ -315,7 +345,9 @@ def read_pages(value: str | None) -> int:
     if not pages:
         raise PrintOptionError(
             N_("Le nombre de pages va de 1 à {most} : « {value} » ne convient pas."),
-            most=MAX_PAGES, value=value)
+            most=MAX_PAGES,
+            value=value,
+        )
     return pages
 
 
@@ -344,8 +376,9 @@ def paper_from_query(pairs: Iterable[tuple[str, str]]) -> Paper:
     values = _single_values(pairs)
     for key in values:
         if key != "paper":
-            raise PrintOptionError(N_("Paramètre inconnu : « {name} » (seul « paper » est "
-                                      "possible ici)."), name=key)
+            raise PrintOptionError(
+                N_("Paramètre inconnu : « {name} » (seul « paper » est possible ici)."), name=key
+            )
     return read_paper(values.get("paper"))
 
 

@@ -42,12 +42,14 @@ def app_pdf_workers() -> PdfWorkers:
     """The workers of the app's settings: PDF_WORKERS, PDF_QUEUE, PDF_RENDERS_PER_WORKER and
     PDF_TIMEOUT_SECONDS (scorekeeper/config.py)."""
     config = current_app.config
-    return pdf_workers(WorkerSettings(
-        workers=config["PDF_WORKERS"],
-        queue=config["PDF_QUEUE"],
-        jobs_per_worker=config["PDF_RENDERS_PER_WORKER"],
-        timeout_seconds=config["PDF_TIMEOUT_SECONDS"],
-    ))
+    return pdf_workers(
+        WorkerSettings(
+            workers=config["PDF_WORKERS"],
+            queue=config["PDF_QUEUE"],
+            jobs_per_worker=config["PDF_RENDERS_PER_WORKER"],
+            timeout_seconds=config["PDF_TIMEOUT_SECONDS"],
+        )
+    )
 
 
 def _drawn(store: Store, household: int, html: str, pages: int, copies: int = 1) -> bytes:
@@ -55,8 +57,9 @@ def _drawn(store: Store, household: int, html: str, pages: int, copies: int = 1)
     in the household's quota, and given back when no worker drew them."""
     use = take(store, household=household, quota=store.quotas.pdf_pages, amount=pages)
     try:
-        return app_pdf_workers().render(html, current_app.static_folder, copies=copies,
-                                        household=household)
+        return app_pdf_workers().render(
+            html, current_app.static_folder, copies=copies, household=household
+        )
     except PrintersBusy:
         give_back(store, use)
         raise
@@ -65,14 +68,17 @@ def _drawn(store: Store, household: int, html: str, pages: int, copies: int = 1)
 def sheets_cache() -> PdfCache:
     """The app's blank-grid cache, made on first use in its instance folder."""
     app = current_app._get_current_object()
-    return _cache(EXTENSION, lambda: PdfCache(Path(app.instance_path) / CACHE_FOLDER,
-                                              _app_fingerprint()))
+    return _cache(
+        EXTENSION, lambda: PdfCache(Path(app.instance_path) / CACHE_FOLDER, _app_fingerprint())
+    )
 
 
 def games_cache() -> PdfCache:
     """The app's filled-sheet cache, in memory, keyed by each game's version."""
-    return _cache(GAMES_EXTENSION, lambda: PdfCache(None, _app_fingerprint(),
-                                                    max_memory_bytes=GAMES_CACHE_BYTES))
+    return _cache(
+        GAMES_EXTENSION,
+        lambda: PdfCache(None, _app_fingerprint(), max_memory_bytes=GAMES_CACHE_BYTES),
+    )
 
 
 def _cache(extension: str, make) -> PdfCache:
@@ -105,9 +111,13 @@ def _app_fingerprint() -> str:
 def blank_html(grid: BlankGrid) -> str:
     rules = grid.rules
     return render_template(
-        "sheets/blank.html", grid=grid, rules=rules, rows=grid.rows,
+        "sheets/blank.html",
+        grid=grid,
+        rules=rules,
+        rows=grid.rows,
         hints={box: box_hint(rules, box) for box in rules.boxes},
-        bonus_threshold=UPPER_BONUS_THRESHOLD, stylesheet=STYLESHEET,
+        bonus_threshold=UPPER_BONUS_THRESHOLD,
+        stylesheet=STYLESHEET,
     )
 
 
@@ -129,14 +139,17 @@ def blank_pdf(grid: BlankGrid, store: Store, *, household: int) -> tuple[str, by
 
 def game_html(record: GameRecord, state: GameState, paper: Paper) -> str:
     return render_template(
-        "sheets/game.html", record=record, state=state, rules=state.rules,
-        rows=grid_rows(state.rules), layout=game_layout(state.rules, len(state.players), paper),
+        "sheets/game.html",
+        record=record,
+        state=state,
+        rules=state.rules,
+        rows=grid_rows(state.rules),
+        layout=game_layout(state.rules, len(state.players), paper),
         stylesheet=STYLESHEET,
     )
 
 
-def game_pdf(store: Store, game_id: int, paper: Paper,
-             *, household: int) -> tuple[str, bytes]:
+def game_pdf(store: Store, game_id: int, paper: Paper, *, household: int) -> tuple[str, bytes]:
     """A game's sheet as the screen shows it, from the same replay of its log, and its cache
     key: drawn once per version of the game, paper and language.
 
@@ -146,9 +159,14 @@ def game_pdf(store: Store, game_id: int, paper: Paper,
     record, state = load(store, game_id, household=household)
     cache = games_cache()
     version = record.version
-    key = cache.key({"game": game_id, "paper": paper.key, "locale": str(get_locale()),
-                     "version": [version.entry_count, version.status,
-                                 version.updated_at.isoformat()]})
+    key = cache.key(
+        {
+            "game": game_id,
+            "paper": paper.key,
+            "locale": str(get_locale()),
+            "version": [version.entry_count, version.status, version.updated_at.isoformat()],
+        }
+    )
     pdf = cache.get(key)
     if pdf is None:
         # A page for each table of players the sheet spreads over.

@@ -18,8 +18,9 @@ def render_pdf(html: str, static_folder: str | Path, copies: int = 1) -> bytes:
     Repeated pages share the first ones' content streams: a twenty-page blank print costs the
     layout and painting of one page, plus a few bytes per page.
     """
-    document = HTML(string=html, base_url=STATIC_BASE_URL,
-                    url_fetcher=StaticFilesFetcher(static_folder)).render()
+    document = HTML(
+        string=html, base_url=STATIC_BASE_URL, url_fetcher=StaticFilesFetcher(static_folder)
+    ).render()
     if copies == 1:
         return document.write_pdf()
     return document.write_pdf(finisher=_repeat_pages(copies))
@@ -32,5 +33,5 @@ def _repeat_pages(copies: int):
         for _ in range(copies - 1):
             for page in originals:
                 pdf.add_page(pydyf.Dictionary(page))
-    return finisher
 
+    return finisher

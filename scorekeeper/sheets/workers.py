@@ -25,8 +25,9 @@ class PrintersBusy(Exception):
 class PdfWorkers(Workers):
     """The workers that render HTML into PDF."""
 
-    def render(self, html: str, static_folder: str | Path, copies: int = 1, *,
-               household: Hashable) -> bytes:
+    def render(
+        self, html: str, static_folder: str | Path, copies: int = 1, *, household: Hashable
+    ) -> bytes:
         """The PDF of ``html`` drawn by a worker in ``household``'s turn (see
         render.render_pdf); PrintersBusy when there is no place for it."""
         try:

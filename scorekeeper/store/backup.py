@@ -95,9 +95,13 @@ def _keep_only(copy: Path, household: int) -> BackupSummary:
     store = Store(f"sqlite:///{copy}")
     try:
         with store.engine.connect() as connection:
-            others = list(connection.scalars(
-                households.select().with_only_columns(households.c.id)
-                .where(households.c.id != household)))
+            others = list(
+                connection.scalars(
+                    households.select()
+                    .with_only_columns(households.c.id)
+                    .where(households.c.id != household)
+                )
+            )
         for other in others:
             delete_household(store, other)
     finally:
@@ -112,4 +116,3 @@ def _keep_only(copy: Path, household: int) -> BackupSummary:
     finally:
         connection.close()
     return BackupSummary(games=games, entries=entries)
-

@@ -127,9 +127,18 @@ class OpenGame:
 
 
 _LINE_COLUMNS = (
-    results.c.game_id, results.c.player_id, players.c.name, results.c.rules_key,
-    results.c.finished_at, results.c.total, results.c.upper, results.c.yams_count,
-    results.c.bonus_streak, results.c.rank, results.c.won, results.c.player_count,
+    results.c.game_id,
+    results.c.player_id,
+    players.c.name,
+    results.c.rules_key,
+    results.c.finished_at,
+    results.c.total,
+    results.c.upper,
+    results.c.yams_count,
+    results.c.bonus_streak,
+    results.c.rank,
+    results.c.won,
+    results.c.player_count,
 )
 
 
@@ -145,20 +154,24 @@ def list_rule_sets(store: Store, *, household: int) -> list[RuleSet]:
     """The rule sets of the household's finished games, the most played first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(rule_sets).where(rule_sets.c.household_id == household)
+            select(rule_sets)
+            .where(rule_sets.c.household_id == household)
             .order_by(rule_sets.c.games.desc(), rule_sets.c.key)
         ).all()
     return [_rule_set(row) for row in rows]
 
 
-def top_results(store: Store, key: str, offset: int, limit: int,
-                *, household: int) -> list[ResultLine]:
+def top_results(
+    store: Store, key: str, offset: int, limit: int, *, household: int
+) -> list[ResultLine]:
     """The household's best single-game totals under one rule set; equal totals, the
     earliest first."""
     query = (
-        _lines_query().where(results.c.household_id == household, results.c.rules_key == key)
+        _lines_query()
+        .where(results.c.household_id == household, results.c.rules_key == key)
         .order_by(results.c.total.desc(), results.c.finished_at, results.c.game_id)
-        .offset(offset).limit(limit)
+        .offset(offset)
+        .limit(limit)
     )
     with store.engine.connect() as connection:
         return [ResultLine(*row) for row in connection.execute(query)]
@@ -175,9 +188,10 @@ def records(store: Store, key: str, *, household: int) -> dict[str, ResultLine]:
             # The first row of the (household, rules_key, record DESC, finished_at, game_id)
             # index.
             row = connection.execute(
-                _lines_query().where(results.c.household_id == household,
-                                     results.c.rules_key == key)
-                .order_by(column.desc(), results.c.finished_at, results.c.game_id).limit(1)
+                _lines_query()
+                .where(results.c.household_id == household, results.c.rules_key == key)
+                .order_by(column.desc(), results.c.finished_at, results.c.game_id)
+                .limit(1)
             ).one_or_none()
             if row is not None and getattr(row, name):
                 found[name] = ResultLine(*row)
@@ -186,117 +200,165 @@ def records(store: Store, key: str, *, household: int) -> dict[str, ResultLine]:
 
 def finished_count(store: Store, *, household: int) -> int:
     with store.engine.connect() as connection:
-        return connection.scalar(select(func.coalesce(func.sum(rule_sets.c.games), 0))
-                                 .where(rule_sets.c.household_id == household))
+        return connection.scalar(
+            select(func.coalesce(func.sum(rule_sets.c.games), 0)).where(
+                rule_sets.c.household_id == household
+            )
+        )
 
 
 def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame]:
     rows = connection.execute(
-        _lines_query().where(results.c.game_id.in_(ids))
-        .order_by(results.c.rank, results.c.seat)
+        _lines_query().where(results.c.game_id.in_(ids)).order_by(results.c.rank, results.c.seat)
     ).all()
     lines: dict[int, list[ResultLine]] = {game_id: [] for game_id in ids}
     for row in rows:
         lines[row.game_id].append(ResultLine(*row))
     return [
         FinishedGame(game_id, found[0].finished_at, found[0].rules_key, tuple(found))
-        for game_id, found in lines.items() if found
+        for game_id, found in lines.items()
+        if found
     ]
 
 
-def finished_games(store: Store, offset: int, limit: int, *, household: int,
-                   player_id: int | None = None) -> list[FinishedGame]:
+def finished_games(
+    store: Store, offset: int, limit: int, *, household: int, player_id: int | None = None
+) -> list[FinishedGame]:
     """The household's finished games, or only those `player_id` played, the latest first,
     each with every player's result."""
     # The same page either way; each is read from the table whose index holds it in order.
     if player_id is None:
-        page = (select(games.c.id)
-                .where(games.c.household_id == household, games.c.status == FINISHED)
-                .order_by(games.c.finished_at.desc(), games.c.id.desc()))
+        page = (
+            select(games.c.id)
+            .where(games.c.household_id == household, games.c.status == FINISHED)
+            .order_by(games.c.finished_at.desc(), games.c.id.desc())
+        )
     else:
-        page = (select(results.c.game_id)
-                .where(results.c.player_id == player_id, results.c.household_id == household)
-                .order_by(results.c.finished_at.desc(), results.c.game_id.desc()))
+        page = (
+            select(results.c.game_id)
+            .where(results.c.player_id == player_id, results.c.household_id == household)
+            .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
+        )
     with store.engine.connect() as connection:
         ids = list(connection.scalars(page.offset(offset).limit(limit)))
         return _finished_games(connection, ids)
 
 
-def player_rule_set_stats(store: Store, player_id: int,
-                          *, household: int) -> list[PlayerRuleSetStats]:
+def player_rule_set_stats(
+    store: Store, player_id: int, *, household: int
+) -> list[PlayerRuleSetStats]:
     """A player's figures under each rule set they finished a game of, the most played first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(player_stats, rule_sets.c.key, rule_sets.c.rules,
-                   rule_sets.c.games.label("set_games"), rule_sets.c.results)
-            .join(rule_sets, and_(rule_sets.c.household_id == household,
-                                  rule_sets.c.key == player_stats.c.rules_key))
+            select(
+                player_stats,
+                rule_sets.c.key,
+                rule_sets.c.rules,
+                rule_sets.c.games.label("set_games"),
+                rule_sets.c.results,
+            )
+            .join(
+                rule_sets,
+                and_(
+                    rule_sets.c.household_id == household,
+                    rule_sets.c.key == player_stats.c.rules_key,
+                ),
+            )
             .where(player_stats.c.player_id == player_id)
             .order_by(player_stats.c.games.desc(), player_stats.c.rules_key)
         ).all()
         found = []
         for row in rows:
-            mine = _lines_query().where(results.c.player_id == player_id,
-                                        results.c.household_id == household,
-                                        results.c.rules_key == row.key)
+            mine = _lines_query().where(
+                results.c.player_id == player_id,
+                results.c.household_id == household,
+                results.c.rules_key == row.key,
+            )
             by_total = (results.c.total, results.c.finished_at, results.c.game_id)
             worst = connection.execute(mine.order_by(*by_total).limit(1)).one()
             # The best total, then the first game that reached it: both ends of one index.
             top = connection.scalar(
-                select(results.c.total).where(results.c.player_id == player_id,
-                                              results.c.rules_key == row.key)
-                .order_by(results.c.total.desc()).limit(1))
+                select(results.c.total)
+                .where(results.c.player_id == player_id, results.c.rules_key == row.key)
+                .order_by(results.c.total.desc())
+                .limit(1)
+            )
             best = connection.execute(
-                mine.where(results.c.total == top).order_by(*by_total).limit(1)).one()
-            found.append(PlayerRuleSetStats(
-                rule_set=RuleSet(row.key, Rules.from_dict(json.loads(row.rules)),
-                                 row.set_games, row.results),
-                games=row.games, duels=row.duels, wins=row.wins, total_sum=row.total_sum,
-                column_count=row.column_count, bonus_columns=row.bonus_columns,
-                yams_games=row.yams_games, yams_count=row.yams_count, cells=row.cells,
-                barred_count=row.barred_count, best=ResultLine(*best), worst=ResultLine(*worst),
-            ))
+                mine.where(results.c.total == top).order_by(*by_total).limit(1)
+            ).one()
+            found.append(
+                PlayerRuleSetStats(
+                    rule_set=RuleSet(
+                        row.key, Rules.from_dict(json.loads(row.rules)), row.set_games, row.results
+                    ),
+                    games=row.games,
+                    duels=row.duels,
+                    wins=row.wins,
+                    total_sum=row.total_sum,
+                    column_count=row.column_count,
+                    bonus_columns=row.bonus_columns,
+                    yams_games=row.yams_games,
+                    yams_count=row.yams_count,
+                    cells=row.cells,
+                    barred_count=row.barred_count,
+                    best=ResultLine(*best),
+                    worst=ResultLine(*worst),
+                )
+            )
     return found
 
 
-def player_box_stats_of(store: Store, player_id: int, key: str,
-                        *, household: int) -> list[BoxStats]:
+def player_box_stats_of(
+    store: Store, player_id: int, key: str, *, household: int
+) -> list[BoxStats]:
     """How often a player barred each box under one rule set, in sheet order."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(player_box_stats.c.box, player_box_stats.c.filled, player_box_stats.c.barred)
-            .where(player_box_stats.c.player_id == player_id, player_box_stats.c.rules_key == key)
+            select(
+                player_box_stats.c.box, player_box_stats.c.filled, player_box_stats.c.barred
+            ).where(player_box_stats.c.player_id == player_id, player_box_stats.c.rules_key == key)
         ).all()
-        rules_text = connection.scalar(select(rule_sets.c.rules).where(
-            rule_sets.c.household_id == household, rule_sets.c.key == key))
+        rules_text = connection.scalar(
+            select(rule_sets.c.rules).where(
+                rule_sets.c.household_id == household, rule_sets.c.key == key
+            )
+        )
     if rules_text is None:
         return []
     order = {box: index for index, box in enumerate(Rules.from_dict(json.loads(rules_text)).boxes)}
     return sorted((BoxStats(*row) for row in rows), key=lambda stats: order[stats.box])
 
 
-def player_recent_totals(store: Store, player_id: int, key: str, limit: int,
-                         *, household: int) -> list[ResultLine]:
+def player_recent_totals(
+    store: Store, player_id: int, key: str, limit: int, *, household: int
+) -> list[ResultLine]:
     """A player's latest results under one rule set, oldest first (for the chart)."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            _lines_query().where(results.c.player_id == player_id,
-                                 results.c.household_id == household, results.c.rules_key == key)
-            .order_by(results.c.finished_at.desc(), results.c.game_id.desc()).limit(limit)
+            _lines_query()
+            .where(
+                results.c.player_id == player_id,
+                results.c.household_id == household,
+                results.c.rules_key == key,
+            )
+            .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
+            .limit(limit)
         ).all()
     return [ResultLine(*row) for row in reversed(rows)]
 
 
-def player_open_games(store: Store, player_id: int,
-                      *, household: int) -> list[OpenGame]:
+def player_open_games(store: Store, player_id: int, *, household: int) -> list[OpenGame]:
     """A player's games in progress and abandoned ones, the latest played first."""
-    open_ids = select(games.c.id).where(games.c.household_id == household,
-                                        games.c.status.in_((IN_PROGRESS, ABANDONED)))
+    open_ids = select(games.c.id).where(
+        games.c.household_id == household, games.c.status.in_((IN_PROGRESS, ABANDONED))
+    )
     with store.engine.connect() as connection:
         rows = connection.execute(
             select(games.c.id, games.c.status, games.c.created_at, games.c.updated_at)
-            .join(game_players, and_(game_players.c.game_id == games.c.id,
-                                     game_players.c.player_id == player_id))
+            .join(
+                game_players,
+                and_(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id),
+            )
             .where(games.c.id.in_(open_ids))
             .order_by(games.c.updated_at.desc(), games.c.id.desc())
         ).all()

@@ -53,10 +53,15 @@ def _icu():
     # Imported when a name is checked, not at start: ICU's data is tens of megabytes.
     import icu
 
-    invisible = {icu.UCharCategory.CONTROL_CHAR, icu.UCharCategory.FORMAT_CHAR,
-                 icu.UCharCategory.SURROGATE, icu.UCharCategory.PRIVATE_USE_CHAR,
-                 icu.UCharCategory.UNASSIGNED, icu.UCharCategory.LINE_SEPARATOR,
-                 icu.UCharCategory.PARAGRAPH_SEPARATOR}
+    invisible = {
+        icu.UCharCategory.CONTROL_CHAR,
+        icu.UCharCategory.FORMAT_CHAR,
+        icu.UCharCategory.SURROGATE,
+        icu.UCharCategory.PRIVATE_USE_CHAR,
+        icu.UCharCategory.UNASSIGNED,
+        icu.UCharCategory.LINE_SEPARATOR,
+        icu.UCharCategory.PARAGRAPH_SEPARATOR,
+    }
     return icu, icu.SpoofChecker(), invisible
 
 
@@ -68,7 +73,8 @@ def _invisible(character: str) -> bool:
     category = icu.Char.charType(character)
     return category in invisible or (
         icu.Char.hasBinaryProperty(character, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT)
-        and category != icu.UCharCategory.NON_SPACING_MARK)
+        and category != icu.UCharCategory.NON_SPACING_MARK
+    )
 
 
 def household_name(typed: str) -> str:
@@ -78,15 +84,19 @@ def household_name(typed: str) -> str:
     space, a change of writing direction...), is empty, or is too long, also once compared.
     """
     if any(_invisible(character) for character in typed):
-        raise HouseholdNameRefused(N_(
-            "Le nom contient un caractère invisible (retour à la ligne, espace sans largeur, "
-            "changement de sens d'écriture…) : retapez-le sans."))
+        raise HouseholdNameRefused(
+            N_(
+                "Le nom contient un caractère invisible (retour à la ligne, espace sans largeur, "
+                "changement de sens d'écriture…) : retapez-le sans."
+            )
+        )
     name = " ".join(typed.split())
     if not name or not household_skeleton_text(name):
         raise HouseholdNameRefused(N_("Tapez un nom pour la maison."))
     if len(name) > MAX_HOUSEHOLD_NAME_LENGTH or len(household_key(name)) > MAX_KEY_LENGTH:
-        raise HouseholdNameRefused(N_("Le nom a trop de caractères : {most} au plus."),
-                                   most=MAX_HOUSEHOLD_NAME_LENGTH)
+        raise HouseholdNameRefused(
+            N_("Le nom a trop de caractères : {most} au plus."), most=MAX_HOUSEHOLD_NAME_LENGTH
+        )
     return name
 
 

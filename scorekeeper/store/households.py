@@ -65,9 +65,17 @@ def create_household(store: Store, name: str, passphrase_hash: str) -> int:
     one that looks like it (the table's unique keys decide, also between two at once)."""
     name = household_name(name)
     try:
-        return store.write(lambda connection: connection.execute(insert(households).values(
-            name=name, name_key=household_key(name), name_skeleton=household_skeleton(name),
-            passphrase_hash=passphrase_hash, created_at=utc_now())).inserted_primary_key[0])
+        return store.write(
+            lambda connection: connection.execute(
+                insert(households).values(
+                    name=name,
+                    name_key=household_key(name),
+                    name_skeleton=household_skeleton(name),
+                    passphrase_hash=passphrase_hash,
+                    created_at=utc_now(),
+                )
+            ).inserted_primary_key[0]
+        )
     except IntegrityError:
         raise HouseholdNameTaken(name) from None
 
@@ -76,23 +84,36 @@ def household_name_taken(store: Store, name: str) -> bool:
     """Whether a household has this name, or one that looks like it: asked before a
     passphrase is hashed, create_household deciding in the end."""
     with store.engine.connect() as connection:
-        return connection.scalar(select(households.c.id).where(or_(
-            households.c.name_key == household_key(name),
-            households.c.name_skeleton == household_skeleton(name))).limit(1)) is not None
+        return (
+            connection.scalar(
+                select(households.c.id)
+                .where(
+                    or_(
+                        households.c.name_key == household_key(name),
+                        households.c.name_skeleton == household_skeleton(name),
+                    )
+                )
+                .limit(1)
+            )
+            is not None
+        )
 
 
 def find_household(store: Store, name: str) -> HouseholdRecord | None:
     """The household called `name` (see household_key), None if there is none."""
     with store.engine.connect() as connection:
-        return _household(connection.execute(
-            select(households).where(households.c.name_key == household_key(name))
-        ).one_or_none())
+        return _household(
+            connection.execute(
+                select(households).where(households.c.name_key == household_key(name))
+            ).one_or_none()
+        )
 
 
 def get_household(store: Store, household: int) -> HouseholdRecord | None:
     with store.engine.connect() as connection:
-        return _household(connection.execute(
-            select(households).where(households.c.id == household)).one_or_none())
+        return _household(
+            connection.execute(select(households).where(households.c.id == household)).one_or_none()
+        )
 
 
 def count_households(store: Store) -> int:
@@ -102,9 +123,17 @@ def count_households(store: Store) -> int:
 
 def add_device(store: Store, household: int, token: str, name: str) -> int:
     now = utc_now()
-    return store.write(lambda connection: connection.execute(insert(devices).values(
-        household_id=household, token=token, name=name[:120], created_at=now,
-        last_seen_at=now)).inserted_primary_key[0])
+    return store.write(
+        lambda connection: connection.execute(
+            insert(devices).values(
+                household_id=household,
+                token=token,
+                name=name[:120],
+                created_at=now,
+                last_seen_at=now,
+            )
+        ).inserted_primary_key[0]
+    )
 
 
 def device_by_token(store: Store, token: str) -> DeviceRecord | None:
@@ -115,37 +144,58 @@ def device_by_token(store: Store, token: str) -> DeviceRecord | None:
 
 
 def device_seen(store: Store, device_id: int, at: datetime) -> None:
-    store.write(lambda connection: connection.execute(
-        update(devices).where(devices.c.id == device_id).values(last_seen_at=at)))
+    store.write(
+        lambda connection: connection.execute(
+            update(devices).where(devices.c.id == device_id).values(last_seen_at=at)
+        )
+    )
 
 
 def list_devices(store: Store, household: int) -> list[DeviceRecord]:
     """The household's devices, the latest seen first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(devices).where(devices.c.household_id == household)
-            .order_by(devices.c.last_seen_at.desc(), devices.c.id.desc())).all()
+            select(devices)
+            .where(devices.c.household_id == household)
+            .order_by(devices.c.last_seen_at.desc(), devices.c.id.desc())
+        ).all()
     return [DeviceRecord(*row) for row in rows]
 
 
 def remove_device(store: Store, household: int, device_id: int) -> bool:
     """Sign a device of the household out for good; False when it has no such device."""
-    return bool(store.write(lambda connection: connection.execute(
-        delete(devices).where(devices.c.id == device_id,
-                              devices.c.household_id == household)).rowcount))
+    return bool(
+        store.write(
+            lambda connection: (
+                connection.execute(
+                    delete(devices).where(
+                        devices.c.id == device_id, devices.c.household_id == household
+                    )
+                ).rowcount
+            )
+        )
+    )
 
 
 def add_join_link(store: Store, household: int, token_hash: str, expires_at: datetime) -> None:
-    store.write(lambda connection: connection.execute(insert(join_links).values(
-        token_hash=token_hash, household_id=household, expires_at=expires_at)))
+    store.write(
+        lambda connection: connection.execute(
+            insert(join_links).values(
+                token_hash=token_hash, household_id=household, expires_at=expires_at
+            )
+        )
+    )
 
 
 def join_link_household(store: Store, token_hash: str, now: datetime) -> int | None:
     """The household a join link would open, None for a used, expired or unknown link; the
     link stays as it is (opening it is no use of it)."""
     with store.engine.connect() as connection:
-        return connection.scalar(select(join_links.c.household_id).where(
-            join_links.c.token_hash == token_hash, join_links.c.expires_at >= now))
+        return connection.scalar(
+            select(join_links.c.household_id).where(
+                join_links.c.token_hash == token_hash, join_links.c.expires_at >= now
+            )
+        )
 
 
 def use_join_link(store: Store, token_hash: str, now: datetime) -> int | None:
@@ -154,11 +204,16 @@ def use_join_link(store: Store, token_hash: str, now: datetime) -> int | None:
 
     def use(connection: Connection) -> int | None:
         connection.execute(delete(join_links).where(join_links.c.expires_at < now))
-        household = connection.scalar(select(join_links.c.household_id)
-                                      .where(join_links.c.token_hash == token_hash))
+        household = connection.scalar(
+            select(join_links.c.household_id).where(join_links.c.token_hash == token_hash)
+        )
         # The delete decides: of two devices using one link at once, one gets the row.
-        if household is None or not connection.execute(delete(join_links).where(
-                join_links.c.token_hash == token_hash)).rowcount:
+        if (
+            household is None
+            or not connection.execute(
+                delete(join_links).where(join_links.c.token_hash == token_hash)
+            ).rowcount
+        ):
             return None
         return household
 
@@ -176,11 +231,11 @@ def spectator_token(store: Store, game_id: int, *, household: int) -> str | None
         return connection.scalar(
             select(spectator_links.c.token)
             .join(games, games.c.id == spectator_links.c.game_id)
-            .where(_own_game(game_id, household)))
+            .where(_own_game(game_id, household))
+        )
 
 
-def set_spectator_token(store: Store, game_id: int, token: str | None, *,
-                        household: int) -> None:
+def set_spectator_token(store: Store, game_id: int, token: str | None, *, household: int) -> None:
     """Give the household's game this spectator token (None: revoke its link); GameNotFound
     when the household has no such game."""
 
@@ -204,7 +259,8 @@ def spectated_game(store: Store, token: str) -> tuple[int, int] | None:
         row = connection.execute(
             select(games.c.id, games.c.household_id)
             .join(spectator_links, spectator_links.c.game_id == games.c.id)
-            .where(spectator_links.c.token == token)).one_or_none()
+            .where(spectator_links.c.token == token)
+        ).one_or_none()
     return None if row is None else (row.id, row.household_id)
 
 
@@ -215,12 +271,12 @@ def delete_household(store: Store, household: int) -> None:
         game_ids = select(games.c.id).where(games.c.household_id == household)
         player_ids = select(players.c.id).where(players.c.household_id == household)
         connection.execute(delete(results).where(results.c.household_id == household))
-        connection.execute(delete(player_box_stats)
-                           .where(player_box_stats.c.player_id.in_(player_ids)))
+        connection.execute(
+            delete(player_box_stats).where(player_box_stats.c.player_id.in_(player_ids))
+        )
         connection.execute(delete(player_stats).where(player_stats.c.player_id.in_(player_ids)))
         connection.execute(delete(rule_sets).where(rule_sets.c.household_id == household))
-        connection.execute(delete(spectator_links)
-                           .where(spectator_links.c.game_id.in_(game_ids)))
+        connection.execute(delete(spectator_links).where(spectator_links.c.game_id.in_(game_ids)))
         connection.execute(delete(entries).where(entries.c.game_id.in_(game_ids)))
         connection.execute(delete(game_players).where(game_players.c.game_id.in_(game_ids)))
         connection.execute(delete(games).where(games.c.household_id == household))

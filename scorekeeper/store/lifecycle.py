@@ -24,8 +24,9 @@ def _own_game(game_id: int, household: int):
     return (games.c.id == game_id) & (games.c.household_id == household)
 
 
-def _change_status(connection: Connection, game_id: int, household: int, before: str,
-                   after: str) -> None:
+def _change_status(
+    connection: Connection, game_id: int, household: int, before: str, after: str
+) -> None:
     changed = connection.execute(
         update(games)
         .where(_own_game(game_id, household), games.c.status == before)
@@ -43,14 +44,16 @@ def abandon_game(store: Store, game_id: int, *, household: int) -> None:
 
     Raises WrongStatus when the game is not in progress.
     """
-    store.write(lambda connection: _change_status(connection, game_id, household,
-                                                  IN_PROGRESS, ABANDONED))
+    store.write(
+        lambda connection: _change_status(connection, game_id, household, IN_PROGRESS, ABANDONED)
+    )
 
 
 def resume_game(store: Store, game_id: int, *, household: int) -> None:
     """Take an abandoned game up again. Raises WrongStatus when it was not abandoned."""
-    store.write(lambda connection: _change_status(connection, game_id, household,
-                                                  ABANDONED, IN_PROGRESS))
+    store.write(
+        lambda connection: _change_status(connection, game_id, household, ABANDONED, IN_PROGRESS)
+    )
 
 
 def delete_game(store: Store, game_id: int, *, household: int) -> None:

@@ -35,24 +35,33 @@ class Attempts:
         return max(1, int((self.window_ends_at - now).total_seconds() + 0.999))
 
 
-def count_attempt(store: Store, key: str, window: timedelta,
-                  now: datetime | None = None) -> Attempts:
+def count_attempt(
+    store: Store, key: str, window: timedelta, now: datetime | None = None
+) -> Attempts:
     """Count one attempt under `key`: how many its window holds now, this one included."""
     now = now or datetime.now(UTC)
     stamp = attempt_counts.c.window_started_at.type
     closed = attempt_counts.c.window_started_at <= literal(now - window, stamp)
 
     def count(connection: Connection) -> Attempts:
-        connection.execute(delete(attempt_counts).where(
-            attempt_counts.c.window_started_at < now - FORGET_AFTER))
+        connection.execute(
+            delete(attempt_counts).where(attempt_counts.c.window_started_at < now - FORGET_AFTER)
+        )
         insert = dialect_insert(connection.dialect.name)(attempt_counts).values(
-            key=key, window_started_at=now, attempts=1)
-        row = connection.execute(insert.on_conflict_do_update(
-            index_elements=["key"],
-            set_={"attempts": case((closed, 1), else_=attempt_counts.c.attempts + 1),
-                  "window_started_at": case((closed, insert.excluded.window_started_at),
-                                            else_=attempt_counts.c.window_started_at)},
-        ).returning(attempt_counts.c.attempts, attempt_counts.c.window_started_at)).one()
+            key=key, window_started_at=now, attempts=1
+        )
+        row = connection.execute(
+            insert.on_conflict_do_update(
+                index_elements=["key"],
+                set_={
+                    "attempts": case((closed, 1), else_=attempt_counts.c.attempts + 1),
+                    "window_started_at": case(
+                        (closed, insert.excluded.window_started_at),
+                        else_=attempt_counts.c.window_started_at,
+                    ),
+                },
+            ).returning(attempt_counts.c.attempts, attempt_counts.c.window_started_at)
+        ).one()
         return Attempts(row.attempts, row.window_started_at + window)
 
     return store.write(count)
@@ -60,20 +69,26 @@ def count_attempt(store: Store, key: str, window: timedelta,
 
 def take_back(store: Store, key: str) -> None:
     """Uncount an attempt of `key` that turned out not to count (the right passphrase)."""
-    store.write(lambda connection: connection.execute(
-        update(attempt_counts).where(attempt_counts.c.key == key, attempt_counts.c.attempts > 0)
-        .values(attempts=attempt_counts.c.attempts - 1)))
+    store.write(
+        lambda connection: connection.execute(
+            update(attempt_counts)
+            .where(attempt_counts.c.key == key, attempt_counts.c.attempts > 0)
+            .values(attempts=attempt_counts.c.attempts - 1)
+        )
+    )
 
 
-def recent_attempts(store: Store, keys: Iterable[str], window: timedelta,
-                    now: datetime | None = None) -> dict[str, int]:
+def recent_attempts(
+    store: Store, keys: Iterable[str], window: timedelta, now: datetime | None = None
+) -> dict[str, int]:
     """How many attempts each key's open window holds (0 for a key without one)."""
     keys = list(keys)
     now = now or datetime.now(UTC)
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(attempt_counts.c.key, attempt_counts.c.attempts)
-            .where(attempt_counts.c.key.in_(keys),
-                   attempt_counts.c.window_started_at > now - window)).all()
+            select(attempt_counts.c.key, attempt_counts.c.attempts).where(
+                attempt_counts.c.key.in_(keys), attempt_counts.c.window_started_at > now - window
+            )
+        ).all()
     found = {key: attempts for key, attempts in rows}
     return {key: found.get(key, 0) for key in keys}

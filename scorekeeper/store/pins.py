@@ -14,34 +14,48 @@ from scorekeeper.store.store import Store
 MAX_ADDRESS_LENGTH = 64
 
 
-def recent_pin_failures(store: Store, address: str, since: datetime,
-                        *, household: int) -> list[datetime]:
+def recent_pin_failures(
+    store: Store, address: str, since: datetime, *, household: int
+) -> list[datetime]:
     """When this address typed a wrong PIN of the household after `since`, the earliest
     first."""
     with store.engine.begin() as connection:
-        return list(connection.scalars(
-            select(pin_failures.c.failed_at)
-            .where(pin_failures.c.household_id == household,
-                   pin_failures.c.address == address[:MAX_ADDRESS_LENGTH],
-                   pin_failures.c.failed_at > since)
-            .order_by(pin_failures.c.failed_at)
-        ))
+        return list(
+            connection.scalars(
+                select(pin_failures.c.failed_at)
+                .where(
+                    pin_failures.c.household_id == household,
+                    pin_failures.c.address == address[:MAX_ADDRESS_LENGTH],
+                    pin_failures.c.failed_at > since,
+                )
+                .order_by(pin_failures.c.failed_at)
+            )
+        )
 
 
-def add_pin_failure(store: Store, address: str, at: datetime, forget_before: datetime,
-                    *, household: int) -> None:
+def add_pin_failure(
+    store: Store, address: str, at: datetime, forget_before: datetime, *, household: int
+) -> None:
     """Count a wrong PIN from `address`, and forget every one older than `forget_before`."""
 
     def add(connection) -> None:
         connection.execute(delete(pin_failures).where(pin_failures.c.failed_at < forget_before))
-        connection.execute(insert(pin_failures).values(
-            household_id=household, address=address[:MAX_ADDRESS_LENGTH], failed_at=at))
+        connection.execute(
+            insert(pin_failures).values(
+                household_id=household, address=address[:MAX_ADDRESS_LENGTH], failed_at=at
+            )
+        )
 
     store.write(add)
 
 
 def forget_pin_failures(store: Store, address: str, *, household: int) -> None:
     """Forget this address's wrong PINs (it has just typed the right one)."""
-    store.write(lambda connection: connection.execute(
-        delete(pin_failures).where(pin_failures.c.household_id == household,
-                                   pin_failures.c.address == address[:MAX_ADDRESS_LENGTH])))
+    store.write(
+        lambda connection: connection.execute(
+            delete(pin_failures).where(
+                pin_failures.c.household_id == household,
+                pin_failures.c.address == address[:MAX_ADDRESS_LENGTH],
+            )
+        )
+    )

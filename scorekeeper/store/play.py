@@ -92,17 +92,32 @@ def load(store: Store, game_id: int, *, household: int) -> tuple[GameRecord, Gam
     return record, state
 
 
-def play_turn(store: Store, game_id: int, expected_seq: int, column: str, box: str,
-              dice: object, *, household: int) -> tuple[Score, GameRecord, GameState]:
+def play_turn(
+    store: Store,
+    game_id: int,
+    expected_seq: int,
+    column: str,
+    box: str,
+    dice: object,
+    *,
+    household: int,
+) -> tuple[Score, GameRecord, GameState]:
     """Load the game, then write the active player's entry as ``write_turn`` does."""
     record, state = load(store, game_id, household=household)
-    return write_turn(store, record, state, expected_seq, column, box, dice,
-                      household=household)
+    return write_turn(store, record, state, expected_seq, column, box, dice, household=household)
 
 
-def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq: int,
-               column: str, box: str, dice: object, *,
-               household: int) -> tuple[Score, GameRecord, GameState]:
+def write_turn(
+    store: Store,
+    record: GameRecord,
+    state: GameState,
+    expected_seq: int,
+    column: str,
+    box: str,
+    dice: object,
+    *,
+    household: int,
+) -> tuple[Score, GameRecord, GameState]:
     """Write the active player's entry on ``state``, the game ``record`` as just loaded;
     return the entry's score and the game as written (the record and its state, as a load
     would give them now, with no query).
@@ -118,10 +133,15 @@ def write_turn(store: Store, record: GameRecord, state: GameState, expected_seq:
     cell = state.score(entry)
     after = state.play(entry)
     written = EntryRecord(expected_seq, entry.player, column, box, cell.dice, cell.points)
-    updated_at = store.add_entry(record.id, expected_seq, written, finished=after.is_over,
-                                 seen_at=record.updated_at,
-                                 final_state=after if after.is_over else None,
-                                 household=household)
+    updated_at = store.add_entry(
+        record.id,
+        expected_seq,
+        written,
+        finished=after.is_over,
+        seen_at=record.updated_at,
+        final_state=after if after.is_over else None,
+        household=household,
+    )
     # The game as the store now holds it: the write required that nothing changed since
     # `record` was read, so the new log is its log and this entry.
     record = replace(record, entries=(*record.entries, written), updated_at=updated_at)

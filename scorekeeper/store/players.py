@@ -72,62 +72,69 @@ def _own(household: int):
 
 def _get(connection: Connection, player_id: int, household: int) -> PlayerRecord:
     row = connection.execute(
-        select(players).where(players.c.id == player_id, _own(household))).one_or_none()
+        select(players).where(players.c.id == player_id, _own(household))
+    ).one_or_none()
     if row is None:
         raise PlayerNotFound(player_id)
     return _record(row)
 
 
-def get_player(store: Store, player_id: int,
-               *, household: int) -> PlayerRecord | None:
+def get_player(store: Store, player_id: int, *, household: int) -> PlayerRecord | None:
     """The household's player of this id; None for another household's."""
     with store.engine.connect() as connection:
         row = connection.execute(
-            select(players).where(players.c.id == player_id, _own(household))).one_or_none()
+            select(players).where(players.c.id == player_id, _own(household))
+        ).one_or_none()
     return None if row is None else _record(row)
 
 
 def count_players(store: Store, *, household: int) -> int:
     with store.engine.connect() as connection:
-        return connection.scalar(select(func.count()).select_from(players)
-                                 .where(_own(household)))
+        return connection.scalar(select(func.count()).select_from(players).where(_own(household)))
 
 
-def list_players(store: Store, offset: int = 0, limit: int | None = None,
-                 *, household: int) -> list[PlayerSummary]:
+def list_players(
+    store: Store, offset: int = 0, limit: int | None = None, *, household: int
+) -> list[PlayerSummary]:
     """Players by name, with their finished games and wins summed over the rule sets."""
     counts = (
-        select(player_stats.c.player_id,
-               func.sum(player_stats.c.games).label("games"),
-               func.sum(player_stats.c.wins).label("wins"))
+        select(
+            player_stats.c.player_id,
+            func.sum(player_stats.c.games).label("games"),
+            func.sum(player_stats.c.wins).label("wins"),
+        )
         .group_by(player_stats.c.player_id)
         .subquery()
     )
     query = (
-        select(players.c.id, players.c.name,
-               func.coalesce(counts.c.games, 0), func.coalesce(counts.c.wins, 0))
+        select(
+            players.c.id,
+            players.c.name,
+            func.coalesce(counts.c.games, 0),
+            func.coalesce(counts.c.wins, 0),
+        )
         .outerjoin(counts, counts.c.player_id == players.c.id)
         .where(_own(household))
         .order_by(players.c.name_key, players.c.id)
-        .offset(offset).limit(limit)
+        .offset(offset)
+        .limit(limit)
     )
     with store.engine.connect() as connection:
         return [PlayerSummary(*row) for row in connection.execute(query)]
 
 
-def other_players(store: Store, player_id: int,
-                  *, household: int) -> list[PlayerRecord]:
+def other_players(store: Store, player_id: int, *, household: int) -> list[PlayerRecord]:
     """Every player but this one, by name: the candidates to merge into them."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(players).where(players.c.id != player_id, _own(household))
+            select(players)
+            .where(players.c.id != player_id, _own(household))
             .order_by(players.c.name_key)
         ).all()
     return [_record(row) for row in rows]
 
 
-def rename_player(store: Store, player_id: int, name: str,
-                  *, household: int) -> PlayerRecord:
+def rename_player(store: Store, player_id: int, name: str, *, household: int) -> PlayerRecord:
     """Give a player a new name; RuleError for a name the rules refuse, NameTaken when
     another player has it (ignoring case). A game's sheet keeps the name it was played with."""
     check_players([name])
@@ -137,8 +144,9 @@ def rename_player(store: Store, player_id: int, name: str,
     def rename(connection: Connection) -> PlayerRecord:
         player = _get(connection, player_id, household)
         other = connection.execute(
-            select(players).where(players.c.name_key == key, players.c.id != player_id,
-                                  _own(household))
+            select(players).where(
+                players.c.name_key == key, players.c.id != player_id, _own(household)
+            )
         ).one_or_none()
         if other is not None:
             raise NameTaken(_record(other))
@@ -164,16 +172,17 @@ def rename_player(store: Store, player_id: int, name: str,
 def shared_games(connection: Connection, first: int, second: int) -> list[int]:
     # A Core alias, not sqlalchemy.orm.aliased: the ORM costs the start 0.2 s of imports.
     other_seat = game_players.alias()
-    return list(connection.scalars(
-        select(game_players.c.game_id)
-        .join(other_seat, other_seat.c.game_id == game_players.c.game_id)
-        .where(game_players.c.player_id == first, other_seat.c.player_id == second)
-        .order_by(game_players.c.game_id)
-    ))
+    return list(
+        connection.scalars(
+            select(game_players.c.game_id)
+            .join(other_seat, other_seat.c.game_id == game_players.c.game_id)
+            .where(game_players.c.player_id == first, other_seat.c.player_id == second)
+            .order_by(game_players.c.game_id)
+        )
+    )
 
 
-def merge_players(store: Store, keep_id: int, other_id: int,
-                  *, household: int) -> PlayerRecord:
+def merge_players(store: Store, keep_id: int, other_id: int, *, household: int) -> PlayerRecord:
     """Make two identities one: the other player's games and results go to the kept one,
     and the other player is no more. Return the kept player.
 
@@ -188,10 +197,14 @@ def merge_players(store: Store, keep_id: int, other_id: int,
         both = shared_games(connection, keep_id, other_id)
         if both:
             raise SharedGames(both)
-        connection.execute(update(game_players).where(game_players.c.player_id == other_id)
-                           .values(player_id=keep_id))
-        connection.execute(update(results).where(results.c.player_id == other_id)
-                           .values(player_id=keep_id))
+        connection.execute(
+            update(game_players)
+            .where(game_players.c.player_id == other_id)
+            .values(player_id=keep_id)
+        )
+        connection.execute(
+            update(results).where(results.c.player_id == other_id).values(player_id=keep_id)
+        )
         # Their histories interleave: counters and bonus streaks are counted again.
         rebuild_player_aggregates(connection, [keep_id, other_id])
         connection.execute(delete(players).where(players.c.id == other_id))
@@ -202,8 +215,7 @@ def merge_players(store: Store, keep_id: int, other_id: int,
     return store.write(merge)
 
 
-def players_of_game(store: Store, game_id: int,
-                    *, household: int) -> list[PlayerRecord]:
+def players_of_game(store: Store, game_id: int, *, household: int) -> list[PlayerRecord]:
     """The lasting players of a game, by seat."""
     with store.engine.connect() as connection:
         rows = connection.execute(

@@ -56,11 +56,19 @@ class Quotas:
     advisor_builds: Quota = field(default=Quota(ADVISOR_BUILDS, None, DAY))
 
     @classmethod
-    def of(cls, games_stored: int | None, imports_per_day: int | None,
-           pdf_pages_per_minute: int | None, advisor_builds_per_day: int | None) -> Quotas:
-        return cls(games_stored, Quota(IMPORTS, imports_per_day, DAY),
-                   Quota(PDF_PAGES, pdf_pages_per_minute, MINUTE),
-                   Quota(ADVISOR_BUILDS, advisor_builds_per_day, DAY))
+    def of(
+        cls,
+        games_stored: int | None,
+        imports_per_day: int | None,
+        pdf_pages_per_minute: int | None,
+        advisor_builds_per_day: int | None,
+    ) -> Quotas:
+        return cls(
+            games_stored,
+            Quota(IMPORTS, imports_per_day, DAY),
+            Quota(PDF_PAGES, pdf_pages_per_minute, MINUTE),
+            Quota(ADVISOR_BUILDS, advisor_builds_per_day, DAY),
+        )
 
 
 NO_QUOTAS = Quotas()
@@ -75,8 +83,9 @@ class QuotaExceeded(StoreError):
     than the whole quota.
     """
 
-    def __init__(self, kind: str, limit: int, used: int, asked: int,
-                 frees_at: datetime | None = None) -> None:
+    def __init__(
+        self, kind: str, limit: int, used: int, asked: int, frees_at: datetime | None = None
+    ) -> None:
         super().__init__(f"{kind}: {used} + {asked} > {limit}")
         self.kind = kind
         self.limit = limit
@@ -91,12 +100,14 @@ class QuotaExceeded(StoreError):
 
 def lock_household(connection: Connection, *, household: int) -> None:
     """Hold the household's quotas until the transaction ends (see the module's comment)."""
-    connection.execute(select(households.c.id).where(households.c.id == household)
-                       .with_for_update(key_share=True))
+    connection.execute(
+        select(households.c.id).where(households.c.id == household).with_for_update(key_share=True)
+    )
 
 
-def check_games_stored(connection: Connection, *, household: int, quotas: Quotas,
-                       added: int) -> None:
+def check_games_stored(
+    connection: Connection, *, household: int, quotas: Quotas, added: int
+) -> None:
     """In the transaction that has just added ``added`` games to the household: raise
     QuotaExceeded, so that it rolls back, when the household now stores too many."""
     if quotas.games_stored is None:
@@ -107,8 +118,7 @@ def check_games_stored(connection: Connection, *, household: int, quotas: Quotas
         raise QuotaExceeded(GAMES, quotas.games_stored, stored - added, added)
 
 
-def check_room_for_games(store: Store, *, household: int, quotas: Quotas,
-                         adding: int) -> None:
+def check_room_for_games(store: Store, *, household: int, quotas: Quotas, adding: int) -> None:
     """QuotaExceeded when the household already stores too many games to add ``adding``:
     a look before heavy work, counting nothing (check_games_stored decides)."""
     if quotas.games_stored is None:
@@ -119,8 +129,9 @@ def check_room_for_games(store: Store, *, household: int, quotas: Quotas,
         raise QuotaExceeded(GAMES, quotas.games_stored, stored, adding)
 
 
-def use(connection: Connection, *, household: int, quota: Quota, amount: int,
-        now: datetime) -> int | None:
+def use(
+    connection: Connection, *, household: int, quota: Quota, amount: int, now: datetime
+) -> int | None:
     """Count ``amount`` units of ``quota`` for the household in the caller's transaction;
     the use's id (None when the quota limits nothing). QuotaExceeded, counting nothing,
     when the window has no room for them."""
@@ -131,16 +142,18 @@ def use(connection: Connection, *, household: int, quota: Quota, amount: int,
     # A write first: on SQLite it takes the lock before anything is read.
     connection.execute(delete(quota_uses).where(mine, quota_uses.c.used_at <= since))
     lock_household(connection, household=household)
-    uses = connection.execute(select(quota_uses.c.used_at, quota_uses.c.amount)
-                              .where(mine).order_by(quota_uses.c.used_at)).all()
+    uses = connection.execute(
+        select(quota_uses.c.used_at, quota_uses.c.amount).where(mine).order_by(quota_uses.c.used_at)
+    ).all()
     _refuse_beyond(quota, uses, amount)
-    return connection.execute(insert(quota_uses).values(
-        household_id=household, kind=quota.kind, used_at=now, amount=amount)
+    return connection.execute(
+        insert(quota_uses).values(
+            household_id=household, kind=quota.kind, used_at=now, amount=amount
+        )
     ).inserted_primary_key[0]
 
 
-def check_room(store: Store, *, household: int, quota: Quota, amount: int,
-               now: datetime) -> None:
+def check_room(store: Store, *, household: int, quota: Quota, amount: int, now: datetime) -> None:
     """QuotaExceeded when ``amount`` units would not fit now: a look before heavy work,
     counting nothing (``use`` counts them, in the transaction that does the work)."""
     if quota.limit is None:
@@ -148,9 +161,13 @@ def check_room(store: Store, *, household: int, quota: Quota, amount: int,
     with store.engine.connect() as connection:
         uses = connection.execute(
             select(quota_uses.c.used_at, quota_uses.c.amount)
-            .where(quota_uses.c.household_id == household, quota_uses.c.kind == quota.kind,
-                   quota_uses.c.used_at > now - quota.window)
-            .order_by(quota_uses.c.used_at)).all()
+            .where(
+                quota_uses.c.household_id == household,
+                quota_uses.c.kind == quota.kind,
+                quota_uses.c.used_at > now - quota.window,
+            )
+            .order_by(quota_uses.c.used_at)
+        ).all()
     _refuse_beyond(quota, uses, amount)
 
 
@@ -160,15 +177,19 @@ def take(store: Store, *, household: int, quota: Quota, amount: int) -> int | No
     if quota.limit is None:
         return None
     now = datetime.now(UTC)
-    return store.write(lambda connection: use(connection, household=household, quota=quota,
-                                              amount=amount, now=now))
+    return store.write(
+        lambda connection: use(connection, household=household, quota=quota, amount=amount, now=now)
+    )
 
 
 def give_back(store: Store, use_id: int | None) -> None:
     """Forget a use whose work did not happen (every PDF worker was busy, say)."""
     if use_id is not None:
-        store.write(lambda connection: connection.execute(
-            delete(quota_uses).where(quota_uses.c.id == use_id)))
+        store.write(
+            lambda connection: connection.execute(
+                delete(quota_uses).where(quota_uses.c.id == use_id)
+            )
+        )
 
 
 def _games_of(household: int):

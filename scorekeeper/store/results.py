@@ -38,16 +38,25 @@ from scorekeeper.store.schema import (
 
 RULES_KEY_LENGTH = 16
 
-PLAYER_COUNTERS = ("games", "duels", "wins", "total_sum", "column_count", "bonus_columns",
-                   "yams_games", "yams_count", "cells", "barred_count")
+PLAYER_COUNTERS = (
+    "games",
+    "duels",
+    "wins",
+    "total_sum",
+    "column_count",
+    "bonus_columns",
+    "yams_games",
+    "yams_count",
+    "cells",
+    "barred_count",
+)
 BOX_COUNTERS = ("filled", "barred")
 RULE_SET_COUNTERS = ("games", "results")
 
 
 def canonical_rules(rules: Mapping[str, Any]) -> str:
     """The one JSON text of a set of rules, whatever defaults its dict left implicit."""
-    return json.dumps(Rules.from_dict(dict(rules)).to_dict(), sort_keys=True,
-                      separators=(",", ":"))
+    return json.dumps(Rules.from_dict(dict(rules)).to_dict(), sort_keys=True, separators=(",", ":"))
 
 
 def rules_key(rules: Mapping[str, Any]) -> str:
@@ -91,41 +100,56 @@ def seat_results(state: GameState) -> tuple[SeatResult, ...]:
             for box in state.rules.boxes
             if column.cells[box].barred
         ]
-        seats.append(SeatResult(
-            seat=seat,
-            player_count=player_count,
-            total=sheet.total,
-            upper=sheet.upper,
-            upper_bonus=sheet.upper_bonus,
-            lower=sheet.lower,
-            yams_bonus=sheet.yams_bonus,
-            column_count=len(sheet.columns),
-            bonus_columns=sum(1 for column in sheet.columns.values() if column.upper_bonus),
-            yams_count=yams[seat],
-            barred_count=len(barred),
-            barred_cells=" ".join(barred),
-            rank=ranks[seat],
-            # Alone at the table, nobody is beaten: a win needs an opponent.
-            won=ranks[seat] == 1 and player_count > 1,
-        ))
+        seats.append(
+            SeatResult(
+                seat=seat,
+                player_count=player_count,
+                total=sheet.total,
+                upper=sheet.upper,
+                upper_bonus=sheet.upper_bonus,
+                lower=sheet.lower,
+                yams_bonus=sheet.yams_bonus,
+                column_count=len(sheet.columns),
+                bonus_columns=sum(1 for column in sheet.columns.values() if column.upper_bonus),
+                yams_count=yams[seat],
+                barred_count=len(barred),
+                barred_cells=" ".join(barred),
+                rank=ranks[seat],
+                # Alone at the table, nobody is beaten: a win needs an opponent.
+                won=ranks[seat] == 1 and player_count > 1,
+            )
+        )
     return tuple(seats)
 
 
-def result_rows(game_id: int, household: int, rules: Mapping[str, Any], finished_at: datetime,
-                player_ids: list[int], state: GameState) -> list[dict[str, Any]]:
+def result_rows(
+    game_id: int,
+    household: int,
+    rules: Mapping[str, Any],
+    finished_at: datetime,
+    player_ids: list[int],
+    state: GameState,
+) -> list[dict[str, Any]]:
     """The ``results`` rows of a finished game of ``household``, its players' ids given by
     seat."""
     key = rules_key(rules)
     return [
-        {**asdict(result), "game_id": game_id, "household_id": household,
-         "player_id": player_ids[result.seat], "rules_key": key, "finished_at": finished_at,
-         "bonus_streak": 0}
+        {
+            **asdict(result),
+            "game_id": game_id,
+            "household_id": household,
+            "player_id": player_ids[result.seat],
+            "rules_key": key,
+            "finished_at": finished_at,
+            "bonus_streak": 0,
+        }
         for result in seat_results(state)
     ]
 
 
 _SEATED_PLAYER_IDS = (
-    select(game_players.c.player_id).where(game_players.c.game_id == bindparam("game_id"))
+    select(game_players.c.player_id)
+    .where(game_players.c.game_id == bindparam("game_id"))
     .order_by(game_players.c.seat)
 )
 
@@ -148,14 +172,21 @@ def stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int],
         .order_by(entries.c.seq)
     ).all()
     state = replay(
-        Rules.from_dict(rules), [seat.name for seat in seats],
+        Rules.from_dict(rules),
+        [seat.name for seat in seats],
         (Entry(row.seat, row.column, row.box, tuple(int(d) for d in row.dice)) for row in log),
     )
     return rules, [seat.player_id for seat in seats], state
 
 
-def record_results(connection: Connection, game_id: int, finished_at: datetime,
-                   state: GameState | None = None, *, household: int) -> None:
+def record_results(
+    connection: Connection,
+    game_id: int,
+    finished_at: datetime,
+    state: GameState | None = None,
+    *,
+    household: int,
+) -> None:
     """Cache the results of a game of ``household`` that has just finished, from a replay
     of its stored log.
 
@@ -173,8 +204,9 @@ def record_results(connection: Connection, game_id: int, finished_at: datetime,
     insert_results(connection, rows, {rows[0]["rules_key"]: canonical_rules(rules)})
 
 
-def insert_results(connection: Connection, rows: list[dict[str, Any]],
-                   rules_texts: Mapping[str, str]) -> None:
+def insert_results(
+    connection: Connection, rows: list[dict[str, Any]], rules_texts: Mapping[str, str]
+) -> None:
     """Write results rows and add them to every aggregate; ``rules_texts`` maps their keys
     to canonical rules."""
     if not rows:
@@ -200,13 +232,23 @@ def forget_results(connection: Connection, game_id: int) -> None:
     delta.restreak(connection)
     # Emptied counter rows go last: rule sets are referenced by the results.
     player_ids = {row["player_id"] for row in rows}
-    connection.execute(delete(player_box_stats).where(
-        player_box_stats.c.player_id.in_(player_ids), player_box_stats.c.filled == 0))
-    connection.execute(delete(player_stats).where(
-        player_stats.c.player_id.in_(player_ids), player_stats.c.games == 0))
-    connection.execute(delete(rule_sets).where(
-        rule_sets.c.household_id == rows[0]["household_id"],
-        rule_sets.c.key.in_(rules_texts), rule_sets.c.games == 0))
+    connection.execute(
+        delete(player_box_stats).where(
+            player_box_stats.c.player_id.in_(player_ids), player_box_stats.c.filled == 0
+        )
+    )
+    connection.execute(
+        delete(player_stats).where(
+            player_stats.c.player_id.in_(player_ids), player_stats.c.games == 0
+        )
+    )
+    connection.execute(
+        delete(rule_sets).where(
+            rule_sets.c.household_id == rows[0]["household_id"],
+            rule_sets.c.key.in_(rules_texts),
+            rule_sets.c.games == 0,
+        )
+    )
 
 
 def backfill_results(connection: Connection) -> None:
@@ -220,15 +262,20 @@ def backfill_results(connection: Connection) -> None:
     ).all()
     for game in missing:
         try:
-            record_results(connection, game.id, game.finished_at or game.updated_at,
-                           household=game.household_id)
+            record_results(
+                connection,
+                game.id,
+                game.finished_at or game.updated_at,
+                household=game.household_id,
+            )
         except RuleError:
             # A log the rules refuse cannot be ranked; it must not stop the app starting.
             continue
 
 
-def rebuild_player_aggregates(connection: Connection,
-                              player_ids: Collection[int] | None = None) -> None:
+def rebuild_player_aggregates(
+    connection: Connection, player_ids: Collection[int] | None = None
+) -> None:
     """Recompute the counters and streaks of some players (all when None) from their results.
 
     Used where many results change owner or arrive at once (a merge, a bulk load), where
@@ -266,8 +313,9 @@ class ResultsDelta:
     streaks_since: list[tuple[Any, str, tuple]]
 
     @classmethod
-    def of(cls, rows: Iterable[Mapping[str, Any]], rules_texts: Mapping[str, str],
-           sign: int) -> ResultsDelta:
+    def of(
+        cls, rows: Iterable[Mapping[str, Any]], rules_texts: Mapping[str, str], sign: int
+    ) -> ResultsDelta:
         rows = list(rows)
         sets: dict[tuple[int, str], Counter] = defaultdict(Counter)
         earliest: dict[tuple[Any, str], tuple] = {}
@@ -280,17 +328,36 @@ class ResultsDelta:
                 earliest[pair] = point
         stats, boxes = player_deltas(rows, _boxes_of(rules_texts))
         return cls(
-            rule_sets=[{"household_id": household, "key": key, "rules": rules_texts[key],
-                        "games": sign * delta["games"], "results": sign * delta["results"]}
-                       for (household, key), delta in sets.items()],
-            player_stats=[{"player_id": player, "rules_key": key,
-                           **{name: sign * delta[name] for name in PLAYER_COUNTERS}}
-                          for (player, key), delta in stats.items()],
-            player_box_stats=[{"player_id": player, "rules_key": key, "box": box,
-                               **{name: sign * delta[name] for name in BOX_COUNTERS}}
-                              for (player, key, box), delta in boxes.items()],
-            streaks_since=[(player, key, since)
-                           for (player, key), since in sorted(earliest.items())],
+            rule_sets=[
+                {
+                    "household_id": household,
+                    "key": key,
+                    "rules": rules_texts[key],
+                    "games": sign * delta["games"],
+                    "results": sign * delta["results"],
+                }
+                for (household, key), delta in sets.items()
+            ],
+            player_stats=[
+                {
+                    "player_id": player,
+                    "rules_key": key,
+                    **{name: sign * delta[name] for name in PLAYER_COUNTERS},
+                }
+                for (player, key), delta in stats.items()
+            ],
+            player_box_stats=[
+                {
+                    "player_id": player,
+                    "rules_key": key,
+                    "box": box,
+                    **{name: sign * delta[name] for name in BOX_COUNTERS},
+                }
+                for (player, key, box), delta in boxes.items()
+            ],
+            streaks_since=[
+                (player, key, since) for (player, key), since in sorted(earliest.items())
+            ],
         )
 
     def for_players(self, ids: Mapping[Any, int]) -> ResultsDelta:
@@ -310,21 +377,29 @@ class ResultsDelta:
             statement = dialect_insert(connection.dialect.name)(rule_sets)
             connection.execute(
                 statement.on_conflict_do_nothing(index_elements=["household_id", "key"]),
-                [{**row, "games": 0, "results": 0} for row in self.rule_sets])
+                [{**row, "games": 0, "results": 0} for row in self.rule_sets],
+            )
 
     def add_to_counters(self, connection: Connection) -> None:
         # Counter rows always in the same order (rule sets, then players), whoever adds or
         # takes away: two games finishing or reopening at once wait on each other instead
         # of deadlocking.
-        _add_counters(connection, rule_sets, ("household_id", "key"), RULE_SET_COUNTERS,
-                      self.rule_sets)
+        _add_counters(
+            connection, rule_sets, ("household_id", "key"), RULE_SET_COUNTERS, self.rule_sets
+        )
         self.add_to_players(connection)
 
     def add_to_players(self, connection: Connection) -> None:
-        _add_counters(connection, player_stats, ("player_id", "rules_key"), PLAYER_COUNTERS,
-                      self.player_stats)
-        _add_counters(connection, player_box_stats, ("player_id", "rules_key", "box"),
-                      BOX_COUNTERS, self.player_box_stats)
+        _add_counters(
+            connection, player_stats, ("player_id", "rules_key"), PLAYER_COUNTERS, self.player_stats
+        )
+        _add_counters(
+            connection,
+            player_box_stats,
+            ("player_id", "rules_key", "box"),
+            BOX_COUNTERS,
+            self.player_box_stats,
+        )
 
     def restreak(self, connection: Connection) -> None:
         """Recount the bonus streaks the rows change, once they are written (or deleted)."""
@@ -332,8 +407,9 @@ class ResultsDelta:
             _restreak(connection, player_id, key, since)
 
 
-def player_deltas(rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tuple[str, ...]]
-                  ) -> tuple[dict[tuple, Counter], dict[tuple, Counter]]:
+def player_deltas(
+    rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tuple[str, ...]]
+) -> tuple[dict[tuple, Counter], dict[tuple, Counter]]:
     """What results rows add to ``player_stats`` and ``player_box_stats``, by primary key."""
     stats: dict[tuple, Counter] = defaultdict(Counter)
     boxes: dict[tuple, Counter] = defaultdict(Counter)
@@ -359,18 +435,26 @@ def player_deltas(rows: Iterable[Mapping[str, Any]], boxes_of: Mapping[str, tupl
 
 
 def _rules_texts(connection: Connection, keys: Iterable[str]) -> dict[str, str]:
-    return dict(connection.execute(
-        select(rule_sets.c.key, rule_sets.c.rules).where(rule_sets.c.key.in_(set(keys)))
-        .distinct()
-    ).all())
+    return dict(
+        connection.execute(
+            select(rule_sets.c.key, rule_sets.c.rules)
+            .where(rule_sets.c.key.in_(set(keys)))
+            .distinct()
+        ).all()
+    )
 
 
 def _boxes_of(rules_texts: Mapping[str, str]) -> dict[str, tuple[str, ...]]:
     return {key: Rules.from_dict(json.loads(text)).boxes for key, text in rules_texts.items()}
 
 
-def _add_counters(connection: Connection, table: Table, key_names: tuple[str, ...],
-                  counters: tuple[str, ...], rows: list[dict[str, Any]]) -> None:
+def _add_counters(
+    connection: Connection,
+    table: Table,
+    key_names: tuple[str, ...],
+    counters: tuple[str, ...],
+    rows: list[dict[str, Any]],
+) -> None:
     """Add each row's counters to the stored row of the same key, making the rows missing.
 
     One upsert for every row, so that two transactions adding to one row both count; the
@@ -378,8 +462,10 @@ def _add_counters(connection: Connection, table: Table, key_names: tuple[str, ..
     count falls to 0 are left for the caller to delete.
     """
     if rows:
-        connection.execute(_upsert(connection.dialect.name, table, key_names, counters),
-                           sorted(rows, key=lambda row: [row[name] for name in key_names]))
+        connection.execute(
+            _upsert(connection.dialect.name, table, key_names, counters),
+            sorted(rows, key=lambda row: [row[name] for name in key_names]),
+        )
 
 
 def dialect_insert(dialect: str):
@@ -390,8 +476,7 @@ def dialect_insert(dialect: str):
 
 
 @functools.cache
-def _upsert(dialect: str, table: Table, key_names: tuple[str, ...],
-            counters: tuple[str, ...]):
+def _upsert(dialect: str, table: Table, key_names: tuple[str, ...], counters: tuple[str, ...]):
     # Built once: building it costs more than running it.
     statement = dialect_insert(dialect)(table)
     # RETURNING makes SQLAlchemy send the rows as one multi-row statement ("insertmanyvalues")
@@ -404,17 +489,27 @@ def _upsert(dialect: str, table: Table, key_names: tuple[str, ...],
 
 # The statements of _restreak, built once. The start point is typed like the columns, so
 # that the datetime is written as the column stores it.
-_PAIR = ((results.c.player_id == bindparam("player_id"))
-         & (results.c.rules_key == bindparam("rules_key")))
-_ORDER = (results.c.finished_at, results.c.game_id)
-_START = tuple_(bindparam("since_at", type_=results.c.finished_at.type),
-                bindparam("since_game", type_=results.c.game_id.type))
-_STREAK_BEFORE = (
-    select(results.c.bonus_streak).where(_PAIR, tuple_(*_ORDER) < _START)
-    .order_by(*(column.desc() for column in _ORDER)).limit(1)
+_PAIR = (results.c.player_id == bindparam("player_id")) & (
+    results.c.rules_key == bindparam("rules_key")
 )
-_STREAK_ROWS = select(results.c.game_id, results.c.seat, results.c.column_count,
-                      results.c.bonus_columns, results.c.bonus_streak).where(_PAIR)
+_ORDER = (results.c.finished_at, results.c.game_id)
+_START = tuple_(
+    bindparam("since_at", type_=results.c.finished_at.type),
+    bindparam("since_game", type_=results.c.game_id.type),
+)
+_STREAK_BEFORE = (
+    select(results.c.bonus_streak)
+    .where(_PAIR, tuple_(*_ORDER) < _START)
+    .order_by(*(column.desc() for column in _ORDER))
+    .limit(1)
+)
+_STREAK_ROWS = select(
+    results.c.game_id,
+    results.c.seat,
+    results.c.column_count,
+    results.c.bonus_columns,
+    results.c.bonus_streak,
+).where(_PAIR)
 _STREAK_ROWS_SINCE = _STREAK_ROWS.where(tuple_(*_ORDER) >= _START).order_by(*_ORDER)
 _STREAK_ROWS = _STREAK_ROWS.order_by(*_ORDER)
 _SET_STREAK = (
@@ -440,4 +535,3 @@ def _restreak(connection: Connection, player_id: int, key: str, since: tuple | N
             changes.append({"g": row.game_id, "s": row.seat, "streak": streak})
     if changes:
         connection.execute(_SET_STREAK, changes)
-

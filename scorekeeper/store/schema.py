@@ -172,20 +172,37 @@ results = Table(
     # upper bonus (0 when this game missed one).
     Column("bonus_streak", Integer, nullable=False),
     PrimaryKeyConstraint("game_id", "seat"),
-    ForeignKeyConstraint(["household_id", "rules_key"],
-                         ["rule_sets.household_id", "rule_sets.key"]),
+    ForeignKeyConstraint(
+        ["household_id", "rules_key"], ["rule_sets.household_id", "rule_sets.key"]
+    ),
     Index("ix_results_player_rules_time", "player_id", "rules_key", "finished_at", "game_id"),
 )
 
 # Each record of a household's rule set, highest first and, among equals, the earliest
 # first: the first row of the index is the record holder, and a page of best totals is a
 # slice of it, however many games tie (migrations 0003, 0006).
-for _name, _column in (("total", results.c.total), ("upper", results.c.upper),
-                       ("yams", results.c.yams_count), ("streak", results.c.bonus_streak)):
-    Index(f"ix_results_rules_{_name}", results.c.household_id, results.c.rules_key,
-          _column.desc(), results.c.finished_at, results.c.game_id)
-Index("ix_results_player_rules_total", results.c.player_id, results.c.rules_key,
-      results.c.total, results.c.finished_at, results.c.game_id)
+for _name, _column in (
+    ("total", results.c.total),
+    ("upper", results.c.upper),
+    ("yams", results.c.yams_count),
+    ("streak", results.c.bonus_streak),
+):
+    Index(
+        f"ix_results_rules_{_name}",
+        results.c.household_id,
+        results.c.rules_key,
+        _column.desc(),
+        results.c.finished_at,
+        results.c.game_id,
+    )
+Index(
+    "ix_results_player_rules_total",
+    results.c.player_id,
+    results.c.rules_key,
+    results.c.total,
+    results.c.finished_at,
+    results.c.game_id,
+)
 Index("ix_results_player_time", results.c.player_id, results.c.finished_at, results.c.game_id)
 
 player_stats = Table(
@@ -217,8 +234,9 @@ player_box_stats = Table(
     PrimaryKeyConstraint("player_id", "rules_key", "box"),
 )
 
-Index("ix_games_household_status_finished", games.c.household_id, games.c.status,
-      games.c.finished_at)
+Index(
+    "ix_games_household_status_finished", games.c.household_id, games.c.status, games.c.finished_at
+)
 Index("ix_game_players_player_id", game_players.c.player_id)
 
 # Wrong household PINs, one row each, kept for the minute they count: in the database, so
@@ -287,8 +305,9 @@ quota_uses = Table(
     "quota_uses",
     metadata,
     Column("id", Integer, primary_key=True),
-    Column("household_id", Integer, ForeignKey("households.id", ondelete="CASCADE"),
-           nullable=False),
+    Column(
+        "household_id", Integer, ForeignKey("households.id", ondelete="CASCADE"), nullable=False
+    ),
     Column("kind", String(20), nullable=False),
     Column("used_at", UTCDateTime, nullable=False),
     Column("amount", Integer, nullable=False),

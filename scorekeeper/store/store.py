@@ -111,8 +111,11 @@ def _create_engine(url: URL, options: dict[str, Any]) -> Engine:
     except ImportError as error:
         backend = url.get_backend_name()
         extra = DRIVER_EXTRAS.get(backend)
-        advice = (f"pip install 'scorekeeper[{extra}]'" if extra
-                  else f"install the Python driver {url.get_driver_name()!r}")
+        advice = (
+            f"pip install 'scorekeeper[{extra}]'"
+            if extra
+            else f"install the Python driver {url.get_driver_name()!r}"
+        )
         raise DatabaseSetupError(
             f"the {backend} database driver is missing ({error.name or error}): {advice}"
         ) from None
@@ -224,7 +227,8 @@ _OWN_GAME = (games.c.id == _GAME_ID) & (games.c.household_id == bindparam("house
 _VERSION = select(_ENTRY_COUNT, games.c.status, games.c.updated_at).where(_OWN_GAME)
 _GAME = select(games).where(_OWN_GAME)
 _SEAT_NAMES = (
-    select(game_players.c.name).where(game_players.c.game_id == _GAME_ID)
+    select(game_players.c.name)
+    .where(game_players.c.game_id == _GAME_ID)
     .order_by(game_players.c.seat)
 )
 _LOG = select(entries).where(entries.c.game_id == _GAME_ID).order_by(entries.c.seq)
@@ -283,13 +287,15 @@ class Store:
             try:
                 with connection.begin():
                     if connection.dialect.name == "postgresql":
-                        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"),
-                                           {"key": MIGRATION_LOCK})
+                        connection.execute(
+                            text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
+                        )
                     cfg.attributes["connection"] = connection
                     command.upgrade(cfg, "head")
                     if sqlite and connection.exec_driver_sql("PRAGMA foreign_key_check").first():
-                        raise RuntimeError("a migration left rows pointing nowhere; "
-                                           "nothing was changed")
+                        raise RuntimeError(
+                            "a migration left rows pointing nowhere; nothing was changed"
+                        )
                     _ensure_home_household(connection)
                     backfill_results(connection)
             finally:
@@ -326,8 +332,7 @@ class Store:
         """Close the pooled connections (before deleting the database file, for instance)."""
         self.engine.dispose()
 
-    def create_game(self, rules: dict[str, Any], names: Sequence[str], *,
-                    household: int) -> int:
+    def create_game(self, rules: dict[str, Any], names: Sequence[str], *, household: int) -> int:
         """Start a game with these players in seat order; return its id.
 
         Each name finds the player who already has it (ignoring case) or makes a new one.
@@ -348,8 +353,11 @@ class Store:
         def create(connection: Connection) -> int:
             game_id = connection.execute(
                 insert(games).values(
-                    household_id=household, rules=rules_text, status=IN_PROGRESS,
-                    created_at=now, updated_at=now,
+                    household_id=household,
+                    rules=rules_text,
+                    status=IN_PROGRESS,
+                    created_at=now,
+                    updated_at=now,
                 )
             ).inserted_primary_key[0]
             for seat, name in enumerate(names):
@@ -357,8 +365,7 @@ class Store:
                     insert(game_players).values(
                         game_id=game_id,
                         seat=seat,
-                        player_id=self._find_or_create_player(connection, name, now,
-                                                              household),
+                        player_id=self._find_or_create_player(connection, name, now, household),
                         name=name,
                     )
                 )
@@ -368,16 +375,19 @@ class Store:
         return self.write(create)
 
     @staticmethod
-    def _find_or_create_player(connection: Connection, name: str, now: datetime,
-                               household: int) -> int:
+    def _find_or_create_player(
+        connection: Connection, name: str, now: datetime, household: int
+    ) -> int:
         key = player_key(name)
-        player_id = connection.scalar(select(players.c.id).where(
-            players.c.household_id == household, players.c.name_key == key))
+        player_id = connection.scalar(
+            select(players.c.id).where(
+                players.c.household_id == household, players.c.name_key == key
+            )
+        )
         if player_id is not None:
             return player_id
         return connection.execute(
-            insert(players).values(household_id=household, name=name, name_key=key,
-                                   created_at=now)
+            insert(players).values(household_id=household, name=name, name_key=key, created_at=now)
         ).inserted_primary_key[0]
 
     def load_game(self, game_id: int, *, household: int) -> GameRecord | None:
@@ -401,8 +411,14 @@ class Store:
         )
 
     def add_entry(
-        self, game_id: int, expected_seq: int, entry: EntryRecord, finished: bool,
-        seen_at: datetime | None = None, final_state: GameState | None = None, *,
+        self,
+        game_id: int,
+        expected_seq: int,
+        entry: EntryRecord,
+        finished: bool,
+        seen_at: datetime | None = None,
+        final_state: GameState | None = None,
+        *,
         household: int,
     ) -> datetime:
         """Append `entry` to the log if the log still holds exactly `expected_seq` entries;
@@ -431,9 +447,16 @@ class Store:
                 raise StaleSheet(game_id, expected_seq, count)
             connection.execute(
                 _ADD_ENTRY,
-                {"game_id": game_id, "seq": entry.seq, "seat": entry.seat,
-                 "column": entry.column, "box": entry.box, "dice": dice,
-                 "score": entry.score, "created_at": now},
+                {
+                    "game_id": game_id,
+                    "seq": entry.seq,
+                    "seat": entry.seat,
+                    "column": entry.column,
+                    "box": entry.box,
+                    "dice": dice,
+                    "score": entry.score,
+                    "created_at": now,
+                },
             )
             if finished:
                 # The game's household: _lock_game found the game in it.
@@ -445,9 +468,9 @@ class Store:
             raise StaleSheet(game_id, expected_seq) from error
         return now
 
-    def undo_entry(self, game_id: int, expected_seq: int,
-                   seen_at: datetime | None = None, *,
-                   household: int) -> EntryRecord:
+    def undo_entry(
+        self, game_id: int, expected_seq: int, seen_at: datetime | None = None, *, household: int
+    ) -> EntryRecord:
         """Delete the last entry if the log holds exactly `expected_seq` entries; return it.
 
         The game goes back in progress. Raises StaleSheet, changing nothing, when the log
@@ -489,25 +512,31 @@ class Store:
         asked by every open sheet that polls and before every replay kept in memory is used."""
         with self.engine.begin() as connection:
             row = connection.execute(
-                _VERSION, {"game_id": game_id, "household": household}).one_or_none()
+                _VERSION, {"game_id": game_id, "household": household}
+            ).one_or_none()
         return None if row is None else GameVersion(*row)
 
-    def games_in_progress(self, *, household: int, offset: int = 0,
-                          limit: int | None = None) -> list[GameSummary]:
+    def games_in_progress(
+        self, *, household: int, offset: int = 0, limit: int | None = None
+    ) -> list[GameSummary]:
         """The household's games still being played, the most recently played first:
         ``limit`` of them from ``offset``, or all."""
         with self.engine.begin() as connection:
             # The page's ids first: entries are counted and seats read for them only, however
             # many games are in progress.
-            ids = list(connection.scalars(
-                select(games.c.id)
-                .where(games.c.household_id == household, games.c.status == IN_PROGRESS)
-                .order_by(games.c.updated_at.desc(), games.c.id.desc())
-                .offset(offset).limit(limit)
-            ))
+            ids = list(
+                connection.scalars(
+                    select(games.c.id)
+                    .where(games.c.household_id == household, games.c.status == IN_PROGRESS)
+                    .order_by(games.c.updated_at.desc(), games.c.id.desc())
+                    .offset(offset)
+                    .limit(limit)
+                )
+            )
             rows = connection.execute(
-                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT)
-                .where(games.c.id.in_(ids))
+                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT).where(
+                    games.c.id.in_(ids)
+                )
             ).all()
             seats = connection.execute(
                 select(game_players.c.game_id, game_players.c.name)
@@ -532,12 +561,19 @@ class Store:
     def count_games_in_progress(self, *, household: int) -> int:
         with self.engine.begin() as connection:
             return connection.scalar(
-                select(func.count()).select_from(games)
-                .where(games.c.household_id == household, games.c.status == IN_PROGRESS))
+                select(func.count())
+                .select_from(games)
+                .where(games.c.household_id == household, games.c.status == IN_PROGRESS)
+            )
 
     @staticmethod
-    def _lock_game(connection: Connection, game_id: int, household: int,
-                   values: dict[str, Any], seen_at: datetime | None = None) -> bool:
+    def _lock_game(
+        connection: Connection,
+        game_id: int,
+        household: int,
+        values: dict[str, Any],
+        seen_at: datetime | None = None,
+    ) -> bool:
         """Write `values` to the game's row, which takes the database's write lock; with
         `seen_at`, only if the game's ``updated_at`` still is that. False when it is not;
         GameNotFound when there is no such game."""
@@ -545,8 +581,9 @@ class Store:
         if seen_at is None:
             result = connection.execute(_TOUCH_GAME, {**key, **values})
         else:
-            result = connection.execute(_TOUCH_GAME_UNCHANGED,
-                                        {**key, "seen_at": seen_at, **values})
+            result = connection.execute(
+                _TOUCH_GAME_UNCHANGED, {**key, "seen_at": seen_at, **values}
+            )
         if result.rowcount:
             return True
         if seen_at is None or connection.execute(_GAME, key).first() is None:

@@ -84,7 +84,8 @@ class Problem:
             where.append(translate(N_("entrée {number}")).format(number=self.entry))
         # One message, not a join: the space before the colon is French typography.
         return translate(N_("{where} : {problem}")).format(
-            where=", ".join(where), problem=self.error.render(translate))
+            where=", ".join(where), problem=self.error.render(translate)
+        )
 
 
 class ImportRefused(StoreError):
@@ -127,17 +128,26 @@ def _date(data: dict, name: str) -> datetime | None:
             raise ValueError
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise RuleError(N_("« {name} » est une date ISO 8601 (par exemple "
-                           "2024-07-14T20:30:00+02:00), pas « {value} »."),
-                        name=name, value=value) from None
+        raise RuleError(
+            N_(
+                "« {name} » est une date ISO 8601 (par exemple "
+                "2024-07-14T20:30:00+02:00), pas « {value} »."
+            ),
+            name=name,
+            value=value,
+        ) from None
     # A date typed without its offset, or a bare day, is taken as UTC.
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     if not FIRST_DATE <= moment <= LAST_DATE:
         # Outside them, the shift to UTC overflows datetime (0001-01-01T00:00:00+01:00).
-        raise RuleError(N_("« {name} » : la date {value} n'est pas entre l'an {first} et "
-                           "l'an {last}."), name=name, value=value,
-                        first=FIRST_DATE.year, last=LAST_DATE.year)
+        raise RuleError(
+            N_("« {name} » : la date {value} n'est pas entre l'an {first} et l'an {last}."),
+            name=name,
+            value=value,
+            first=FIRST_DATE.year,
+            last=LAST_DATE.year,
+        )
     return moment.astimezone(UTC)
 
 
@@ -146,15 +156,23 @@ def _status(data: dict, state: GameState) -> str:
     if status is None:
         return FINISHED if state.is_over else IN_PROGRESS
     if not isinstance(status, str) or status not in GAME_STATUSES:
-        raise RuleError(N_("« status » vaut in_progress, finished ou abandoned, "
-                           "pas « {value} »."), value=status)
+        raise RuleError(
+            N_("« status » vaut in_progress, finished ou abandoned, pas « {value} »."), value=status
+        )
     if status == FINISHED and not state.is_over:
-        raise RuleError(N_("« status » dit finished, mais la partie n'a que {filled} entrées "
-                           "sur {needed}."), filled=len(state.entries),
-                        needed=len(state.players) * state.rules.turns_per_player)
+        raise RuleError(
+            N_("« status » dit finished, mais la partie n'a que {filled} entrées sur {needed}."),
+            filled=len(state.entries),
+            needed=len(state.players) * state.rules.turns_per_player,
+        )
     if status != FINISHED and state.is_over:
-        raise RuleError(N_("« status » dit {value}, mais toutes les cases sont remplies : "
-                           "la partie est terminée (finished)."), value=status)
+        raise RuleError(
+            N_(
+                "« status » dit {value}, mais toutes les cases sont remplies : "
+                "la partie est terminée (finished)."
+            ),
+            value=status,
+        )
     return status
 
 
@@ -163,8 +181,10 @@ def _identities(data: dict, names: tuple[str, ...]) -> tuple[str, ...]:
     if identities is None:
         return names
     if not isinstance(identities, list) or len(identities) != len(names):
-        raise RuleError(N_("« identities » donne le joueur de chaque place : une liste de "
-                           "{count} noms."), count=len(names))
+        raise RuleError(
+            N_("« identities » donne le joueur de chaque place : une liste de {count} noms."),
+            count=len(names),
+        )
     check_players(identities)
     return tuple(identities)
 
@@ -182,16 +202,18 @@ def check_document(data: object, file: str, document: int | None, now: datetime)
     created_at = created_at or now
     if finished_at is not None and finished_at < created_at:
         raise RuleError(N_("« finished_at » précède « created_at »."))
-    return GameImport(file, document, state, _identities(data, state.players), status,
-                      created_at, finished_at)
+    return GameImport(
+        file, document, state, _identities(data, state.players), status, created_at, finished_at
+    )
 
 
 def _documents(content: bytes | str) -> list[object] | dict:
     try:
         text = content.decode("utf-8-sig") if isinstance(content, bytes) else content
     except UnicodeDecodeError:
-        raise RuleError(N_("Ce fichier n'est pas du texte UTF-8 : est-ce bien un export "
-                           "du Yams ?")) from None
+        raise RuleError(
+            N_("Ce fichier n'est pas du texte UTF-8 : est-ce bien un export du Yams ?")
+        ) from None
     return read_json(text)
 
 
@@ -206,8 +228,12 @@ def check_files(files: Iterable[tuple[str, bytes | str]]) -> list[GameImport]:
             if isinstance(data, list) and not data:
                 raise RuleError(N_("Ce fichier ne contient aucune partie."))
             if not isinstance(data, (list, dict)):
-                raise RuleError(N_("Un fichier d'import contient une partie (un objet JSON) ou "
-                                   "une liste de parties, comme un export."))
+                raise RuleError(
+                    N_(
+                        "Un fichier d'import contient une partie (un objet JSON) ou "
+                        "une liste de parties, comme un export."
+                    )
+                )
         except RuleError as error:
             problems.append(Problem(file, None, error))
             continue
@@ -238,14 +264,15 @@ def _copies(table: Table, *left_out: str) -> list[Column]:
 
 
 # A seat or a result names its player by key: their ids are known in the transaction only.
-_staged_players = _staging_table("players", Column("position", Integer),
-                                 *_copies(players, "id"))
+_staged_players = _staging_table("players", Column("position", Integer), *_copies(players, "id"))
 _staged_games = _staging_table("games", *_copies(games))
-_staged_seats = _staging_table("seats", *_copies(game_players, "player_id"),
-                               Column("player_key", players.c.name_key.type))
+_staged_seats = _staging_table(
+    "seats", *_copies(game_players, "player_id"), Column("player_key", players.c.name_key.type)
+)
 _staged_entries = _staging_table("entries", *_copies(entries, "id"))
-_staged_results = _staging_table("results", *_copies(results, "player_id"),
-                                 Column("player_key", players.c.name_key.type))
+_staged_results = _staging_table(
+    "results", *_copies(results, "player_id"), Column("player_key", players.c.name_key.type)
+)
 
 
 def _copy_in(table: Table, staged: Table, player_key: Column | None = None):
@@ -254,22 +281,38 @@ def _copy_in(table: Table, staged: Table, player_key: Column | None = None):
     query = select(*(staged.c[name] for name in names))
     if player_key is not None:
         names.append("player_id")
-        query = query.add_columns(players.c.id).join(players, and_(
-            players.c.household_id == bindparam("household"),
-            players.c.name_key == player_key))
+        query = query.add_columns(players.c.id).join(
+            players,
+            and_(
+                players.c.household_id == bindparam("household"), players.c.name_key == player_key
+            ),
+        )
     return insert(table).from_select(names, query)
 
 
 _NEW_PLAYERS = insert(players).from_select(
     ["household_id", "name", "name_key", "created_at"],
-    select(_staged_players.c.household_id, _staged_players.c.name, _staged_players.c.name_key,
-           _staged_players.c.created_at)
-    .where(~exists().where(players.c.household_id == _staged_players.c.household_id,
-                           players.c.name_key == _staged_players.c.name_key))
-    .order_by(_staged_players.c.position))
-_PLAYER_IDS = select(players.c.name_key, players.c.id).join(_staged_players, and_(
-    players.c.household_id == _staged_players.c.household_id,
-    players.c.name_key == _staged_players.c.name_key))
+    select(
+        _staged_players.c.household_id,
+        _staged_players.c.name,
+        _staged_players.c.name_key,
+        _staged_players.c.created_at,
+    )
+    .where(
+        ~exists().where(
+            players.c.household_id == _staged_players.c.household_id,
+            players.c.name_key == _staged_players.c.name_key,
+        )
+    )
+    .order_by(_staged_players.c.position),
+)
+_PLAYER_IDS = select(players.c.name_key, players.c.id).join(
+    _staged_players,
+    and_(
+        players.c.household_id == _staged_players.c.household_id,
+        players.c.name_key == _staged_players.c.name_key,
+    ),
+)
 _COPY_GAMES = _copy_in(games, _staged_games)
 _COPY_SEATS = _copy_in(game_players, _staged_seats, _staged_seats.c.player_key)
 _COPY_ENTRIES = _copy_in(entries, _staged_entries)
@@ -284,14 +327,15 @@ def _fill(connection: Connection, staged: Table, rows: list[tuple]) -> None:
     names = ", ".join(map(connection.dialect.identifier_preparer.quote, staged.c.keys()))
     if connection.dialect.name == "postgresql":
         # COPY: psycopg's executemany sends one statement a row, 7 s for 380,000 entries.
-        with (connection.connection.dbapi_connection.cursor() as cursor,
-              cursor.copy(f"COPY {staged.name} ({names}) FROM STDIN") as copy):
+        with (
+            connection.connection.dbapi_connection.cursor() as cursor,
+            cursor.copy(f"COPY {staged.name} ({names}) FROM STDIN") as copy,
+        ):
             for row in rows:
                 copy.write_row(row)
     else:
         marks = ", ".join(["?"] * len(staged.c))
-        connection.exec_driver_sql(f"INSERT INTO {staged.name} ({names}) VALUES ({marks})",
-                                   rows)
+        connection.exec_driver_sql(f"INSERT INTO {staged.name} ({names}) VALUES ({marks})", rows)
 
 
 @dataclass
@@ -310,8 +354,13 @@ class _Rows:
     rules_texts: dict[str, str] = field(default_factory=dict)
 
 
-def _rows(checked: Sequence[GameImport], game_ids: list[int], household: int,
-          now: datetime, stored_date: Callable[[datetime | None], Any]) -> _Rows:
+def _rows(
+    checked: Sequence[GameImport],
+    game_ids: list[int],
+    household: int,
+    now: datetime,
+    stored_date: Callable[[datetime | None], Any],
+) -> _Rows:
     made = _Rows(players={})
     # Imported now: a game written in this database has the time it was written as its last
     # change, whatever the file says, so no kept replay of a deleted game that had the same
@@ -321,29 +370,48 @@ def _rows(checked: Sequence[GameImport], game_ids: list[int], household: int,
     for game_id, game in zip(game_ids, checked, strict=True):
         state = game.state
         rules = state.rules.to_dict()
-        made.games.append((game_id, household, json.dumps(rules, sort_keys=True), game.status,
-                           stored_date(game.created_at), updated_at,
-                           stored_date(game.finished_at)))
+        made.games.append(
+            (
+                game_id,
+                household,
+                json.dumps(rules, sort_keys=True),
+                game.status,
+                stored_date(game.created_at),
+                updated_at,
+                stored_date(game.finished_at),
+            )
+        )
         keys = []
-        for seat, (name, identity) in enumerate(zip(state.players, game.identities,
-                                                    strict=True)):
+        for seat, (name, identity) in enumerate(zip(state.players, game.identities, strict=True)):
             keys.append(player_key(identity))
             made.players.setdefault(keys[-1], identity.strip())
             made.seats.append((game_id, seat, name.strip(), keys[-1]))
         written_at = stored_date(game.finished_at or game.created_at)
         made.entries += [
-            (game_id, seq, entry.player, entry.column, entry.box, dice_text(entry.dice),
-             state.sheets[entry.player].columns[entry.column].cells[entry.box].points,
-             written_at)
-            for seq, entry in enumerate(state.entries)]
+            (
+                game_id,
+                seq,
+                entry.player,
+                entry.column,
+                entry.box,
+                dice_text(entry.dice),
+                state.sheets[entry.player].columns[entry.column].cells[entry.box].points,
+                written_at,
+            )
+            for seq, entry in enumerate(state.entries)
+        ]
         if game.status == FINISHED:
             rows = result_rows(game_id, household, rules, game.finished_at, keys, state)
             made.rules_texts.setdefault(rows[0]["rules_key"], canonical_rules(rules))
             made.result_dicts += rows
             finished_at = stored_date(game.finished_at)
-            made.results += [tuple({**row, "finished_at": finished_at,
-                                    "player_key": row["player_id"]}[name]
-                                   for name in result_names) for row in rows]
+            made.results += [
+                tuple(
+                    {**row, "finished_at": finished_at, "player_key": row["player_id"]}[name]
+                    for name in result_names
+                )
+                for row in rows
+            ]
     return made
 
 
@@ -352,26 +420,32 @@ def _reserve_game_ids(store: Store, count: int) -> list[int]:
     after this leaves them unused, as a deleted game leaves its number."""
     if store.engine.dialect.name == "postgresql":
         with store.engine.begin() as connection:
-            return sorted(connection.exec_driver_sql(
-                "SELECT nextval(pg_get_serial_sequence('games', 'id')) "
-                "FROM generate_series(1, %s)", (count,)).scalars())
+            return sorted(
+                connection.exec_driver_sql(
+                    "SELECT nextval(pg_get_serial_sequence('games', 'id')) "
+                    "FROM generate_series(1, %s)",
+                    (count,),
+                ).scalars()
+            )
 
     def reserve(connection: Connection) -> list[int]:
         # Games have AUTOINCREMENT (migration 0006): SQLite numbers a new game after the
         # larger of the sequence's value and the largest id; raising it reserves numbers.
         connection.exec_driver_sql(
             "INSERT INTO sqlite_sequence (name, seq) SELECT 'games', 0 "
-            "WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'games')")
+            "WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'games')"
+        )
         last = connection.exec_driver_sql(
             "UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM games))"
-            " + ? WHERE name = 'games' RETURNING seq", (count,)).scalar_one()
+            " + ? WHERE name = 'games' RETURNING seq",
+            (count,),
+        ).scalar_one()
         return list(range(last - count + 1, last + 1))
 
     return store.write(reserve)
 
 
-def import_games(store: Store, checked: Sequence[GameImport],
-                 *, household: int) -> list[int]:
+def import_games(store: Store, checked: Sequence[GameImport], *, household: int) -> list[int]:
     """Write checked games into the household in one transaction; return their new ids, in
     the same order. QuotaExceeded, writing nothing, when the household would keep more
     games, or import more often, than its quotas allow.
@@ -390,10 +464,16 @@ def import_games(store: Store, checked: Sequence[GameImport],
     game_ids = _reserve_game_ids(store, len(checked))
     made = _rows(checked, game_ids, household, now, stored_date)
     delta = ResultsDelta.of(made.result_dicts, made.rules_texts, +1)
-    staged = {_staged_players: [(position, household, name, key, stored_date(now))
-                                for position, (key, name) in enumerate(made.players.items())],
-              _staged_games: made.games, _staged_seats: made.seats,
-              _staged_entries: made.entries, _staged_results: made.results}
+    staged = {
+        _staged_players: [
+            (position, household, name, key, stored_date(now))
+            for position, (key, name) in enumerate(made.players.items())
+        ],
+        _staged_games: made.games,
+        _staged_seats: made.seats,
+        _staged_entries: made.entries,
+        _staged_results: made.results,
+    }
 
     def write(connection: Connection) -> None:
         # A write first: on SQLite the lock is taken before anything is read.
@@ -402,10 +482,10 @@ def import_games(store: Store, checked: Sequence[GameImport],
         own = {"household": household}
         for statement in (_COPY_GAMES, _COPY_SEATS, _COPY_ENTRIES):
             connection.execute(statement, own)
-        quotas.check_games_stored(connection, household=household, quotas=store.quotas,
-                                  added=len(checked))
-        quotas.use(connection, household=household, quota=store.quotas.imports, amount=1,
-                   now=now)
+        quotas.check_games_stored(
+            connection, household=household, quotas=store.quotas, added=len(checked)
+        )
+        quotas.use(connection, household=household, quota=store.quotas.imports, amount=1, now=now)
         counted = delta.for_players(player_ids)
         counted.open_rule_sets(connection)
         connection.execute(_COPY_RESULTS, own)
@@ -433,8 +513,14 @@ def import_games(store: Store, checked: Sequence[GameImport],
     return game_ids
 
 
-def import_file(database_url: str, engine_options: dict[str, Any], household: int,
-                household_quotas: quotas.Quotas, file: str, content: bytes) -> list[int]:
+def import_file(
+    database_url: str,
+    engine_options: dict[str, Any],
+    household: int,
+    household_quotas: quotas.Quotas,
+    file: str,
+    content: bytes,
+) -> list[int]:
     """An import as a worker process makes it (scorekeeper/workers.py): the file's games
     checked, then written into the household of the database at ``database_url``, within
     its quotas; their new ids. ImportRefused or QuotaExceeded say why nothing was, Busy
@@ -479,8 +565,11 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
     single_column = len(rules.columns) == 1
     written = []
     for entry in log:
-        item = {"player": names[entry.seat], "box": entry.box,
-                "dice": [int(die) for die in entry.dice]}
+        item = {
+            "player": names[entry.seat],
+            "box": entry.box,
+            "dice": [int(die) for die in entry.dice],
+        }
         if not single_column:
             item["column"] = entry.column
         written.append(item)
@@ -499,8 +588,9 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
     return document
 
 
-def export_documents(store: Store, game_id: int | None = None,
-                     *, household: int) -> Iterator[dict[str, Any]]:
+def export_documents(
+    store: Store, game_id: int | None = None, *, household: int
+) -> Iterator[dict[str, Any]]:
     """The documents of every game of the household (or of one), by id; GameNotFound for an
     id the household has not."""
     with store.engine.connect() as connection:
@@ -511,7 +601,7 @@ def export_documents(store: Store, game_id: int | None = None,
     if game_id is not None and not ids:
         raise GameNotFound(game_id)
     for start in range(0, len(ids), EXPORT_BATCH):
-        yield from _export_batch(store, ids[start:start + EXPORT_BATCH])
+        yield from _export_batch(store, ids[start : start + EXPORT_BATCH])
 
 
 def _export_batch(store: Store, ids: list[int]) -> list[dict[str, Any]]:
@@ -519,8 +609,7 @@ def _export_batch(store: Store, ids: list[int]) -> list[dict[str, Any]]:
         rows = connection.execute(select(games).where(games.c.id.in_(ids))).all()
         seats: dict[int, list] = {game_id: [] for game_id in ids}
         for seat in connection.execute(
-            select(game_players.c.game_id, game_players.c.name,
-                   players.c.name.label("identity"))
+            select(game_players.c.game_id, game_players.c.name, players.c.name.label("identity"))
             .join(players, players.c.id == game_players.c.player_id)
             .where(game_players.c.game_id.in_(ids))
             .order_by(game_players.c.game_id, game_players.c.seat)
@@ -528,15 +617,18 @@ def _export_batch(store: Store, ids: list[int]) -> list[dict[str, Any]]:
             seats[seat.game_id].append(seat)
         logs: dict[int, list] = {game_id: [] for game_id in ids}
         for entry in connection.execute(
-            select(entries.c.game_id, entries.c.seat, entries.c.column, entries.c.box,
-                   entries.c.dice)
+            select(
+                entries.c.game_id, entries.c.seat, entries.c.column, entries.c.box, entries.c.dice
+            )
             .where(entries.c.game_id.in_(ids))
             .order_by(entries.c.game_id, entries.c.seq)
         ):
             logs[entry.game_id].append(entry)
     # A game deleted between the listing of ids and this batch is simply not exported.
-    return [_document(game, seats[game.id], logs[game.id])
-            for game in sorted(rows, key=lambda row: row.id)]
+    return [
+        _document(game, seats[game.id], logs[game.id])
+        for game in sorted(rows, key=lambda row: row.id)
+    ]
 
 
 def json_array(documents: Iterable[dict[str, Any]]) -> Iterator[str]:

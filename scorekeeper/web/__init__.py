@@ -45,7 +45,11 @@ def register_blueprints(app: Flask) -> None:
     errors.register(app)
     language.install_template_gettext(app)
     app.jinja_env.globals.update(
-        COLUMN_LABELS=COLUMN_LABELS, PRESET_LABELS=PRESET_LABELS,
-        get_locale=get_locale, bonus_result=bonus_result,
-        OPTIONS=OPTIONS, SEC=SEC, rule_set_label=rule_set_label,
+        COLUMN_LABELS=COLUMN_LABELS,
+        PRESET_LABELS=PRESET_LABELS,
+        get_locale=get_locale,
+        bonus_result=bonus_result,
+        OPTIONS=OPTIONS,
+        SEC=SEC,
+        rule_set_label=rule_set_label,
     )

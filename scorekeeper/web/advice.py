@@ -38,14 +38,25 @@ def strategies() -> Strategies:
 def show(game_id: int):
     _record, state = load_or_404(game_id)
     dice = request.args.get("dice", "")[:40]
-    page = {"throw": LAST_THROW, "advice": [], "keeps": [], "kept": [], "building": None,
-            "error": None}
+    page = {
+        "throw": LAST_THROW,
+        "advice": [],
+        "keeps": [],
+        "kept": [],
+        "building": None,
+        "error": None,
+    }
     status, wait = 200, None
     if not is_covered(state.rules):
-        page["error"], status = _("Le conseil ne couvre que le Yams classique et le Yatzy "
-                                  "à une colonne libre et cinq dés, sans règle de la vache "
-                                  "ni Plus et Moins : pour ces règles-ci, il n'a pas de "
-                                  "réponse exacte."), 422
+        page["error"], status = (
+            _(
+                "Le conseil ne couvre que le Yams classique et le Yatzy "
+                "à une colonne libre et cinq dés, sans règle de la vache "
+                "ni Plus et Moins : pour ces règles-ci, il n'a pas de "
+                "réponse exacte."
+            ),
+            422,
+        )
     else:
         try:
             page["throw"] = check_throw(request.args.get("throw", "")[:10])
@@ -57,9 +68,20 @@ def show(game_id: int):
             wait = retry_after(exceeded)
         if page["building"] is not None:
             status, wait = 503, PROGRESS_EVERY
-    response = current_app.make_response((render_template(
-        "advice/show.html", game_id=game_id, state=state, dice=dice, throws=THROWS,
-        progress_every=PROGRESS_EVERY, **page), status))
+    response = current_app.make_response(
+        (
+            render_template(
+                "advice/show.html",
+                game_id=game_id,
+                state=state,
+                dice=dice,
+                throws=THROWS,
+                progress_every=PROGRESS_EVERY,
+                **page,
+            ),
+            status,
+        )
+    )
     if wait is not None:
         response.headers["Retry-After"] = str(wait)
     return response
@@ -73,8 +95,9 @@ def _advice(state: GameState, dice: str, throw: int) -> dict:
     strategy = strategies().get(state.rules)
     if strategy is None:
         if strategies().progress(state.rules) is None:
-            use = take(store(), household=household(), quota=store().quotas.advisor_builds,
-                       amount=1)
+            use = take(
+                store(), household=household(), quota=store().quotas.advisor_builds, amount=1
+            )
             if not strategies().build(state.rules, household=household()):
                 give_back(store(), use)  # another request queued it meanwhile
         return {"building": strategies().progress(state.rules) or 0.0}

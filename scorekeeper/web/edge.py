@@ -23,7 +23,8 @@ FORBIDDEN_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 # one-character escape. Read left to right, "\\" is consumed whole, so "\\u0000" is no NUL.
 _JSON_ESCAPE = re.compile(
     rb"\\(?:u(?:[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|([0-9a-fA-F]{4}))|.)",
-    re.DOTALL)
+    re.DOTALL,
+)
 
 
 def register(app: Flask) -> None:
@@ -76,10 +77,13 @@ def _check_request():
         raise request.routing_exception
     if has_forbidden_character(request.path):
         abort(404)
-    if (any(has_forbidden_character(text) for text in _texts())
-            or any(json_has_forbidden_character(body) for body in _bodies())):
-        message = _("La demande contient un caractère nul (U+0000) ou une moitié de caractère "
-                    "(U+D800 à U+DFFF), que le Yams ne garde pas : retirez-le et "
-                    "recommencez.")
+    if any(has_forbidden_character(text) for text in _texts()) or any(
+        json_has_forbidden_character(body) for body in _bodies()
+    ):
+        message = _(
+            "La demande contient un caractère nul (U+0000) ou une moitié de caractère "
+            "(U+D800 à U+DFFF), que le Yams ne garde pas : retirez-le et "
+            "recommencez."
+        )
         return render_template("errors/error.html", code=400, message=message), 400
     return None

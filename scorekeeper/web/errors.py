@@ -18,8 +18,9 @@ BUSY_RETRY_AFTER_SECONDS = 5
 def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
-        message = _("La page a expiré ou ne vient pas de cette application : "
-                    "rechargez-la et recommencez.")
+        message = _(
+            "La page a expiré ou ne vient pas de cette application : rechargez-la et recommencez."
+        )
         return render_template("errors/error.html", code=400, message=message), 400
 
     @app.errorhandler(BadHost)
@@ -45,26 +46,33 @@ def register(app: Flask) -> None:
         if "database is locked" not in str(error.orig):
             return unexpected_error(error)
         # The transaction was rolled back whole: nothing of the request was written.
-        message = _("La base de données est occupée en ce moment (un import, sans doute) : "
-                    "rien n'a été enregistré, réessayez dans un instant.")
+        message = _(
+            "La base de données est occupée en ce moment (un import, sans doute) : "
+            "rien n'a été enregistré, réessayez dans un instant."
+        )
         response = app.response_class(
-            render_template("errors/error.html", code=503, message=message), 503)
+            render_template("errors/error.html", code=503, message=message), 503
+        )
         response.headers["Retry-After"] = str(LOCKED_RETRY_AFTER_SECONDS)
         return response
 
     @app.errorhandler(Busy)
     def busy(error: Busy):
         # Refused at once: waiting would hold a request thread that the turns need.
-        message = _("Le serveur est très occupé en ce moment : rien n'a été fait, réessayez "
-                    "dans quelques secondes.")
+        message = _(
+            "Le serveur est très occupé en ce moment : rien n'a été fait, réessayez "
+            "dans quelques secondes."
+        )
         response = app.response_class(
-            render_template("errors/error.html", code=503, message=message), 503)
+            render_template("errors/error.html", code=503, message=message), 503
+        )
         response.headers["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
         return response
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):
         app.logger.exception("unexpected error", exc_info=error)
-        message = _("Une erreur inattendue s'est produite ; rien n'a été enregistré. "
-                    "Rechargez la page.")
+        message = _(
+            "Une erreur inattendue s'est produite ; rien n'a été enregistré. Rechargez la page."
+        )
         return render_template("errors/error.html", code=500, message=message), 500

@@ -79,11 +79,15 @@ class PlayersAndPresetForm(Form):
     """The new-game form without its house rules, which ``new_game_form_class`` adds."""
 
     names = FieldList(
-        StringField(_l("Nom"), validators=[Optional(), Length(max=MAX_NAME_LENGTH)],
-                    filters=[lambda value: value.strip() if isinstance(value, str) else value]),
+        StringField(
+            _l("Nom"),
+            validators=[Optional(), Length(max=MAX_NAME_LENGTH)],
+            filters=[lambda value: value.strip() if isinstance(value, str) else value],
+        ),
         # More fields than players are read, so that an 11th name is refused with a message
         # instead of being dropped without a word.
-        min_entries=MAX_PLAYERS, max_entries=2 * MAX_PLAYERS,
+        min_entries=MAX_PLAYERS,
+        max_entries=2 * MAX_PLAYERS,
     )
     preset = RadioField(_l("Règles"), choices=PRESET_CHOICES, default="classique")
     submit = SubmitField(_l("Commencer la partie"))
@@ -93,9 +97,12 @@ def _option_field(option: Option) -> BooleanField | SelectField:
     """The new-game form's field for a house rule, from its description."""
     if option.is_flag:
         return BooleanField(_l(option.label), default=option.default)
-    return SelectField(_l(option.label), default=option.default, coerce=type(option.default),
-                       choices=[SelectChoice(choice.value, _l(choice.text))
-                                for choice in option.choices])
+    return SelectField(
+        _l(option.label),
+        default=option.default,
+        coerce=type(option.default),
+        choices=[SelectChoice(choice.value, _l(choice.text)) for choice in option.choices],
+    )
 
 
 def new_game_form_class(options: tuple[Option, ...] = OPTIONS) -> type[Form]:

@@ -27,10 +27,12 @@ SWAP_HEADER = "X-Sheet-Swap"
 def _rules_from(form: NewGameForm) -> Rules:
     """The rules chosen: the options a preset has, as the form gives them (the French sheet's
     options are sent with Yatzy too, whose own scoring ignores them)."""
-    chosen = {option.name: form[option.name].data for option in OPTIONS
-              if option.yatzy or form.preset.data != "yatzy"}
-    return rules_from_choices({"preset": form.preset.data, SEC.name: form[SEC.name].data,
-                               **chosen})
+    chosen = {
+        option.name: form[option.name].data
+        for option in OPTIONS
+        if option.yatzy or form.preset.data != "yatzy"
+    }
+    return rules_from_choices({"preset": form.preset.data, SEC.name: form[SEC.name].data, **chosen})
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -60,8 +62,13 @@ def typed_faces(text: str | None) -> list[int]:
     return [int(char) for char in text or "" if char in "123456"]
 
 
-def edit_dice(text: str | None, count: int, add: int | None = None, drop: int | None = None,
-              clear: bool = False) -> str:
+def edit_dice(
+    text: str | None,
+    count: int,
+    add: int | None = None,
+    drop: int | None = None,
+    clear: bool = False,
+) -> str:
     """The dice after a tap on the keypad: add a face, take one die back, or start again."""
     faces = [] if clear else typed_faces(text)
     if drop is not None and 0 <= drop < len(faces):
@@ -89,8 +96,9 @@ class TurnView:
         return len(self.faces) >= self.count
 
 
-def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bool,
-              target: str = "") -> TurnView:
+def turn_view(
+    state: GameState, dice_text: str | None, *, quiet_while_typing: bool, target: str = ""
+) -> TurnView:
     """What every box the typed dice may fill would score, from the rules.
 
     While the player is still typing (fewer dice than needed and nothing else wrong) no
@@ -126,9 +134,14 @@ def turn_view(state: GameState, dice_text: str | None, *, quiet_while_typing: bo
     return view
 
 
-def _render_sheet(record: GameRecord, state: GameState, form: EntryForm | None = None,
-                  error: str | None = None, status: int = 200,
-                  quiet_while_typing: bool = False):
+def _render_sheet(
+    record: GameRecord,
+    state: GameState,
+    form: EntryForm | None = None,
+    error: str | None = None,
+    status: int = 200,
+    quiet_while_typing: bool = False,
+):
     """The sheet, with what each open box would score when dice were typed."""
     game_id = record.id
     form = form or EntryForm(formdata=None)
@@ -139,7 +152,12 @@ def _render_sheet(record: GameRecord, state: GameState, form: EntryForm | None =
         error = error or view.error
         status = max(status, 422)
     return render_template(
-        "games/sheet.html", game_id=game_id, state=state, form=form, view=view, error=error,
+        "games/sheet.html",
+        game_id=game_id,
+        state=state,
+        form=form,
+        view=view,
+        error=error,
         advice_covered=is_covered(state.rules),
     ), status
 
@@ -162,8 +180,12 @@ def turn(game_id: int):
     seen = read_whole(request.args.get("seq"), MAX_DATABASE_ID)
     if state.is_over or seen != len(state.entries):
         abort(409)
-    view = turn_view(state, request.args.get("dice", "")[:40], quiet_while_typing=True,
-                     target=request.args.get("target", "")[:40])
+    view = turn_view(
+        state,
+        request.args.get("dice", "")[:40],
+        quiet_while_typing=True,
+        target=request.args.get("target", "")[:40],
+    )
     return render_template("games/_turn_live.html", state=state, view=view)
 
 
@@ -180,17 +202,24 @@ def _describe(state: GameState, cell: Score, player: int) -> str:
 
 
 def _stale_message() -> str:
-    return _("La feuille a changé entre-temps (un autre appareil a joué ou annulé) : "
-             "voici la feuille à jour, rien n'a été enregistré.")
+    return _(
+        "La feuille a changé entre-temps (un autre appareil a joué ou annulé) : "
+        "voici la feuille à jour, rien n'a été enregistré."
+    )
 
 
 def _abandoned(game_id: int):
     """The 409 of a write on an abandoned game, with the way to take it up again."""
-    message = _("Cette partie a été abandonnée : rien n'a été enregistré. Pour la "
-                "reprendre, ouvrez-la et touchez « Reprendre la partie ».")
-    return render_template("errors/error.html", code=409, message=message,
-                           action=(url_for("review.show", game_id=game_id),
-                                   _("Ouvrir la partie"))), 409
+    message = _(
+        "Cette partie a été abandonnée : rien n'a été enregistré. Pour la "
+        "reprendre, ouvrez-la et touchez « Reprendre la partie »."
+    )
+    return render_template(
+        "errors/error.html",
+        code=409,
+        message=message,
+        action=(url_for("review.show", game_id=game_id), _("Ouvrir la partie")),
+    ), 409
 
 
 def _is_seen(form: EntryForm | UndoForm, record: GameRecord) -> bool:
@@ -206,18 +235,22 @@ def play(game_id: int):
     if record.status == ABANDONED:
         return _abandoned(game_id)
     if not form.validate():
-        return _render_sheet(record, state, form, _("Rechargez la feuille et recommencez."),
-                             400)
+        return _render_sheet(record, state, form, _("Rechargez la feuille et recommencez."), 400)
     if not _is_seen(form, record):
         return _render_sheet(record, state, form, _stale_message(), 409)
     if form.add.data is not None or form.drop.data is not None or form.clear.data:
         # A keypad tap without scripts: on to the new dice, on a page safe to reload.
-        dice = edit_dice(form.dice.data, state.rules.dice, form.add.data, form.drop.data,
-                         form.clear.data)
+        dice = edit_dice(
+            form.dice.data, state.rules.dice, form.add.data, form.drop.data, form.clear.data
+        )
         return redirect(url_for("games.sheet", game_id=game_id, dice=dice or None), code=303)
     if form.advice.data:
-        return redirect(url_for("advice.show", game_id=game_id, dice=form.dice.data,
-                                throw=form.throw.data or None), code=303)
+        return redirect(
+            url_for(
+                "advice.show", game_id=game_id, dice=form.dice.data, throw=form.throw.data or None
+            ),
+            code=303,
+        )
     if form.preview.data or not form.target.data:
         return _render_sheet(record, state, form)
     column, _sep, box = form.target.data.partition(":")
@@ -227,13 +260,27 @@ def play(game_id: int):
     except RuleError as rule_error:
         return _render_sheet(record, state, form, rule_error.render(_), 422)
     if cell.barred and form.confirm.data != "1":
-        return render_template("games/confirm_barred.html", game_id=game_id, state=state,
-                               form=form, cell=cell, player=player,
-                               floor=state.vache_floor(player, column, box))
+        return render_template(
+            "games/confirm_barred.html",
+            game_id=game_id,
+            state=state,
+            form=form,
+            cell=cell,
+            player=player,
+            floor=state.vache_floor(player, column, box),
+        )
     try:
         # The state loaded above is the one checked: the store's count check guards the rest.
-        cell, record, after = write_turn(store(), record, state, form.seq.data, column, box,
-                                         form.dice.data, household=household())
+        cell, record, after = write_turn(
+            store(),
+            record,
+            state,
+            form.seq.data,
+            column,
+            box,
+            form.dice.data,
+            household=household(),
+        )
     except StaleSheet:
         record, state = load_or_404(game_id)
         return _render_sheet(record, state, form, _stale_message(), 409)
@@ -268,26 +315,38 @@ def _undo(record: GameRecord, state: GameState):
     form = UndoForm()
     if form.validate_on_submit():
         if not _is_seen(form, record):
-            flash(_("L'entrée à annuler n'est plus la dernière (la feuille a changé "
-                    "entre-temps) : rien n'a été annulé."), "error")
+            flash(
+                _(
+                    "L'entrée à annuler n'est plus la dernière (la feuille a changé "
+                    "entre-temps) : rien n'a été annulé."
+                ),
+                "error",
+            )
             return redirect(url_for("games.sheet", game_id=game_id), code=303)
         try:
-            store().undo_entry(game_id, form.seq.data, seen_at=record.updated_at,
-                               household=household())
+            store().undo_entry(
+                game_id, form.seq.data, seen_at=record.updated_at, household=household()
+            )
         except (StaleSheet, NothingToUndo):
             flash(_stale_message(), "error")
         else:
             last = state.entries[-1]
-            flash(_("Entrée annulée : %(name)s, %(box)s. À %(name)s de rejouer.",
-                    name=state.players[last.player], box=_(state.rules.box_labels[last.box])),
-                  "info")
+            flash(
+                _(
+                    "Entrée annulée : %(name)s, %(box)s. À %(name)s de rejouer.",
+                    name=state.players[last.player],
+                    box=_(state.rules.box_labels[last.box]),
+                ),
+                "info",
+            )
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     form.seq.data = len(state.entries)
     form.version.data = record.version.token
     last = state.entries[-1]
     cell = state.sheets[last.player].columns[last.column].cells[last.box]
-    return render_template("games/undo.html", game_id=game_id, state=state, form=form,
-                           last=last, cell=cell)
+    return render_template(
+        "games/undo.html", game_id=game_id, state=state, form=form, last=last, cell=cell
+    )
 
 
 @bp.get("/<int:game_id>/ranking")
@@ -295,9 +354,14 @@ def ranking(game_id: int):
     record, state = load_or_404(game_id)
     if not state.is_over:
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
-    return render_template("games/ranking.html", game_id=game_id, state=state, record=record,
-                           rematch=RematchForm(formdata=None),
-                           rules_key=rules_key(state.rules.to_dict()))
+    return render_template(
+        "games/ranking.html",
+        game_id=game_id,
+        state=state,
+        record=record,
+        rematch=RematchForm(formdata=None),
+        rules_key=rules_key(state.rules.to_dict()),
+    )
 
 
 @bp.post("/<int:game_id>/rematch")

@@ -50,18 +50,21 @@ def index():
     elif "rules" in request.args:
         not_found(_("Aucune partie terminée n'a été jouée avec ces règles."))
     top_page = page_from_request(chosen.results if chosen else 0, TOP_PAGE_SIZE)
-    recent_page = page_from_request(finished_count(store(), household=household()),
-                                    RECENT_PAGE_SIZE, "recent")
+    recent_page = page_from_request(
+        finished_count(store(), household=household()), RECENT_PAGE_SIZE, "recent"
+    )
     return render_template(
         "halloffame/index.html",
         rule_sets=sets,
         chosen=chosen,
         labels={rule_set.key: rule_set_label(rule_set.rules) for rule_set in sets},
-        top=(top_results(store(), chosen.key, top_page.offset, top_page.size, household=household())
-             if chosen else []),
+        top=(
+            top_results(store(), chosen.key, top_page.offset, top_page.size, household=household())
+            if chosen
+            else []
+        ),
         top_page=top_page,
         records=records(store(), chosen.key, household=household()) if chosen else {},
-        recent=finished_games(store(), recent_page.offset, recent_page.size,
-                              household=household()),
+        recent=finished_games(store(), recent_page.offset, recent_page.size, household=household()),
         recent_page=recent_page,
     )

@@ -89,9 +89,17 @@ MIN_PASSPHRASE_LENGTH = 8
 SEEN_EVERY = timedelta(minutes=1)
 
 # What a device that has not joined may open.
-OPEN_ENDPOINTS = {"static", "households.join", "households.signup", "households.join_link",
-                  "households.spectate", "households.spectate_version", "language.choose",
-                  "pwa.manifest", "pwa.service_worker"}
+OPEN_ENDPOINTS = {
+    "static",
+    "households.join",
+    "households.signup",
+    "households.join_link",
+    "households.spectate",
+    "households.spectate_version",
+    "language.choose",
+    "pwa.manifest",
+    "pwa.service_worker",
+}
 
 bp = Blueprint("households", __name__)
 login_manager = LoginManager()
@@ -114,16 +122,18 @@ def _load_device(token: str) -> Device | None:
 
 
 class JoinForm(Form):
-    name = StringField(_l("Nom de la maison"),
-                       validators=[InputRequired(), Length(max=MAX_HOUSEHOLD_NAME_LENGTH)])
-    passphrase = PasswordField(_l("Phrase secrète"), validators=[InputRequired(),
-                                                                 Length(max=200)])
+    name = StringField(
+        _l("Nom de la maison"), validators=[InputRequired(), Length(max=MAX_HOUSEHOLD_NAME_LENGTH)]
+    )
+    passphrase = PasswordField(_l("Phrase secrète"), validators=[InputRequired(), Length(max=200)])
     submit = SubmitField(_l("Rejoindre"))
 
 
 class SignupForm(JoinForm):
-    passphrase = PasswordField(_l("Phrase secrète"), validators=[
-        InputRequired(), Length(min=MIN_PASSPHRASE_LENGTH, max=200)])
+    passphrase = PasswordField(
+        _l("Phrase secrète"),
+        validators=[InputRequired(), Length(min=MIN_PASSPHRASE_LENGTH, max=200)],
+    )
     submit = SubmitField(_l("Créer la maison"))
 
 
@@ -191,10 +201,16 @@ def _address() -> str:
 def _too_many(template: str, form: Form, seconds: int, **context):
     """The form's page again, refusing a try beyond a limit (429) until the window ends."""
     minutes = -(-seconds // 60)
-    error = ngettext("Trop d'essais : réessayez dans %(num)d minute.",
-                     "Trop d'essais : réessayez dans %(num)d minutes.", minutes)
-    return render_template(template, form=form, error=error, **context), 429, {
-        "Retry-After": str(seconds)}
+    error = ngettext(
+        "Trop d'essais : réessayez dans %(num)d minute.",
+        "Trop d'essais : réessayez dans %(num)d minutes.",
+        minutes,
+    )
+    return (
+        render_template(template, form=form, error=error, **context),
+        429,
+        {"Retry-After": str(seconds)},
+    )
 
 
 @bp.route("/household/join", methods=["GET", "POST"])
@@ -208,20 +224,24 @@ def join():
         now = datetime.now(UTC)
         address = _address()
         by_address = f"passphrase:{address}"
-        by_name = "passphrase-name:" + hashlib.sha256(
-            household_key(form.name.data).encode()).hexdigest()
+        by_name = (
+            "passphrase-name:" + hashlib.sha256(household_key(form.name.data).encode()).hexdigest()
+        )
         by_both = f"{by_name}:{address}"
         # Counted before the passphrase is checked: of many tries sent at once from one
         # address, no more than the limit are checked. The right one is given back.
         tries = count_attempt(store(), by_address, PASSPHRASE_WINDOW, now)
         failures = recent_attempts(store(), (by_name, by_both), PASSPHRASE_WINDOW, now)
         if tries.count > MAX_PASSPHRASE_FAILURES or (
-                failures[by_name] >= MAX_PASSPHRASE_FAILURES and failures[by_both]):
-            return _too_many("households/join.html", form, tries.seconds_left(now),
-                             signup=signup)
+            failures[by_name] >= MAX_PASSPHRASE_FAILURES and failures[by_both]
+        ):
+            return _too_many("households/join.html", form, tries.seconds_left(now), signup=signup)
         found = find_household(store(), form.name.data)
-        if (found is not None and found.passphrase_hash is not None
-                and matches(found.passphrase_hash, form.passphrase.data, owner=STRANGERS)):
+        if (
+            found is not None
+            and found.passphrase_hash is not None
+            and matches(found.passphrase_hash, form.passphrase.data, owner=STRANGERS)
+        ):
             take_back(store(), by_address)
             _sign_in(found.id)
             return redirect(url_for("main.home"), code=303)
@@ -234,8 +254,9 @@ def join():
         error = _("Ce nom et cette phrase secrète ne vont pas ensemble.")
     elif form.is_submitted():
         error = _("Tapez le nom de la maison et sa phrase secrète.")
-    return render_template("households/join.html", form=form, error=error,
-                           signup=signup), 422 if error else 200
+    return render_template(
+        "households/join.html", form=form, error=error, signup=signup
+    ), 422 if error else 200
 
 
 @functools.cache
@@ -263,19 +284,29 @@ def signup():
         except HouseholdNameRefused as refused:
             error = refused.render(_)
         except HouseholdNameTaken:
-            error = _("Ce nom est déjà pris, ou ressemble trop à celui d'une autre maison : "
-                      "choisissez-en un autre.")
+            error = _(
+                "Ce nom est déjà pris, ou ressemble trop à celui d'une autre maison : "
+                "choisissez-en un autre."
+            )
         else:
             _sign_in(household_id)
-            flash(_("La maison « %(name)s » est créée. Ajoutez vos autres appareils depuis "
-                    "la page Appareils.", name=name), "info")
+            flash(
+                _(
+                    "La maison « %(name)s » est créée. Ajoutez vos autres appareils depuis "
+                    "la page Appareils.",
+                    name=name,
+                ),
+                "info",
+            )
             return redirect(url_for("main.home"), code=303)
     elif form.is_submitted():
-        error = _("Tapez un nom de 1 à %(most)d caractères et une phrase secrète d'au moins "
-                  "%(least)d caractères.", most=MAX_HOUSEHOLD_NAME_LENGTH,
-                  least=MIN_PASSPHRASE_LENGTH)
-    return render_template("households/signup.html", form=form, error=error), \
-        422 if error else 200
+        error = _(
+            "Tapez un nom de 1 à %(most)d caractères et une phrase secrète d'au moins "
+            "%(least)d caractères.",
+            most=MAX_HOUSEHOLD_NAME_LENGTH,
+            least=MIN_PASSPHRASE_LENGTH,
+        )
+    return render_template("households/signup.html", form=form, error=error), 422 if error else 200
 
 
 def _signup_wait() -> int | None:
@@ -284,8 +315,10 @@ def _signup_wait() -> int | None:
     costs a few queries a try and no passphrase hash, and can no longer ask, name after
     name, which ones are taken. One address first, then all of them together."""
     now = datetime.now(UTC)
-    limits = ((f"signup:{_address()}", current_app.config[SIGNUPS_PER_ADDRESS_SETTING]),
-              ("signup", current_app.config[SIGNUPS_PER_HOUR_SETTING]))
+    limits = (
+        (f"signup:{_address()}", current_app.config[SIGNUPS_PER_ADDRESS_SETTING]),
+        ("signup", current_app.config[SIGNUPS_PER_HOUR_SETTING]),
+    )
     for key, limit in limits:
         attempts = count_attempt(store(), key, SIGNUP_WINDOW, now)
         if attempts.count > limit:
@@ -321,27 +354,40 @@ def join_link(token: str):
             remove_device(store(), current, current_user.record.id)
             logout_user()
         _sign_in(found)
-        flash(_("Cet appareil est maintenant dans la maison « %(name)s ».", name=joining.name),
-              "info")
+        flash(
+            _("Cet appareil est maintenant dans la maison « %(name)s ».", name=joining.name), "info"
+        )
         return redirect(url_for("main.home"), code=303)
-    return render_template("households/join_by_link.html", form=form, token=token,
-                           joining=joining.name,
-                           current=g.get("household_name") if current is not None else None,
-                           already=current == found)
+    return render_template(
+        "households/join_by_link.html",
+        form=form,
+        token=token,
+        joining=joining.name,
+        current=g.get("household_name") if current is not None else None,
+        already=current == found,
+    )
 
 
 def _join_link_gone():
     message = _("Ce lien pour rejoindre a déjà servi ou a expiré : demandez-en un nouveau.")
-    return render_template("errors/error.html", code=404, message=message,
-                           action=(url_for("households.join"), _("Rejoindre une maison"))), 404
+    return render_template(
+        "errors/error.html",
+        code=404,
+        message=message,
+        action=(url_for("households.join"), _("Rejoindre une maison")),
+    ), 404
 
 
 @bp.get("/household/devices")
 def devices():
     if not hosted():
         abort(404)
-    return render_template("households/devices.html", devices=list_devices(store(), household()),
-                           this_device=current_user.record.id, form=ActionForm())
+    return render_template(
+        "households/devices.html",
+        devices=list_devices(store(), household()),
+        this_device=current_user.record.id,
+        form=ActionForm(),
+    )
 
 
 @bp.post("/household/join-link")
@@ -355,8 +401,9 @@ def new_join_link():
     expires_at = datetime.now(UTC) + timedelta(minutes=JOIN_LINK_MINUTES)
     add_join_link(store(), household(), _link_hash(token), expires_at)
     url = shared_url("households.join_link", token=token)
-    return render_template("households/join_link.html", url=url, qr=qr_code_svg(url),
-                           minutes=JOIN_LINK_MINUTES)
+    return render_template(
+        "households/join_link.html", url=url, qr=qr_code_svg(url), minutes=JOIN_LINK_MINUTES
+    )
 
 
 @bp.post("/household/devices/remove")
@@ -400,15 +447,24 @@ def spectator_link(game_id: int):
     if form.validate_on_submit():
         revoke = request.form.get("revoke") == "1"
         try:
-            set_spectator_token(store(), game_id, None if revoke else secrets.token_urlsafe(24),
-                                household=household())
+            set_spectator_token(
+                store(),
+                game_id,
+                None if revoke else secrets.token_urlsafe(24),
+                household=household(),
+            )
         except GameNotFound:
             no_game(game_id)
         return redirect(url_for("households.spectator_link", game_id=game_id), code=303)
     token = spectator_token(store(), game_id, household=household())
     url = shared_url("households.spectate", token=token) if token else None
-    return render_template("households/spectator_link.html", game_id=game_id, url=url,
-                           qr=qr_code_svg(url) if url else None, form=form)
+    return render_template(
+        "households/spectator_link.html",
+        game_id=game_id,
+        url=url,
+        qr=qr_code_svg(url) if url else None,
+        form=form,
+    )
 
 
 def _spectated(token: str):
@@ -424,13 +480,19 @@ def _spectated(token: str):
 @bp.get("/watch/<token>")
 def spectate(token: str):
     record, state = _spectated(token)
-    return render_template("games/watch.html", game_id=record.id, record=record, state=state,
-                           version_url=url_for("households.spectate_version", token=token))
+    return render_template(
+        "games/watch.html",
+        game_id=record.id,
+        record=record,
+        state=state,
+        version_url=url_for("households.spectate_version", token=token),
+    )
 
 
 @bp.get("/watch/<token>/version")
 def spectate_version(token: str):
     """The spectator page's poll, as live.version answers a joined device's."""
     found = spectated_game(store(), token)
-    return version_response(None if found is None
-                            else store().game_version(found[0], household=found[1]))
+    return version_response(
+        None if found is None else store().game_version(found[0], household=found[1])
+    )

@@ -67,7 +67,8 @@ def install_template_gettext(app: Flask) -> None:
         ngettext=lambda singular, plural, n: _catalogue().ungettext(singular, plural, n),
         pgettext=lambda context, string: _catalogue().upgettext(context, string),
         npgettext=lambda context, singular, plural, n: _catalogue().unpgettext(
-            context, singular, plural, n),
+            context, singular, plural, n
+        ),
         newstyle=True,
     )
 
@@ -75,8 +76,9 @@ def install_template_gettext(app: Flask) -> None:
 @functools.cache
 def _names(locale: str, box_labels: tuple[tuple[str, str], ...]) -> MappingProxyType:
     catalogue = _catalogue()
-    return MappingProxyType({key: catalogue.ugettext(label)
-                             for key, label in (*box_labels, *COLUMN_LABELS.items())})
+    return MappingProxyType(
+        {key: catalogue.ugettext(label) for key, label in (*box_labels, *COLUMN_LABELS.items())}
+    )
 
 
 @bp.app_template_global()
@@ -92,8 +94,11 @@ def names(rules: Rules | None = None) -> MappingProxyType:
 def other_languages() -> list[tuple[str, str]]:
     """The languages the page could switch to, each as (code, its name in itself)."""
     current = str(get_locale())
-    return [(code, Locale.parse(code).get_display_name(code).capitalize())
-            for code in _languages() if code != current]
+    return [
+        (code, Locale.parse(code).get_display_name(code).capitalize())
+        for code in _languages()
+        if code != current
+    ]
 
 
 @bp.app_template_global()
@@ -113,6 +118,12 @@ def choose():
         abort(400)
     response = redirect(local_path(form.next.data) or url_for("main.home"), code=303)
     # Lax: the cookie still comes with a link followed from elsewhere (a QR code, a bookmark).
-    response.set_cookie(COOKIE, form.lang.data, max_age=COOKIE_MAX_AGE, samesite="Lax",
-                        httponly=True, secure=request.is_secure)
+    response.set_cookie(
+        COOKIE,
+        form.lang.data,
+        max_age=COOKIE_MAX_AGE,
+        samesite="Lax",
+        httponly=True,
+        secure=request.is_secure,
+    )
     return response

@@ -22,8 +22,7 @@ def version_response(found: GameVersion | None):
     """A game's version as the open sheets poll it; 404 for no game."""
     if found is None:
         return jsonify(error="not found"), 404
-    response = jsonify(seq=found.entry_count, status=found.status,
-                       version=found.token)
+    response = jsonify(seq=found.entry_count, status=found.status, version=found.token)
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -41,18 +41,27 @@ def qr_code_svg(url: str) -> Markup:
     """The URL as a QR code, inline SVG that scales with CSS (presentation attributes only,
     nothing the content security policy would block)."""
     code = segno.make(url, micro=False)
-    return Markup(code.svg_inline(
-        border=2, omitsize=True, dark="#1f1d1a", light="#ffffff", svgclass="qr-code",
-        lineclass=None, title=_("Code QR de l'adresse %(url)s", url=url),
-    ))
+    return Markup(
+        code.svg_inline(
+            border=2,
+            omitsize=True,
+            dark="#1f1d1a",
+            light="#ffffff",
+            svgclass="qr-code",
+            lineclass=None,
+            title=_("Code QR de l'adresse %(url)s", url=url),
+        )
+    )
 
 
 @bp.get("/")
 def home():
     url = join_url()
     return render_template(
-        "home.html", games=store().games_in_progress(household=household(), limit=HOME_GAMES),
-        games_count=store().count_games_in_progress(household=household()), join_url=url,
+        "home.html",
+        games=store().games_in_progress(household=household(), limit=HOME_GAMES),
+        games_count=store().count_games_in_progress(household=household()),
+        join_url=url,
         join_qr=qr_code_svg(url),
         offline=url.startswith(f"http://{LOOPBACK}:"),
     )
@@ -61,7 +70,8 @@ def home():
 @bp.get("/games/in-progress")
 def in_progress():
     """Every game in progress, a page at a time: the rest of the home page's list."""
-    page = page_from_request(store().count_games_in_progress(household=household()),
-                             IN_PROGRESS_PAGE_SIZE)
+    page = page_from_request(
+        store().count_games_in_progress(household=household()), IN_PROGRESS_PAGE_SIZE
+    )
     games = store().games_in_progress(household=household(), offset=page.offset, limit=page.size)
     return render_template("in_progress.html", games=games, page=page)

@@ -48,8 +48,13 @@ def page_from_request(count: int, size: int, arg: str = "page") -> Page:
     pages = Page(1, size, count, arg).pages
     number = read_whole(raw, pages)
     if not number:
-        not_found(_("La page « %(page)s » n'existe pas : choisissez entre 1 et %(pages)d.",
-                    page=raw[:20], pages=pages))
+        not_found(
+            _(
+                "La page « %(page)s » n'existe pas : choisissez entre 1 et %(pages)d.",
+                page=raw[:20],
+                pages=pages,
+            )
+        )
     return Page(number, size, count, arg)
 
 

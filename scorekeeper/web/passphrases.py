@@ -46,8 +46,9 @@ def passphrase_hash(passphrase: str) -> str:
 class PassphraseWorkers(Workers):
     """The worker processes that hash and check passphrases."""
 
-    def hash_in_turn(self, owner: Hashable, folder: str, work: Callable[..., T],
-                     *args: object) -> T:
+    def hash_in_turn(
+        self, owner: Hashable, folder: str, work: Callable[..., T], *args: object
+    ) -> T:
         """``work(*args)`` by a worker, in ``owner``'s turn, holding one of the machine's
         lock files of ``folder``; Busy when there is no seat, or no answer in time."""
         try:
@@ -86,19 +87,25 @@ def hashers() -> PassphraseWorkers:
     """The process's passphrase workers for the app's PASSPHRASE_HASHERS and
     PASSPHRASE_QUEUE: every app of a process with the same settings shares them."""
     config = current_app.config
-    return shared_workers(PassphraseWorkers, WorkerSettings(
-        workers=config["PASSPHRASE_HASHERS"], queue=config["PASSPHRASE_QUEUE"],
-        jobs_per_worker=HASHES_PER_WORKER, timeout_seconds=WAIT_SECONDS))
+    return shared_workers(
+        PassphraseWorkers,
+        WorkerSettings(
+            workers=config["PASSPHRASE_HASHERS"],
+            queue=config["PASSPHRASE_QUEUE"],
+            jobs_per_worker=HASHES_PER_WORKER,
+            timeout_seconds=WAIT_SECONDS,
+        ),
+    )
 
 
 def new_hash(passphrase: str) -> str:
     """The hash of a new household's passphrase, made in the strangers' turn."""
-    return hashers().hash_in_turn(STRANGERS, current_app.instance_path, passphrase_hash,
-                                  passphrase)
+    return hashers().hash_in_turn(STRANGERS, current_app.instance_path, passphrase_hash, passphrase)
 
 
 def matches(hashed: str, passphrase: str, *, owner: Hashable) -> bool:
     """Whether ``passphrase`` is the one of ``hashed``, checked in ``owner``'s turn (the
     household whose PIN it is, or STRANGERS)."""
-    return hashers().hash_in_turn(owner, current_app.instance_path, check_password_hash,
-                                  hashed, passphrase)
+    return hashers().hash_in_turn(
+        owner, current_app.instance_path, check_password_hash, hashed, passphrase
+    )

@@ -51,15 +51,21 @@ CHART_GAMES = 100
 
 
 class RenameForm(Form):
-    name = StringField(_l("Nouveau nom"),
-                       validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)],
-                       filters=[lambda value: value.strip() if isinstance(value, str) else value])
+    name = StringField(
+        _l("Nouveau nom"),
+        validators=[InputRequired(), Length(max=MAX_NAME_LENGTH)],
+        filters=[lambda value: value.strip() if isinstance(value, str) else value],
+    )
     submit = SubmitField(_l("Renommer"))
 
 
 class MergeForm(Form):
-    other = SelectField(_l("Joueur à rattacher"), coerce=database_id, validate_choice=False,
-                        validators=[InputRequired()])
+    other = SelectField(
+        _l("Joueur à rattacher"),
+        coerce=database_id,
+        validate_choice=False,
+        validators=[InputRequired()],
+    )
     submit = SubmitField(_l("Oui, rattacher ce joueur"))
 
 
@@ -123,11 +129,17 @@ def totals_chart(lines: list[ResultLine], average: float) -> Chart:
 
     labelled = sorted({0, len(lines) // 2, len(lines) - 1})
     return Chart(
-        width, height, left, right, top, bottom,
+        width,
+        height,
+        left,
+        right,
+        top,
+        bottom,
         points=tuple(ChartPoint(x_of(i), y_of(line.total), line) for i, line in enumerate(lines)),
         y_ticks=tuple((y_of(value), value) for value in range(low, high + 1, step)),
-        x_labels=tuple((x_of(i), format_date(lines[i].finished_at, "short"), anchor(i))
-                       for i in labelled),
+        x_labels=tuple(
+            (x_of(i), format_date(lines[i].finished_at, "short"), anchor(i)) for i in labelled
+        ),
         average_y=y_of(average),
     )
 
@@ -135,10 +147,11 @@ def totals_chart(lines: list[ResultLine], average: float) -> Chart:
 @bp.get("")
 def index():
     page = page_from_request(count_players(store(), household=household()), PLAYERS_PAGE_SIZE)
-    return render_template("players/index.html",
-                           players=list_players(store(), page.offset, page.size,
-                                                household=household()),
-                           page=page)
+    return render_template(
+        "players/index.html",
+        players=list_players(store(), page.offset, page.size, household=household()),
+        page=page,
+    )
 
 
 @bp.get("/<int:player_id>")
@@ -157,21 +170,29 @@ def show(player_id: int):
     chart = None
     if chosen is not None:
         chart = totals_chart(
-            player_recent_totals(store(), player_id, chosen.rule_set.key, CHART_GAMES,
-                                 household=household()),
-            chosen.average)
+            player_recent_totals(
+                store(), player_id, chosen.rule_set.key, CHART_GAMES, household=household()
+            ),
+            chosen.average,
+        )
     return render_template(
         "players/show.html",
         player=player,
         stats=stats,
         chosen=chosen,
         chart=chart,
-        boxes=(player_box_stats_of(store(), player_id, chosen.rule_set.key, household=household())
-               if chosen else []),
-        labels={rule_set.key: rule_set_label(rule_set.rules)
-                for rule_set in list_rule_sets(store(), household=household())},
-        games=finished_games(store(), page.offset, page.size, household=household(),
-                             player_id=player_id),
+        boxes=(
+            player_box_stats_of(store(), player_id, chosen.rule_set.key, household=household())
+            if chosen
+            else []
+        ),
+        labels={
+            rule_set.key: rule_set_label(rule_set.rules)
+            for rule_set in list_rule_sets(store(), household=household())
+        },
+        games=finished_games(
+            store(), page.offset, page.size, household=household(), player_id=player_id
+        ),
         page=page,
         open_games=player_open_games(store(), player_id, household=household()),
     )
@@ -189,28 +210,33 @@ def rename(player_id: int):
             error = rule_error.render(_)
         except NameTaken as taken:
             taken_by = taken.other
-            error = _("« %(name)s » est déjà le nom d'un autre joueur. Si c'est la même "
-                      "personne, rattachez plutôt l'un à l'autre.", name=taken.other.name)
+            error = _(
+                "« %(name)s » est déjà le nom d'un autre joueur. Si c'est la même "
+                "personne, rattachez plutôt l'un à l'autre.",
+                name=taken.other.name,
+            )
         except PlayerNotFound:
             not_found(_("Aucun joueur n'a le numéro %(id)d.", id=player_id))
         else:
-            flash(_("%(old)s s'appelle désormais %(new)s.", old=player.name, new=renamed.name),
-                  "info")
+            flash(
+                _("%(old)s s'appelle désormais %(new)s.", old=player.name, new=renamed.name), "info"
+            )
             return redirect(url_for("players.show", player_id=player_id), code=303)
     elif form.is_submitted():
         error = _("Tapez un nom de 1 à %(most)d caractères.", most=MAX_NAME_LENGTH)
     else:
         form.name.data = player.name
-    return render_template("players/rename.html", player=player, form=form, error=error,
-                           taken_by=taken_by), 422 if error else 200
+    return render_template(
+        "players/rename.html", player=player, form=form, error=error, taken_by=taken_by
+    ), 422 if error else 200
 
 
-def _merge_page(player: PlayerRecord, form: MergeForm, error: str | None = None,
-                status: int = 200):
+def _merge_page(player: PlayerRecord, form: MergeForm, error: str | None = None, status: int = 200):
     candidates = other_players(store(), player.id, household=household())
     form.other.choices = [(other.id, other.name) for other in candidates]
-    return render_template("players/merge.html", player=player, form=form,
-                           candidates=candidates, error=error), status
+    return render_template(
+        "players/merge.html", player=player, form=form, candidates=candidates, error=error
+    ), status
 
 
 @bp.get("/<int:player_id>/merge")
@@ -228,22 +254,33 @@ def merge(player_id: int):
     player = _player_or_404(player_id)
     form = MergeForm()
     if not form.validate_on_submit():
-        return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
-                           422)
+        return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."), 422)
     other = get_player(store(), form.other.data, household=household())
     if other is None or other.id == player_id:
-        return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."),
-                           422)
+        return _merge_page(player, form, _("Choisissez dans la liste le joueur à rattacher."), 422)
     try:
         merge_players(store(), player_id, other.id, household=household())
     except SharedGames as shared:
-        return _merge_page(player, form, _(
-            "%(other)s et %(name)s ont joué ensemble (partie n° %(game)d) : ce sont deux "
-            "personnes, pas une. Rien n'a été changé.",
-            other=other.name, name=player.name, game=shared.game_ids[0]), 409)
+        return _merge_page(
+            player,
+            form,
+            _(
+                "%(other)s et %(name)s ont joué ensemble (partie n° %(game)d) : ce sont deux "
+                "personnes, pas une. Rien n'a été changé.",
+                other=other.name,
+                name=player.name,
+                game=shared.game_ids[0],
+            ),
+            409,
+        )
     except PlayerNotFound:
-        return _merge_page(player, form, _("Ce joueur n'existe plus : rechargez la page."),
-                           409)
-    flash(_("%(other)s est rattaché à %(name)s : ses parties sont désormais les siennes.",
-            other=other.name, name=player.name), "info")
+        return _merge_page(player, form, _("Ce joueur n'existe plus : rechargez la page."), 409)
+    flash(
+        _(
+            "%(other)s est rattaché à %(name)s : ses parties sont désormais les siennes.",
+            other=other.name,
+            name=player.name,
+        ),
+        "info",
+    )
     return redirect(url_for("players.show", player_id=player_id), code=303)

@@ -21,10 +21,13 @@ RETRY_AFTER_SECONDS = 3
 def _printers_busy(_error: PrintersBusy):
     # Refused at once rather than queued: a print storm must not take the request threads
     # that the tablets' turns and polls need.
-    message = _("Trop de PDF sont en préparation en ce moment : rien n'est perdu, "
-                "réessayez dans quelques secondes.")
+    message = _(
+        "Trop de PDF sont en préparation en ce moment : rien n'est perdu, "
+        "réessayez dans quelques secondes."
+    )
     response = current_app.response_class(
-        render_template("errors/error.html", code=503, message=message), 503)
+        render_template("errors/error.html", code=503, message=message), 503
+    )
     response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response.headers["Cache-Control"] = "no-store"
     return response

@@ -33,43 +33,82 @@ def quotas_of(config) -> Quotas:
     where the family owns the machine."""
     if not config["HOUSEHOLDS"]:
         return Quotas()
-    return Quotas.of(config["QUOTA_GAMES_STORED"], config["QUOTA_IMPORTS_PER_DAY"],
-                     config["QUOTA_PDF_PAGES_PER_MINUTE"], config["QUOTA_ADVISOR_BUILDS_PER_DAY"])
+    return Quotas.of(
+        config["QUOTA_GAMES_STORED"],
+        config["QUOTA_IMPORTS_PER_DAY"],
+        config["QUOTA_PDF_PAGES_PER_MINUTE"],
+        config["QUOTA_ADVISOR_BUILDS_PER_DAY"],
+    )
 
 
 def quota_message(error: QuotaExceeded) -> str:
     """What the quota is, then when it frees up (or what frees it)."""
     limit = error.limit
     if error.kind == GAMES:
-        rule = ngettext("Une maison garde au plus %(num)d partie.",
-                        "Une maison garde au plus %(num)d parties.", limit)
+        rule = ngettext(
+            "Une maison garde au plus %(num)d partie.",
+            "Une maison garde au plus %(num)d parties.",
+            limit,
+        )
         if error.asked > 1:
-            return rule + " " + _("La vôtre en a %(stored)d, et ces %(asked)d de plus la "
-                                  "dépasseraient : rien n'a été ajouté.",
-                                  stored=error.used, asked=error.asked)
-        return rule + " " + _("La vôtre en a %(stored)d : effacez-en (après un export) pour "
-                              "en commencer d'autres.", stored=error.used)
+            return (
+                rule
+                + " "
+                + _(
+                    "La vôtre en a %(stored)d, et ces %(asked)d de plus la "
+                    "dépasseraient : rien n'a été ajouté.",
+                    stored=error.used,
+                    asked=error.asked,
+                )
+            )
+        return (
+            rule
+            + " "
+            + _(
+                "La vôtre en a %(stored)d : effacez-en (après un export) pour "
+                "en commencer d'autres.",
+                stored=error.used,
+            )
+        )
     rule = {
-        IMPORTS: lambda: ngettext("Une maison fait au plus %(num)d import par jour.",
-                                  "Une maison fait au plus %(num)d imports par jour.", limit),
-        PDF_PAGES: lambda: ngettext("Une maison fait dessiner au plus %(num)d page de PDF "
-                                    "par minute.",
-                                    "Une maison fait dessiner au plus %(num)d pages de PDF "
-                                    "par minute.", limit),
-        ADVISOR_BUILDS: lambda: ngettext("Le conseil prépare au plus %(num)d table par jour "
-                                         "pour une maison.",
-                                         "Le conseil prépare au plus %(num)d tables par jour "
-                                         "pour une maison.", limit),
+        IMPORTS: lambda: ngettext(
+            "Une maison fait au plus %(num)d import par jour.",
+            "Une maison fait au plus %(num)d imports par jour.",
+            limit,
+        ),
+        PDF_PAGES: lambda: ngettext(
+            "Une maison fait dessiner au plus %(num)d page de PDF par minute.",
+            "Une maison fait dessiner au plus %(num)d pages de PDF par minute.",
+            limit,
+        ),
+        ADVISOR_BUILDS: lambda: ngettext(
+            "Le conseil prépare au plus %(num)d table par jour pour une maison.",
+            "Le conseil prépare au plus %(num)d tables par jour pour une maison.",
+            limit,
+        ),
     }[error.kind]()
     if error.frees_at is None:
-        return rule + " " + _("Cette demande en prend %(asked)d à elle seule : demandez-en "
-                              "moins.", asked=error.asked)
+        return (
+            rule
+            + " "
+            + _(
+                "Cette demande en prend %(asked)d à elle seule : demandez-en moins.",
+                asked=error.asked,
+            )
+        )
     wait = max(error.frees_at - datetime.now(UTC), timedelta(seconds=1))
     delay = format_timedelta(wait, add_direction=True, threshold=1)
     if wait < TIME_OF_DAY_AFTER:
         return rule + " " + _("Ce sera de nouveau possible %(delay)s.", delay=delay)
-    return rule + " " + _("Ce sera de nouveau possible à %(time)s (%(delay)s).",
-                          time=format_time(error.frees_at, "short"), delay=delay)
+    return (
+        rule
+        + " "
+        + _(
+            "Ce sera de nouveau possible à %(time)s (%(delay)s).",
+            time=format_time(error.frees_at, "short"),
+            delay=delay,
+        )
+    )
 
 
 def quota_response(error: QuotaExceeded, page: str | None = None):

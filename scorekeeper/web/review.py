@@ -54,8 +54,13 @@ def _describe(state: GameState, entry: Entry, cell: Score) -> str:
         points += f" (+{cell.yams_bonus})"
     dice = " ".join(str(die) for die in entry.dice)
     # Translated as a whole: the space before the colon is French typography.
-    return _("%(name)s · %(dice)s → %(box)s : %(points)s", name=state.players[entry.player],
-             dice=dice, box=box, points=points)
+    return _(
+        "%(name)s · %(dice)s → %(box)s : %(points)s",
+        name=state.players[entry.player],
+        dice=dice,
+        box=box,
+        points=points,
+    )
 
 
 @bp.get("/<int:game_id>/review")
@@ -66,29 +71,45 @@ def show(game_id: int):
     raw = request.args.get("step", str(count))
     step = read_whole(raw, count)
     if step is None:
-        not_found(ngettext("Cette partie a %(num)d entrée : l'étape « %(step)s » n'existe pas.",
-                           "Cette partie a %(num)d entrées : l'étape « %(step)s » n'existe "
-                           "pas.", count, step=raw[:20]))
+        not_found(
+            ngettext(
+                "Cette partie a %(num)d entrée : l'étape « %(step)s » n'existe pas.",
+                "Cette partie a %(num)d entrées : l'étape « %(step)s » n'existe pas.",
+                count,
+                step=raw[:20],
+            )
+        )
     state = replay(final.rules, final.players, final.entries[:step])
     # Every entry with what it wrote: a filled box never changes, so the final sheet has it.
     log = [
-        (number, _describe(final, entry,
-                           final.sheets[entry.player].columns[entry.column].cells[entry.box]))
+        (
+            number,
+            _describe(
+                final, entry, final.sheets[entry.player].columns[entry.column].cells[entry.box]
+            ),
+        )
         for number, entry in enumerate(final.entries, start=1)
     ]
     return render_template(
-        "review/show.html", record=record, state=state, final=final, step=step, count=count,
-        log=log, players=players_of_game(store(), game_id, household=household()),
+        "review/show.html",
+        record=record,
+        state=state,
+        final=final,
+        step=step,
+        count=count,
+        log=log,
+        players=players_of_game(store(), game_id, household=household()),
         resume_form=ResumeForm(),
-        covered=is_covered(final.rules), analysis=game_review(final),
+        covered=is_covered(final.rules),
+        analysis=game_review(final),
     )
 
 
-def _confirm_page(template: str, game_id: int, form: Form, error: str | None = None,
-                  status: int = 200):
+def _confirm_page(
+    template: str, game_id: int, form: Form, error: str | None = None, status: int = 200
+):
     record, state = load_or_404(game_id)
-    return render_template(template, record=record, state=state, form=form,
-                           error=error), status
+    return render_template(template, record=record, state=state, form=form, error=error), status
 
 
 def _status_error(error: WrongStatus) -> str:
@@ -108,16 +129,22 @@ def abandon_confirm(game_id: int):
 def abandon(game_id: int):
     form = AbandonForm()
     if not form.validate_on_submit():
-        return _confirm_page("review/abandon.html", game_id, form,
-                             _("Rechargez la page et recommencez."), 400)
+        return _confirm_page(
+            "review/abandon.html", game_id, form, _("Rechargez la page et recommencez."), 400
+        )
     try:
         abandon_game(store(), game_id, household=household())
     except GameNotFound:
         no_game(game_id)
     except WrongStatus as error:
         return _confirm_page("review/abandon.html", game_id, form, _status_error(error), 409)
-    flash(_("Partie abandonnée : elle n'entre pas au palmarès. Vous pouvez la revoir, "
-            "la reprendre ou la supprimer."), "info")
+    flash(
+        _(
+            "Partie abandonnée : elle n'entre pas au palmarès. Vous pouvez la revoir, "
+            "la reprendre ou la supprimer."
+        ),
+        "info",
+    )
     return redirect(url_for("main.home"), code=303)
 
 
@@ -149,8 +176,9 @@ def delete(game_id: int):
     """Delete a game for good: destructive, so a view of its own behind the household PIN."""
     form = DeleteForm()
     if not form.validate_on_submit():
-        return _confirm_page("review/delete.html", game_id, form,
-                             _("Rechargez la page et recommencez."), 400)
+        return _confirm_page(
+            "review/delete.html", game_id, form, _("Rechargez la page et recommencez."), 400
+        )
     try:
         delete_game(store(), game_id, household=household())
     except GameNotFound:

@@ -22,8 +22,12 @@ def rule_set_label(rules: Rules) -> str:
     if rules.columns == (*usual, "sec"):
         parts.append(_("Sec"))
     elif rules.columns != usual:
-        parts.append(_("colonnes %(columns)s", columns=", ".join(
-            _(COLUMN_LABELS[kind]) for kind in rules.columns)))
+        parts.append(
+            _(
+                "colonnes %(columns)s",
+                columns=", ".join(_(COLUMN_LABELS[kind]) for kind in rules.columns),
+            )
+        )
     for option in OPTIONS:
         if option.yatzy or not rules.is_yatzy:
             short = option.choice(getattr(rules, option.name)).short

@@ -93,8 +93,9 @@ class DatabaseIdConverter(BaseConverter):
 
 
 class PinForm(Form):
-    household_pin = PasswordField(_l("Code de la maison"),
-                                  validators=[InputRequired(), Length(max=64)])
+    household_pin = PasswordField(
+        _l("Code de la maison"), validators=[InputRequired(), Length(max=64)]
+    )
     household_replay = HiddenField()
     household_next = HiddenField()
     household_submit = SubmitField(_l("Valider"))
@@ -111,8 +112,9 @@ class PinAttempts:
         """How long this address must wait before trying the household's PIN again; 0 when
         it may try now."""
         now = time.time()
-        recent = recent_pin_failures(self.store, address, _moment(now - PIN_WINDOW_SECONDS),
-                                     household=household)
+        recent = recent_pin_failures(
+            self.store, address, _moment(now - PIN_WINDOW_SECONDS), household=household
+        )
         if len(recent) < MAX_PIN_FAILURES:
             return 0
         oldest = recent[-MAX_PIN_FAILURES].timestamp()
@@ -120,8 +122,13 @@ class PinAttempts:
 
     def failed(self, address: str, *, household: int) -> None:
         now = time.time()
-        add_pin_failure(self.store, address, _moment(now), _moment(now - PIN_WINDOW_SECONDS),
-                        household=household)
+        add_pin_failure(
+            self.store,
+            address,
+            _moment(now),
+            _moment(now - PIN_WINDOW_SECONDS),
+            household=household,
+        )
 
     def succeeded(self, address: str, *, household: int) -> None:
         forget_pin_failures(self.store, address, household=household)
@@ -167,8 +174,11 @@ def _household_pin() -> str | None:
 def _is_the_pin(typed: str) -> bool:
     if hosted():
         found = get_household(current_app.extensions[STORE_EXTENSION], household())
-        return bool(found and found.passphrase_hash
-                    and matches(found.passphrase_hash, typed, owner=household()))
+        return bool(
+            found
+            and found.passphrase_hash
+            and matches(found.passphrase_hash, typed, owner=household())
+        )
     return hmac.compare_digest(typed.strip().encode(), (_household_pin() or "").encode())
 
 
@@ -211,17 +221,31 @@ def _check_pin(form: PinForm) -> tuple[str, int] | None:
     return None
 
 
-def _pin_page(form: PinForm, action: str, echoed: list[tuple[str, str]],
-              refusal: tuple[str, int] | None = None, upload_lost: bool = False):
+def _pin_page(
+    form: PinForm,
+    action: str,
+    echoed: list[tuple[str, str]],
+    refusal: tuple[str, int] | None = None,
+    upload_lost: bool = False,
+):
     error, status = refusal or (None, 403)
-    return render_template("security/pin.html", form=form, action=action, echoed=echoed,
-                           error=error, upload_lost=upload_lost), status
+    return render_template(
+        "security/pin.html",
+        form=form,
+        action=action,
+        echoed=echoed,
+        error=error,
+        upload_lost=upload_lost,
+    ), status
 
 
 def _echoed_fields() -> list[tuple[str, str]]:
     """The fields of the refused POST, to send again with the PIN."""
-    return [(name, value) for name, value in request.form.items(multi=True)
-            if name not in PIN_FORM_FIELDS]
+    return [
+        (name, value)
+        for name, value in request.form.items(multi=True)
+        if name not in PIN_FORM_FIELDS
+    ]
 
 
 def require_pin(view: Callable) -> Callable:

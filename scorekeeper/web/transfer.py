@@ -52,8 +52,10 @@ RETRY_AFTER_SECONDS = 30
 
 
 class ImportForm(Form):
-    file = FileField(_l("Fichier à importer (.json)"),
-                     validators=[FileRequired(_l("Choisissez un fichier à importer."))])
+    file = FileField(
+        _l("Fichier à importer (.json)"),
+        validators=[FileRequired(_l("Choisissez un fichier à importer."))],
+    )
     submit = SubmitField(_l("Importer"))
 
 
@@ -66,15 +68,20 @@ def import_workers() -> Workers:
     process for each import, its replays' memory leaving with it, and no time limit, since
     an import given up would still be written."""
     config = current_app.config
-    return shared_workers(Workers, WorkerSettings(
-        workers=config["IMPORT_WORKERS"], queue=config["IMPORT_QUEUE"], jobs_per_worker=1,
-        timeout_seconds=None))
+    return shared_workers(
+        Workers,
+        WorkerSettings(
+            workers=config["IMPORT_WORKERS"],
+            queue=config["IMPORT_QUEUE"],
+            jobs_per_worker=1,
+            timeout_seconds=None,
+        ),
+    )
 
 
 def largest_body(app: Flask) -> int:
     """The largest request body any view accepts: the import's, or the app's own limit."""
-    return max(app.config["MAX_CONTENT_LENGTH"],
-               app.config["IMPORT_MAX_BYTES"])
+    return max(app.config["MAX_CONTENT_LENGTH"], app.config["IMPORT_MAX_BYTES"])
 
 
 @bp.url_value_preprocessor
@@ -88,15 +95,27 @@ def _allow_large_uploads(endpoint: str | None, values: dict | None) -> None:
 def _page(form: ImportForm, errors: list[str] | None = None, status: int = 200):
     errors = errors or []
     hidden = max(0, len(errors) - PROBLEMS_SHOWN)
-    return render_template("halloffame/transfer.html", form=form, errors=errors[:PROBLEMS_SHOWN],
-                           hidden=hidden, limit_mb=_import_limit() // (1024 * 1024)), status
+    return render_template(
+        "halloffame/transfer.html",
+        form=form,
+        errors=errors[:PROBLEMS_SHOWN],
+        hidden=hidden,
+        limit_mb=_import_limit() // (1024 * 1024),
+    ), status
 
 
 @bp.errorhandler(RequestEntityTooLarge)
 def _too_large(error: RequestEntityTooLarge):
-    return _page(ImportForm(formdata=None), [
-        _("Ce fichier dépasse %(mb)d Mo : importez-le en plusieurs morceaux.",
-          mb=_import_limit() // (1024 * 1024))], 413)
+    return _page(
+        ImportForm(formdata=None),
+        [
+            _(
+                "Ce fichier dépasse %(mb)d Mo : importez-le en plusieurs morceaux.",
+                mb=_import_limit() // (1024 * 1024),
+            )
+        ],
+        413,
+    )
 
 
 @bp.get("/import-export")
@@ -115,8 +134,10 @@ def _download(documents, filename: str) -> Response:
 @bp.get("/import-export/games.json")
 def download():
     today = format_date(datetime.now(UTC), "yyyy-MM-dd")
-    return _download(export_documents(store(), household=household()),
-                     _("yams-parties-%(date)s.json", date=today))
+    return _download(
+        export_documents(store(), household=household()),
+        _("yams-parties-%(date)s.json", date=today),
+    )
 
 
 @bp.get("/games/<int:game_id>/game.json")
@@ -145,22 +166,41 @@ def upload():
     try:
         # Refused before the work when a quota is used up already; the import's own
         # transaction counts it for sure.
-        check_room(store(), household=own, quota=quotas.imports, amount=1,
-                   now=datetime.now(UTC))
+        check_room(store(), household=own, quota=quotas.imports, amount=1, now=datetime.now(UTC))
         check_room_for_games(store(), household=own, quotas=quotas, adding=1)
-        ids = import_workers().run(own, import_file, config["DATABASE_URL"],
-                                   config["DATABASE_ENGINE_OPTIONS"], own, quotas, name,
-                                   upload.read())
+        ids = import_workers().run(
+            own,
+            import_file,
+            config["DATABASE_URL"],
+            config["DATABASE_ENGINE_OPTIONS"],
+            own,
+            quotas,
+            name,
+            upload.read(),
+        )
     except ImportRefused as refused:
-        return _page(form, [_("Rien n'a été importé.")]
-                     + [problem.render(_) for problem in refused.problems], 422)
+        return _page(
+            form,
+            [_("Rien n'a été importé.")] + [problem.render(_) for problem in refused.problems],
+            422,
+        )
     except QuotaExceeded as exceeded:
-        return quota_response(exceeded, _page(form, [_("Rien n'a été importé."),
-                                                     quota_message(exceeded)])[0])
+        return quota_response(
+            exceeded, _page(form, [_("Rien n'a été importé."), quota_message(exceeded)])[0]
+        )
     except (Busy, WorkerFailed):
-        response = current_app.make_response(_page(form, [_(
-            "D'autres imports sont en cours en ce moment : rien n'a été importé, "
-            "réessayez dans une minute.")], 503))
+        response = current_app.make_response(
+            _page(
+                form,
+                [
+                    _(
+                        "D'autres imports sont en cours en ce moment : rien n'a été importé, "
+                        "réessayez dans une minute."
+                    )
+                ],
+                503,
+            )
+        )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
     flash(ngettext("%(num)d partie importée.", "%(num)d parties importées.", len(ids)), "info")

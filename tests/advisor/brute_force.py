@@ -19,7 +19,7 @@ ROLLS = list(combinations_with_replacement(range(1, 7), 5))
 def _throws(count: int) -> list[tuple[tuple[int, ...], float]]:
     """Each sorted outcome of throwing ``count`` dice, with its probability."""
     outcomes = Counter(tuple(sorted(throw)) for throw in product(range(1, 7), repeat=count))
-    return [(outcome, times / 6 ** count) for outcome, times in outcomes.items()]
+    return [(outcome, times / 6**count) for outcome, times in outcomes.items()]
 
 
 @cache
@@ -30,8 +30,10 @@ def _keeps(roll: tuple[int, ...]) -> set[tuple[int, ...]]:
 @cache
 def _throw_results(keep: tuple[int, ...]) -> list[tuple[tuple[int, ...], float]]:
     """Each roll that keeping ``keep`` and throwing the other dice ends on, with its chance."""
-    return [(tuple(sorted(keep + outcome)), probability)
-            for outcome, probability in _throws(5 - len(keep))]
+    return [
+        (tuple(sorted(keep + outcome)), probability)
+        for outcome, probability in _throws(5 - len(keep))
+    ]
 
 
 class BruteForce:

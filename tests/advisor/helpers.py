@@ -20,10 +20,15 @@ def game(rules: Rules, sheets: dict[str, dict[str, int]]) -> GameState:
 
     The log holds one entry per filled box, so that the turn and the game's end follow.
     """
-    built = tuple(Sheet(name, MappingProxyType({"free": column(rules, points)}))
-                  for name, points in sheets.items())
-    entries = tuple(Entry(seat, "free", box, ())
-                    for seat, points in enumerate(sheets.values()) for box in points)
+    built = tuple(
+        Sheet(name, MappingProxyType({"free": column(rules, points)}))
+        for name, points in sheets.items()
+    )
+    entries = tuple(
+        Entry(seat, "free", box, ())
+        for seat, points in enumerate(sheets.values())
+        for box in points
+    )
     return GameState(rules, list(sheets), built, entries)
 
 

@@ -68,8 +68,7 @@ def test_builds_run_one_at_a_time_in_a_worker_and_are_kept(tmp_path):
 
 
 def test_least_recently_used_tables_leave_memory_and_disk(tmp_path):
-    strategies = Strategies(str(tmp_path), worker=end_game_worker, kept_in_memory=1,
-                            kept_on_disk=2)
+    strategies = Strategies(str(tmp_path), worker=end_game_worker, kept_in_memory=1, kept_on_disk=2)
     for rules in RULE_SETS:
         strategies.build(rules, household=1)
         _wait_built(strategies, [rules])
@@ -98,5 +97,9 @@ def test_households_take_turns_for_their_builds(tmp_path):
     (tmp_path / GO).touch()
     _wait_built(strategies, [*RULE_SETS, later])
     starts = (tmp_path / LOG).read_text().splitlines()[0::2]
-    assert starts == ["start official True", "start free False", "start free True",
-                      "start official False"]
+    assert starts == [
+        "start official True",
+        "start free False",
+        "start free True",
+        "start official False",
+    ]

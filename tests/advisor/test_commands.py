@@ -12,17 +12,23 @@ from scorekeeper.cli import advisor as commands
 from scorekeeper.rules import Rules, read_document
 
 # The boxes of END_GAME_FILLED, with dice that score them.
-OPENING = [("ones", [1, 1, 1, 2, 3]), ("twos", [2, 2, 3, 4, 5]), ("full_house", [2, 2, 3, 3, 3]),
-           ("small_straight", [1, 2, 3, 4, 6]), ("chance", [6, 6, 5, 5, 4]),
-           ("three_kind", [4, 4, 4, 1, 2])]
+OPENING = [
+    ("ones", [1, 1, 1, 2, 3]),
+    ("twos", [2, 2, 3, 4, 5]),
+    ("full_house", [2, 2, 3, 3, 3]),
+    ("small_straight", [1, 2, 3, 4, 6]),
+    ("chance", [6, 6, 5, 5, 4]),
+    ("three_kind", [4, 4, 4, 1, 2]),
+]
 
 
 def _document(players=("Mag",), turns=None, rules=None):
     turns = [(box, dice) for box, dice in OPENING for _ in players] if turns is None else turns
-    entries = [{"player": players[number % len(players)], "box": box, "dice": dice}
-               for number, (box, dice) in enumerate(turns)]
-    return {"rules": rules or {"preset": "classique"}, "players": list(players),
-            "entries": entries}
+    entries = [
+        {"player": players[number % len(players)], "box": box, "dice": dice}
+        for number, (box, dice) in enumerate(turns)
+    ]
+    return {"rules": rules or {"preset": "classique"}, "players": list(players), "entries": entries}
 
 
 def _run(command, *args):
@@ -63,12 +69,15 @@ def test_strategy_default_instance_and_rules(tmp_path, monkeypatch, fake_build):
     assert cache_path(fake_build[0], tmp_path / "default").exists()
 
 
-@pytest.mark.parametrize(("rules", "message"), [
-    ('{"preset": "triple"}', "Le conseil n'existe que pour le Yams classique"),
-    ('{"vache": true}', "Le conseil n'existe que pour le Yams classique"),
-    ('{"preset": "poker"}', "Règles inconnues"),
-    ('{"preset": ', "--rules n'est pas du JSON valide"),
-])
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ('{"preset": "triple"}', "Le conseil n'existe que pour le Yams classique"),
+        ('{"vache": true}', "Le conseil n'existe que pour le Yams classique"),
+        ('{"preset": "poker"}', "Règles inconnues"),
+        ('{"preset": ', "--rules n'est pas du JSON valide"),
+    ],
+)
 def test_strategy_refuses_bad_rules_in_french(tmp_path, fake_build, rules, message):
     result = _run(commands.strategy, "--instance", tmp_path, "--rules", rules)
     assert result.exit_code == 2
@@ -84,8 +93,9 @@ def test_strategy_reports_an_instance_it_cannot_write(tmp_path, fake_build):
     assert "Impossible d'écrire la table de stratégie" in result.stderr
 
 
-def test_advise_prints_every_allowed_box_best_first(tmp_path, game_file, fake_build,
-                                                    end_game_table):
+def test_advise_prints_every_allowed_box_best_first(
+    tmp_path, game_file, fake_build, end_game_table
+):
     document = _document(players=("Mag", "Alix"))
     document["entries"].append({"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 1]})
     path = game_file(document)
@@ -95,27 +105,50 @@ def test_advise_prints_every_allowed_box_best_first(tmp_path, game_file, fake_bu
     state = read_document(document).replay()
     assert state.active_player == 1
     expected = Strategy(Rules(), end_game_table).advise(state, (6, 6, 6, 5, 3))
-    assert advice == [{"box": item.box, "column": "free",
-                       "expected_total": round(item.expected_total, 4)} for item in expected]
+    assert advice == [
+        {"box": item.box, "column": "free", "expected_total": round(item.expected_total, 4)}
+        for item in expected
+    ]
     assert {item["box"] for item in advice} == {
-        "threes", "fours", "fives", "sixes", "four_kind", "large_straight", "yams"}
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "four_kind",
+        "large_straight",
+        "yams",
+    }
 
 
-@pytest.mark.parametrize(("change", "dice", "message"), [
-    (lambda document: document, "6,6,6", "Il faut 5 dés, vous en avez donné 3."),
-    (lambda document: document, "6,6,6,5,9", "« 9 » n'est pas un dé"),
-    (lambda document: document | {"rules": {"preset": "triple"}}, "66653",
-     "Le conseil n'existe que pour le Yams classique"),
-    (lambda document: document | {"rules": {"dice": 6}}, "666531",
-     "Le conseil n'existe que pour le Yams classique"),
-    (lambda document: document | {"entries": document["entries"] * 2}, "66653",
-     "Entrée n° 7 : La case As est déjà remplie."),
-    (lambda document: _document(turns=[(box, [1, 2, 3, 4, 6]) for box in Rules().boxes]),
-     "66653", "La partie est terminée"),
-    (lambda document: {"players": []}, "66653", "Une partie se joue de 1 à 10 joueurs"),
-])
-def test_advise_refuses_bad_input_in_french(tmp_path, game_file, fake_build, change, dice,
-                                            message):
+@pytest.mark.parametrize(
+    ("change", "dice", "message"),
+    [
+        (lambda document: document, "6,6,6", "Il faut 5 dés, vous en avez donné 3."),
+        (lambda document: document, "6,6,6,5,9", "« 9 » n'est pas un dé"),
+        (
+            lambda document: document | {"rules": {"preset": "triple"}},
+            "66653",
+            "Le conseil n'existe que pour le Yams classique",
+        ),
+        (
+            lambda document: document | {"rules": {"dice": 6}},
+            "666531",
+            "Le conseil n'existe que pour le Yams classique",
+        ),
+        (
+            lambda document: document | {"entries": document["entries"] * 2},
+            "66653",
+            "Entrée n° 7 : La case As est déjà remplie.",
+        ),
+        (
+            lambda document: _document(turns=[(box, [1, 2, 3, 4, 6]) for box in Rules().boxes]),
+            "66653",
+            "La partie est terminée",
+        ),
+        (lambda document: {"players": []}, "66653", "Une partie se joue de 1 à 10 joueurs"),
+    ],
+)
+def test_advise_refuses_bad_input_in_french(tmp_path, game_file, fake_build, change, dice, message):
     path = game_file(change(_document()))
     result = _run(commands.advise, "--instance", tmp_path, path, "--dice", dice)
     assert result.exit_code == 2
@@ -125,8 +158,9 @@ def test_advise_refuses_bad_input_in_french(tmp_path, game_file, fake_build, cha
 
 
 def test_advise_refuses_unreadable_files_in_french(tmp_path, fake_build):
-    missing = _run(commands.advise, "--instance", tmp_path, tmp_path / "nope.json",
-                   "--dice", "66653")
+    missing = _run(
+        commands.advise, "--instance", tmp_path, tmp_path / "nope.json", "--dice", "66653"
+    )
     assert missing.exit_code == 2
     assert "Impossible de lire" in missing.stderr
     (tmp_path / "bad.json").write_text("{not json", encoding="utf-8")
@@ -152,18 +186,22 @@ def test_progress_bar_fills_on_a_terminal_only():
 
 
 @pytest.mark.parametrize("throw", ["1", "2"])
-def test_advise_after_the_first_throws_ranks_every_keep(tmp_path, game_file, fake_build,
-                                                        end_game_table, throw):
+def test_advise_after_the_first_throws_ranks_every_keep(
+    tmp_path, game_file, fake_build, end_game_table, throw
+):
     document = _document()
     path = game_file(document)
-    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", "5,5,5,2,1",
-                  "--throw", throw)
+    result = _run(
+        commands.advise, "--instance", tmp_path, path, "--dice", "5,5,5,2,1", "--throw", throw
+    )
     assert result.exit_code == 0, result.output
     advice = json.loads(result.stdout)
     state = read_document(document).replay()
     expected = Strategy(Rules(), end_game_table).advise_keeps(state, (5, 5, 5, 2, 1), int(throw))
-    assert advice == [{"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
-                      for item in expected]
+    assert advice == [
+        {"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
+        for item in expected
+    ]
     assert len(advice) == 16 and [] in [item["keep"] for item in advice]
     assert [5, 5, 5, 2, 1] in [item["keep"] for item in advice]
 
@@ -178,8 +216,7 @@ def test_advise_third_throw_is_the_default(tmp_path, game_file, fake_build):
 
 def test_advise_refuses_a_bad_throw_in_french(tmp_path, game_file, fake_build):
     path = game_file(_document())
-    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", "55521",
-                  "--throw", "4")
+    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", "55521", "--throw", "4")
     assert result.exit_code == 2
     assert "« 4 » n'est pas un lancer : choisissez 1, 2 ou 3." in result.stderr
     assert fake_build == []

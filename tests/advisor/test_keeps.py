@@ -17,14 +17,22 @@ from tests.advisor.helpers import solo_state
 
 # (rules, boxes left to play, points already written in some of the others; the rest hold 0).
 SUB_GAMES = [
-    pytest.param({}, ["fives", "sixes", "yams"], {"ones": 4, "twos": 8, "threes": 9,
-                                                   "fours": 12}, id="upper-bonus-and-yams"),
-    pytest.param({}, ["fours", "full_house", "large_straight"], {"yams": 50},
-                 id="official-joker-and-100"),
-    pytest.param({"joker": "free", "three_kind": "base"}, ["three_kind", "small_straight"],
-                 {"yams": 50}, id="free-joker"),
-    pytest.param({"preset": "yatzy"}, ["sixes", "two_pairs", "yams"], {"fives": 15},
-                 id="yatzy"),
+    pytest.param(
+        {},
+        ["fives", "sixes", "yams"],
+        {"ones": 4, "twos": 8, "threes": 9, "fours": 12},
+        id="upper-bonus-and-yams",
+    ),
+    pytest.param(
+        {}, ["fours", "full_house", "large_straight"], {"yams": 50}, id="official-joker-and-100"
+    ),
+    pytest.param(
+        {"joker": "free", "three_kind": "base"},
+        ["three_kind", "small_straight"],
+        {"yams": 50},
+        id="free-joker",
+    ),
+    pytest.param({"preset": "yatzy"}, ["sixes", "two_pairs", "yams"], {"fives": 15}, id="yatzy"),
 ]
 DICE = ["55521", "66666", "12345", "44331", "61526"]
 
@@ -36,8 +44,12 @@ def _sub_game(options, free, points):
     return state, Strategy(rules, build_table(rules, filled=written)), written
 
 
-ROLL_CHANCES = {roll: count / 6 ** 5 for roll, count in Counter(
-    tuple(sorted(throw)) for throw in product(range(1, 7), repeat=5)).items()}
+ROLL_CHANCES = {
+    roll: count / 6**5
+    for roll, count in Counter(
+        tuple(sorted(throw)) for throw in product(range(1, 7), repeat=5)
+    ).items()
+}
 
 
 @pytest.mark.parametrize(("options", "free", "points"), SUB_GAMES)
@@ -52,12 +64,13 @@ def test_every_keep_matches_brute_force(options, free, points):
         for throw, after in ((1, second), (2, last)):
             advice = strategy.advise_keeps(state, dice, throw)
             expected = {
-                tuple(sorted(keep, reverse=True)):
-                    total + (last[roll] if keep == roll else reference.keep_value(keep, after))
+                tuple(sorted(keep, reverse=True)): total
+                + (last[roll] if keep == roll else reference.keep_value(keep, after))
                 for keep in {tuple(sorted(kept)) for kept in _sub_keeps(roll)}
             }
             assert {item.keep: item.expected_total for item in advice} == pytest.approx(
-                expected, abs=1e-9)
+                expected, abs=1e-9
+            )
             assert len(advice) == len(expected)
             totals = [item.expected_total for item in advice]
             assert totals == sorted(totals, reverse=True)
@@ -72,20 +85,25 @@ def test_best_keep_averages_to_the_state_value(options, free, points):
     # Over every first roll, the best keep's total averages to the table's value of the
     # state: the keep advice and the solver agree on the whole turn.
     state, strategy, written = _sub_game(options, free, points)
-    average = sum(ROLL_CHANCES[roll] * strategy.advise_keeps(state, roll, 1)[0].expected_total
-                  for roll in ROLLS)
+    average = sum(
+        ROLL_CHANCES[roll] * strategy.advise_keeps(state, roll, 1)[0].expected_total
+        for roll in ROLLS
+    )
     expected = state.sheets[0].total + strategy.values[sheet_state(state.rules, written)]
     assert average == pytest.approx(expected, abs=1e-9)
 
 
 def test_keeping_all_five_after_the_second_throw_is_the_best_box_now():
-    state, strategy, _written = _sub_game({}, ["fours", "full_house", "large_straight"],
-                                          {"yams": 50})
+    state, strategy, _written = _sub_game(
+        {}, ["fours", "full_house", "large_straight"], {"yams": 50}
+    )
     for dice in DICE:
-        kept_all = next(item for item in strategy.advise_keeps(state, dice, 2)
-                        if len(item.keep) == 5)
+        kept_all = next(
+            item for item in strategy.advise_keeps(state, dice, 2) if len(item.keep) == 5
+        )
         assert kept_all.expected_total == pytest.approx(
-            strategy.advise(state, dice)[0].expected_total, abs=1e-9)
+            strategy.advise(state, dice)[0].expected_total, abs=1e-9
+        )
 
 
 def test_keeps_list_each_distinct_keep_once_highest_face_first():
@@ -97,8 +115,7 @@ def test_keeps_list_each_distinct_keep_once_highest_face_first():
     assert (5, 5, 2, 1) in {item.keep for item in advice}
 
 
-@pytest.mark.parametrize(("throw", "expected"), [(None, 3), ("", 3), ("1", 1), (2, 2),
-                                                  (" 3 ", 3)])
+@pytest.mark.parametrize(("throw", "expected"), [(None, 3), ("", 3), ("1", 1), (2, 2), (" 3 ", 3)])
 def test_throw_is_read(throw, expected):
     assert check_throw(throw) == expected
 

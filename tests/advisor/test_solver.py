@@ -11,32 +11,58 @@ from tests.advisor.helpers import END_GAME_FILLED, solo_state
 
 # (rules, boxes left to play, points already written in some of the others; the rest hold 0).
 SUB_GAMES = [
-    pytest.param({}, ["fives", "sixes"], {"ones": 4, "twos": 8, "threes": 9, "fours": 12},
-                 id="upper-bonus-within-reach"),
+    pytest.param(
+        {},
+        ["fives", "sixes"],
+        {"ones": 4, "twos": 8, "threes": 9, "fours": 12},
+        id="upper-bonus-within-reach",
+    ),
     # Once the bonus is out of reach the upper total no longer matters and the solver copies
     # one state's value to the others: 8 + 25 + 30 reaches 63 exactly, 7 never does.
     pytest.param({}, ["fives", "sixes"], {"ones": 2, "twos": 6}, id="upper-bonus-just-in-reach"),
     pytest.param({}, ["fives", "sixes"], {"ones": 3, "twos": 4}, id="upper-bonus-out-of-reach"),
-    pytest.param({}, ["ones", "twos"], {"threes": 15, "fours": 20, "fives": 25, "sixes": 5},
-                 id="upper-bonus-won"),
-    pytest.param({}, ["fours", "full_house", "large_straight"], {"yams": 50},
-                 id="official-joker-and-100"),
+    pytest.param(
+        {},
+        ["ones", "twos"],
+        {"threes": 15, "fours": 20, "fives": 25, "sixes": 5},
+        id="upper-bonus-won",
+    ),
+    pytest.param(
+        {}, ["fours", "full_house", "large_straight"], {"yams": 50}, id="official-joker-and-100"
+    ),
     pytest.param({}, ["twos", "sixes"], {"yams": 50}, id="official-joker-upper-at-zero"),
-    pytest.param({"joker": "free"}, ["fours", "full_house", "small_straight"], {"yams": 50},
-                 id="free-joker"),
+    pytest.param(
+        {"joker": "free"}, ["fours", "full_house", "small_straight"], {"yams": 50}, id="free-joker"
+    ),
     pytest.param({}, ["yams", "three_kind"], {}, id="yams-box-open"),
-    pytest.param({"yams_bonus": False}, ["sixes", "large_straight"], {"yams": 50},
-                 id="no-100"),
-    pytest.param({"three_kind": "base", "four_kind": "fixed40", "full_house": "base"},
-                 ["three_kind", "four_kind", "full_house"], {}, id="scoring-options"),
-    pytest.param({"three_kind": "matching", "four_kind": "matching"},
-                 ["three_kind", "four_kind", "chance"], {}, id="matching-dice-only"),
-    pytest.param({"four_kind": "base"}, ["four_kind", "chance"], {"sixes": 30},
-                 id="joker-yams-box-at-zero"),
-    pytest.param({"preset": "yatzy"}, ["fives", "sixes", "yams"], {"ones": 3, "fours": 16},
-                 id="yatzy-bonus-within-reach"),
-    pytest.param({"preset": "yatzy"}, ["pair", "two_pairs", "full_house"], {"yams": 50},
-                 id="yatzy-no-joker-after-yatzy"),
+    pytest.param({"yams_bonus": False}, ["sixes", "large_straight"], {"yams": 50}, id="no-100"),
+    pytest.param(
+        {"three_kind": "base", "four_kind": "fixed40", "full_house": "base"},
+        ["three_kind", "four_kind", "full_house"],
+        {},
+        id="scoring-options",
+    ),
+    pytest.param(
+        {"three_kind": "matching", "four_kind": "matching"},
+        ["three_kind", "four_kind", "chance"],
+        {},
+        id="matching-dice-only",
+    ),
+    pytest.param(
+        {"four_kind": "base"}, ["four_kind", "chance"], {"sixes": 30}, id="joker-yams-box-at-zero"
+    ),
+    pytest.param(
+        {"preset": "yatzy"},
+        ["fives", "sixes", "yams"],
+        {"ones": 3, "fours": 16},
+        id="yatzy-bonus-within-reach",
+    ),
+    pytest.param(
+        {"preset": "yatzy"},
+        ["pair", "two_pairs", "full_house"],
+        {"yams": 50},
+        id="yatzy-no-joker-after-yatzy",
+    ),
 ]
 
 

@@ -12,14 +12,28 @@ from scorekeeper.rules import Entry, RuleError, Rules
 from tests.advisor.brute_force import ROLLS, BruteForce
 from tests.advisor.helpers import END_GAME_FILLED, game, solo_state
 
-COVERED = [{}, {"joker": "free"}, {"yams_bonus": False}, {"four_kind": "fixed40"},
-           {"four_kind": "base", "three_kind": "base", "full_house": "base"},
-           {"four_kind": "matching", "three_kind": "matching"},
-           {"columns": ["free"], "dice": 5}, {"preset": "yatzy"}]
-NOT_COVERED = [{"preset": "yatzy", "vache": True}, {"preset": "yatzy", "columns": ["down"]},
-               {"preset": "triple"}, {"columns": ["down"]},
-               {"columns": ["up"]}, {"columns": ["sec"]}, {"columns": ["free", "sec"]},
-               {"dice": 6}, {"vache": True}, {"plus_minus": True}]
+COVERED = [
+    {},
+    {"joker": "free"},
+    {"yams_bonus": False},
+    {"four_kind": "fixed40"},
+    {"four_kind": "base", "three_kind": "base", "full_house": "base"},
+    {"four_kind": "matching", "three_kind": "matching"},
+    {"columns": ["free"], "dice": 5},
+    {"preset": "yatzy"},
+]
+NOT_COVERED = [
+    {"preset": "yatzy", "vache": True},
+    {"preset": "yatzy", "columns": ["down"]},
+    {"preset": "triple"},
+    {"columns": ["down"]},
+    {"columns": ["up"]},
+    {"columns": ["sec"]},
+    {"columns": ["free", "sec"]},
+    {"dice": 6},
+    {"vache": True},
+    {"plus_minus": True},
+]
 
 
 def _end_game_sheet(**points):
@@ -58,12 +72,14 @@ def late_game():
     return solo_state(rules, points), strategy, BruteForce()
 
 
-@pytest.mark.parametrize("dice", [(4, 4, 4, 4, 4), (6, 6, 6, 6, 6), (2, 3, 4, 5, 6),
-                                  (5, 5, 6, 6, 6), (1, 1, 1, 1, 3)])
+@pytest.mark.parametrize(
+    "dice", [(4, 4, 4, 4, 4), (6, 6, 6, 6, 6), (2, 3, 4, 5, 6), (5, 5, 6, 6, 6), (1, 1, 1, 1, 3)]
+)
 def test_advice_is_the_brute_force_value_of_each_box(late_game, dice):
     state, strategy, brute_force = late_game
-    expected = {box: state.sheets[0].total + value
-                for box, value in brute_force.choices(state, dice)}
+    expected = {
+        box: state.sheets[0].total + value for box, value in brute_force.choices(state, dice)
+    }
     advice = strategy.advise(state, dice)
     assert {item.box: item.expected_total for item in advice} == pytest.approx(expected)
     values = [item.expected_total for item in advice]
@@ -154,10 +170,12 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, fake_build):
 
 def test_each_table_has_its_own_file(tmp_path):
     # The classique without the +100 and Yatzy (no +100 either) differ only by their sheet.
-    paths = {cache_path(Rules.from_dict(options), tmp_path)
-             for options in COVERED[:5] + COVERED[-1:]}
+    paths = {
+        cache_path(Rules.from_dict(options), tmp_path) for options in COVERED[:5] + COVERED[-1:]
+    }
     assert len(paths) == 6
     assert all(path.parent == tmp_path and path.suffix == ".npy" for path in paths)
     # Options the table does not depend on do not change its file.
-    assert cache_path(Rules(), tmp_path) == cache_path(Rules.from_dict({"columns": ["free"]}),
-                                                       tmp_path)
+    assert cache_path(Rules(), tmp_path) == cache_path(
+        Rules.from_dict({"columns": ["free"]}), tmp_path
+    )

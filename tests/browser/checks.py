@@ -62,9 +62,10 @@ TEXTS = """() => {
 
 
 def _luminance(rgb: str) -> float:
-    red, green, blue = (int(part) / 255 for part in rgb[rgb.index("(") + 1:-1].split(",")[:3])
-    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-              for c in (red, green, blue)]
+    red, green, blue = (int(part) / 255 for part in rgb[rgb.index("(") + 1 : -1].split(",")[:3])
+    linear = [
+        c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (red, green, blue)
+    ]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 
 

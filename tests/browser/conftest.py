@@ -28,8 +28,12 @@ from tests.support.databases import give_database, take_database
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -122,9 +126,13 @@ def open_page(browser, server):
 
     def open_page(path="/", size=TABLETS["landscape"], js=True):
         width, height = size
-        context = browser.new_context(viewport={"width": width, "height": height},
-                                      locale="fr-FR", java_script_enabled=js,
-                                      has_touch=True, base_url=server)
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            locale="fr-FR",
+            java_script_enabled=js,
+            has_touch=True,
+            base_url=server,
+        )
         context.set_default_timeout(5000)
         contexts.append(context)
         page = context.new_page()

@@ -9,8 +9,10 @@ from tests.web.test_game_flow import GAME
 
 from .conftest import TABLETS
 
-WCAG_21_AA = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-              "resultTypes": ["violations"]}
+WCAG_21_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -29,23 +31,36 @@ def pages(seed, live_app):
     triple = seed(["Mag"], [("66666", "free:yams")], preset="triple")
     player = list_players(live_app.extensions[STORE_EXTENSION], household=HOME_HOUSEHOLD)[0].id
     return {
-        "home": "/", "new-game": "/games/new", "print": "/print", "players": "/players",
-        "player": f"/players/{player}", "rename": f"/players/{player}/rename",
-        "merge": f"/players/{player}/merge", "hall-of-fame": "/hall-of-fame",
+        "home": "/",
+        "new-game": "/games/new",
+        "print": "/print",
+        "players": "/players",
+        "player": f"/players/{player}",
+        "rename": f"/players/{player}/rename",
+        "merge": f"/players/{player}/merge",
+        "hall-of-fame": "/hall-of-fame",
         "import-export": "/import-export",
-        "sheet": f"/games/{playing}", "sheet-dice": f"/games/{playing}?dice=66653",
-        "sheet-triple": f"/games/{triple}?dice=44444", "undo": f"/games/{playing}/undo",
-        "abandon": f"/games/{playing}/abandon", "delete": f"/games/{playing}/delete",
-        "watch": f"/games/{playing}/watch", "advice": f"/games/{playing}/advice?dice=66653",
-        "finished": f"/games/{finished}", "ranking": f"/games/{finished}/ranking",
-        "review": f"/games/{finished}/review", "missing": "/games/99999",
+        "sheet": f"/games/{playing}",
+        "sheet-dice": f"/games/{playing}?dice=66653",
+        "sheet-triple": f"/games/{triple}?dice=44444",
+        "undo": f"/games/{playing}/undo",
+        "abandon": f"/games/{playing}/abandon",
+        "delete": f"/games/{playing}/delete",
+        "watch": f"/games/{playing}/watch",
+        "advice": f"/games/{playing}/advice?dice=66653",
+        "finished": f"/games/{finished}",
+        "ranking": f"/games/{finished}/ranking",
+        "review": f"/games/{finished}/review",
+        "missing": "/games/99999",
     }
 
 
 def violations(axe, page):
     results = axe.run(page, options=WCAG_21_AA).response["violations"]
-    return [(found["id"], found["help"], [node["target"] for node in found["nodes"]][:3])
-            for found in results]
+    return [
+        (found["id"], found["help"], [node["target"] for node in found["nodes"]][:3])
+        for found in results
+    ]
 
 
 @pytest.mark.parametrize("language", ["fr", "en"])

@@ -19,8 +19,10 @@ PASSPHRASE = "la phrase de la maison"
 @pytest.fixture
 def hosted_server(tmp_path):
     database_url = take_database(tmp_path)
-    app = create_app({"DATABASE_URL": database_url, "HOUSEHOLDS": True,
-                      "EXTERNAL_URL": "http://127.0.0.1"}, instance_path=tmp_path)
+    app = create_app(
+        {"DATABASE_URL": database_url, "HOUSEHOLDS": True, "EXTERNAL_URL": "http://127.0.0.1"},
+        instance_path=tmp_path,
+    )
     with served_in_thread(app) as base_url:
         # The links name the port the server was given.
         app.config["EXTERNAL_URL"] = base_url
@@ -31,8 +33,9 @@ def hosted_server(tmp_path):
 
 def _tablet(browser, server, size):
     width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height}, locale="fr-FR",
-                                  has_touch=True, base_url=server)
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, locale="fr-FR", has_touch=True, base_url=server
+    )
     context.set_default_timeout(5000)
     return context, context.new_page()
 
@@ -78,7 +81,8 @@ def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, ar
         second.screenshot(path=artifacts / "household-devices.png")
         # The first tablet is the one not marked as this device.
         second.locator("tbody tr", has_not_text="cet appareil").get_by_role(
-            "button", name="Retirer").click()
+            "button", name="Retirer"
+        ).click()
         expect(second.locator("tbody tr")).to_have_count(1)
 
         first.goto("/")

@@ -67,8 +67,9 @@ MEASURE = """(() => {
 def household_server(live_app, tmp_path_factory):
     """The base URL of `scorekeeper serve` on the live app's instance folder and database."""
     log = tmp_path_factory.mktemp("serve") / "server.log"
-    with LiveServer(Path(live_app.instance_path), log,
-                    database_url=live_app.config["DATABASE_URL"]) as server:
+    with LiveServer(
+        Path(live_app.instance_path), log, database_url=live_app.config["DATABASE_URL"]
+    ) as server:
         host, port = server.base
         yield f"http://{host}:{port}"
 
@@ -77,15 +78,17 @@ def percentile(ordered, share):
     return ordered[round(share / 100 * (len(ordered) - 1))]
 
 
-def test_four_tablets_play_turns_in_one_request_each_and_print_the_time(browser,
-                                                                       household_server,
-                                                                       seed):
+def test_four_tablets_play_turns_in_one_request_each_and_print_the_time(
+    browser, household_server, seed
+):
     pages = []
     for number in range(TABLETS_AT_ONCE):
-        context = browser.new_context(viewport=dict(zip(("width", "height"),
-                                                        TABLETS["landscape"], strict=True)),
-                                      locale="fr-FR", has_touch=True,
-                                      base_url=household_server)
+        context = browser.new_context(
+            viewport=dict(zip(("width", "height"), TABLETS["landscape"], strict=True)),
+            locale="fr-FR",
+            has_touch=True,
+            base_url=household_server,
+        )
         context.add_init_script(MEASURE)
         page = context.new_page()
         page.goto(f"/games/{seed([f'Joueur {number}', 'Alix'])}")
@@ -99,17 +102,21 @@ def test_four_tablets_play_turns_in_one_request_each_and_print_the_time(browser,
                 page.locator("[data-confirm]").wait_for()
             with ExitStack() as painted:
                 for page in pages:
-                    painted.enter_context(page.expect_console_message(
-                        lambda message: message.text == PAINTED))
+                    painted.enter_context(
+                        page.expect_console_message(lambda message: message.text == PAINTED)
+                    )
                 for page in pages:
                     page.locator("[data-confirm]").dispatch_event("click")
             for page in pages:
                 expect(page.locator("[data-live-seq]")).to_have_attribute(
-                    "data-live-seq", str(number + 1))
+                    "data-live-seq", str(number + 1)
+                )
         times = []
         for page in pages:
-            page.wait_for_function(f"() => JSON.parse(sessionStorage.getItem('turn-times')"
-                                   f" || '[]').length === {ROUNDS}")
+            page.wait_for_function(
+                f"() => JSON.parse(sessionStorage.getItem('turn-times')"
+                f" || '[]').length === {ROUNDS}"
+            )
             times += page.evaluate("() => JSON.parse(sessionStorage.getItem('turn-times'))")
     finally:
         for page in pages:
@@ -119,8 +126,10 @@ def test_four_tablets_play_turns_in_one_request_each_and_print_the_time(browser,
     painted = sorted(total for total, _request, _swapped in times)
     requested = sorted(request for _total, request, _swapped in times)
     p95 = percentile(painted, 95)
-    print(f"\ntap on « Valider » to the next sheet painted, {len(times)} turns on "
-          f"{TABLETS_AT_ONCE} tablets at once: median {statistics.median(painted):.0f} ms, "
-          f"p95 {p95:.0f} ms, worst {painted[-1]:.0f} ms; of which the request: median "
-          f"{statistics.median(requested):.0f} ms, p95 {percentile(requested, 95):.0f} ms "
-          f"(goal: p95 <= {P95_GOAL_MS} ms)")
+    print(
+        f"\ntap on « Valider » to the next sheet painted, {len(times)} turns on "
+        f"{TABLETS_AT_ONCE} tablets at once: median {statistics.median(painted):.0f} ms, "
+        f"p95 {p95:.0f} ms, worst {painted[-1]:.0f} ms; of which the request: median "
+        f"{statistics.median(requested):.0f} ms, p95 {percentile(requested, 95):.0f} ms "
+        f"(goal: p95 <= {P95_GOAL_MS} ms)"
+    )

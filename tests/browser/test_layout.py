@@ -10,10 +10,32 @@ from .checks import low_contrast_texts, page_overflow, small_targets, unnamed_co
 from .conftest import PHONE, TABLETS
 
 # Rolls a family might throw, reused round after round to fill the sheets of a long game.
-ROLLS = ["66653", "11234", "55521", "23456", "44441", "33322", "12346", "66666", "22215",
-         "55543", "13456", "44433"]
-PLAYERS = ["Mag", "Alix", "Marie-Christine", "Bertrand", "Chloé", "Dédé", "Émilie",
-           "Gaspard", "Hélène", "Inès"]
+ROLLS = [
+    "66653",
+    "11234",
+    "55521",
+    "23456",
+    "44441",
+    "33322",
+    "12346",
+    "66666",
+    "22215",
+    "55543",
+    "13456",
+    "44433",
+]
+PLAYERS = [
+    "Mag",
+    "Alix",
+    "Marie-Christine",
+    "Bertrand",
+    "Chloé",
+    "Dédé",
+    "Émilie",
+    "Gaspard",
+    "Hélène",
+    "Inès",
+]
 
 
 def lived_in_turns(state, count):
@@ -39,8 +61,12 @@ def games(live_app):
     made = {}
     for name, players, options, count in [
         ("2-players", PLAYERS[:2], {}, 9),
-        ("10-players-triple-sec", PLAYERS, {"preset": "triple", "vache": True,
-                                             "columns": ["free", "down", "up", "sec"]}, 43),
+        (
+            "10-players-triple-sec",
+            PLAYERS,
+            {"preset": "triple", "vache": True, "columns": ["free", "down", "up", "sec"]},
+            43,
+        ),
     ]:
         rules = Rules.from_dict(options)
         game_id = start_game(store, rules, players, household=HOME_HOUSEHOLD)

@@ -34,8 +34,9 @@ def test_the_tray_holds_every_die_typed(open_page, seed, size, dice):
 
 
 @pytest.mark.parametrize("size", ["landscape", "portrait"])
-@pytest.mark.parametrize("players", [["Mag", "Alix"], ["Mag", "Alix", "Chloé", "Dédé", "Émilie",
-                                                        "Gaspard", "Hélène"]])
+@pytest.mark.parametrize(
+    "players", [["Mag", "Alix"], ["Mag", "Alix", "Chloé", "Dédé", "Émilie", "Gaspard", "Hélène"]]
+)
 def test_the_keypad_stays_put_after_a_turn(open_page, seed, size, players):
     """The message of the turn just written does not push the keypad down."""
     page = open_page(f"/games/{seed(players)}", size=TABLETS[size])
@@ -93,8 +94,15 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(2)
     page.wait_for_function("() => sessionStorage.length === 1")
     # Another tablet writes Alix's turn: the dice typed here belonged to the old sheet.
-    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 1, "free", "ones", "11111",
-              household=HOME_HOUSEHOLD)
+    play_turn(
+        live_app.extensions[STORE_EXTENSION],
+        game_id,
+        1,
+        "free",
+        "ones",
+        "11111",
+        household=HOME_HOUSEHOLD,
+    )
     page.reload()
     expect(page).to_have_title(re.compile("^À Mag de jouer"))
     expect(page.get_by_label("Dés de Mag")).to_have_value("")

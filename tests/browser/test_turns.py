@@ -67,8 +67,9 @@ def test_a_whole_two_player_game_by_taps(open_page):
             confirm(page)
     expect(page).to_have_title(re.compile("^Classement"))
     # The same totals as the test client's game: Alix 413, Mag 332.
-    expect(page.locator(".ranking li")).to_have_text([re.compile(r"1\s+Alix\s+413 points"),
-                                                      re.compile(r"2\s+Mag\s+332 points")])
+    expect(page.locator(".ranking li")).to_have_text(
+        [re.compile(r"1\s+Alix\s+413 points"), re.compile(r"2\s+Mag\s+332 points")]
+    )
 
 
 def test_fix_a_die_with_a_tap_and_type_the_dice(open_page, seed):
@@ -134,8 +135,15 @@ def test_a_turn_played_on_another_tablet_reloads_the_sheet(open_page, seed, live
 
     game_id = seed(["Mag", "Alix"])
     page = open_page(f"/games/{game_id}")
-    play_turn(live_app.extensions[STORE_EXTENSION], game_id, 0, "free", "ones", "11111",
-              household=HOME_HOUSEHOLD)
+    play_turn(
+        live_app.extensions[STORE_EXTENSION],
+        game_id,
+        0,
+        "free",
+        "ones",
+        "11111",
+        household=HOME_HOUSEHOLD,
+    )
     # The preview of the tap finds the sheet outdated and reloads it, unless the sheet's own
     # poll of the game's version did first: either way, one of the two reloads wins the race.
     tap_dice(page, "6")
@@ -193,8 +201,19 @@ def test_a_lost_connection_to_the_preview_still_plays_the_box(open_page, seed):
 def test_the_address_after_a_turn_is_the_sheets_then_the_rankings(open_page, seed):
     """A sheet opened with dice in its address drops them once the turn is written; the
     last turn leads to the ranking's address."""
-    boxes = ["ones", "twos", "threes", "fours", "fives", "three_kind", "four_kind",
-             "full_house", "small_straight", "large_straight", "yams"]
+    boxes = [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "three_kind",
+        "four_kind",
+        "full_house",
+        "small_straight",
+        "large_straight",
+        "yams",
+    ]
     game_id = seed(["Mag"], [("12345", f"free:{box}") for box in boxes])
     page = open_page(f"/games/{game_id}?dice=66653")
     tap_box(page, "Six")

@@ -62,10 +62,8 @@ def lived_in_game(seed, preset, count):
 @pytest.mark.parametrize("language", ["fr", "en"])
 @pytest.mark.parametrize("size", ["landscape", "portrait"])
 @pytest.mark.parametrize(("preset", "count"), WHOLE)
-def test_the_whole_sheet_is_on_screen(open_page, seed, artifacts, size, preset, count,
-                                      language):
-    page = open_page(f"/games/{lived_in_game(seed, preset, count)}?dice=66653",
-                     size=TABLETS[size])
+def test_the_whole_sheet_is_on_screen(open_page, seed, artifacts, size, preset, count, language):
+    page = open_page(f"/games/{lived_in_game(seed, preset, count)}?dice=66653", size=TABLETS[size])
     if language == "en":
         page.context.add_cookies([{"name": "lang", "value": "en", "url": page.url}])
         page.reload()

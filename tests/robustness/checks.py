@@ -42,13 +42,21 @@ def stored_entries(database_url: str) -> dict[tuple[int, int], tuple[str, str]]:
     store = Store(database_url)
     try:
         with store.engine.connect() as connection:
-            rows = connection.execute(select(
-                entries_table.c.game_id, entries_table.c.seq, entries_table.c.column,
-                entries_table.c.box, entries_table.c.dice)).all()
+            rows = connection.execute(
+                select(
+                    entries_table.c.game_id,
+                    entries_table.c.seq,
+                    entries_table.c.column,
+                    entries_table.c.box,
+                    entries_table.c.dice,
+                )
+            ).all()
     finally:
         store.dispose()
-    entries = {(game, seq): (f"{column}:{box}", "".join(sorted(dice)))
-               for game, seq, column, box, dice in rows}
+    entries = {
+        (game, seq): (f"{column}:{box}", "".join(sorted(dice)))
+        for game, seq, column, box, dice in rows
+    }
     logs: dict[int, list[int]] = {}
     for game, seq in sorted(entries):
         logs.setdefault(game, []).append(seq)

@@ -47,8 +47,9 @@ class Device:
     in_doubt: dict[Turn, Written] = field(default_factory=dict)
     failure: Exception | None = None
 
-    def write_until_the_server_dies(self, address: tuple[str, int],
-                                    acknowledged_now: threading.Semaphore) -> None:
+    def write_until_the_server_dies(
+        self, address: tuple[str, int], acknowledged_now: threading.Semaphore
+    ) -> None:
         client = Client(address)
         dice = CLIENT_DICE[self.index]
         try:
@@ -85,11 +86,13 @@ class CrashReport:
 
     def __str__(self) -> str:
         checked = "integrity_check ok" if self.database == "sqlite" else "database up"
-        return (f"crashes on {self.database}: {self.kills} kill -9 with {self.devices} "
-                f"devices writing, {self.seconds:.1f} s: {checked} after every restart; "
-                f"{self.acknowledged} acknowledged entries, all there; {self.in_doubt} "
-                f"requests cut by a kill, {self.in_doubt_stored} of them committed just "
-                f"before it")
+        return (
+            f"crashes on {self.database}: {self.kills} kill -9 with {self.devices} "
+            f"devices writing, {self.seconds:.1f} s: {checked} after every restart; "
+            f"{self.acknowledged} acknowledged entries, all there; {self.in_doubt} "
+            f"requests cut by a kill, {self.in_doubt_stored} of them committed just "
+            f"before it"
+        )
 
 
 def _check_after_restart(database_url: str, devices: list[Device]) -> set[Turn]:
@@ -120,8 +123,9 @@ def _settle(tablets: list[Device], kept: set[Turn]) -> None:
         tablet.in_doubt.clear()
 
 
-def run_crashes(workdir: Path, kills: int, devices: int, seed: int = 7,
-                database_url: str | None = None) -> CrashReport:
+def run_crashes(
+    workdir: Path, kills: int, devices: int, seed: int = 7, database_url: str | None = None
+) -> CrashReport:
     """Kill a server in `workdir` while devices write, `kills` times, checking after each
     restart; on the instance folder's SQLite file, or the database `database_url` names."""
     instance = workdir / "instance"
@@ -137,9 +141,12 @@ def run_crashes(workdir: Path, kills: int, devices: int, seed: int = 7,
             kept += len(kept_now)
             _settle(tablets, kept_now)
             acknowledged_now = threading.Semaphore(0)
-            threads = [threading.Thread(target=tablet.write_until_the_server_dies,
-                                        args=(server.base, acknowledged_now))
-                       for tablet in tablets]
+            threads = [
+                threading.Thread(
+                    target=tablet.write_until_the_server_dies, args=(server.base, acknowledged_now)
+                )
+                for tablet in tablets
+            ]
             for thread in threads:
                 thread.start()
             # Let every device get a few entries through, then kill in the middle of writes.
@@ -166,8 +173,11 @@ def run_crashes(workdir: Path, kills: int, devices: int, seed: int = 7,
             client.close()
     assert_games_replay(database_url, game_ids)
     return CrashReport(
-        kills=kills, devices=devices,
+        kills=kills,
+        devices=devices,
         acknowledged=sum(len(tablet.acknowledged) for tablet in tablets),
-        in_doubt=cut, in_doubt_stored=kept, seconds=time.monotonic() - started,
+        in_doubt=cut,
+        in_doubt_stored=kept,
+        seconds=time.monotonic() - started,
         database=make_url(database_url).get_backend_name(),
     )

@@ -63,36 +63,56 @@ class RaceReport:
     seconds: float
 
     def __str__(self) -> str:
-        backup = ("" if self.backup_entries is None else
-                  f"; a backup taken meanwhile holds {self.backup_entries} entries, "
-                  f"integrity ok")
-        return (f"races: {self.clients} clients, {self.submissions} submissions "
-                f"({self.double_taps} double taps) in {self.seconds:.1f} s: "
-                f"{self.acknowledged} acknowledged, each stored exactly once; "
-                f"{self.refused} refused with 409, the message and the current sheet; "
-                f"0 lost, 0 duplicated{backup}")
+        backup = (
+            ""
+            if self.backup_entries is None
+            else f"; a backup taken meanwhile holds {self.backup_entries} entries, integrity ok"
+        )
+        return (
+            f"races: {self.clients} clients, {self.submissions} submissions "
+            f"({self.double_taps} double taps) in {self.seconds:.1f} s: "
+            f"{self.acknowledged} acknowledged, each stored exactly once; "
+            f"{self.refused} refused with 409, the message and the current sheet; "
+            f"0 lost, 0 duplicated{backup}"
+        )
 
 
-def _submission(game_id: int, sheet: Sheet, dice: str, target: str, page: Page,
-                double_tap: bool) -> Submission:
+def _submission(
+    game_id: int, sheet: Sheet, dice: str, target: str, page: Page, double_tap: bool
+) -> Submission:
     sheet_seq = Sheet.read(page.text).seq if page.status == 409 else None
-    return Submission(game_id, sheet.seq, target, dice, page.status, sheet_seq,
-                      STALE_MESSAGE in page.text, double_tap)
+    return Submission(
+        game_id,
+        sheet.seq,
+        target,
+        dice,
+        page.status,
+        sheet_seq,
+        STALE_MESSAGE in page.text,
+        double_tap,
+    )
 
 
-def _double_tap(client: Client, twin: Client, game_id: int, sheet: Sheet, dice: str,
-                target: str) -> list[Page]:
+def _double_tap(
+    client: Client, twin: Client, game_id: int, sheet: Sheet, dice: str, target: str
+) -> list[Page]:
     pages: list[Page] = []
-    second = threading.Thread(target=lambda: pages.append(twin.submit(game_id, sheet, dice,
-                                                                      target)))
+    second = threading.Thread(
+        target=lambda: pages.append(twin.submit(game_id, sheet, dice, target))
+    )
     second.start()
     pages.append(client.submit(game_id, sheet, dice, target))
     second.join()
     return pages
 
 
-def _play(index: int, address: tuple[str, int], game_ids: list[int], submissions: int,
-          log: list[Submission]) -> None:
+def _play(
+    index: int,
+    address: tuple[str, int],
+    game_ids: list[int],
+    submissions: int,
+    log: list[Submission],
+) -> None:
     """One device: read the sheet, submit a turn, and go on from whatever the server sent."""
     client = Client(address)
     twin = client.twin()
@@ -112,8 +132,9 @@ def _play(index: int, address: tuple[str, int], game_ids: list[int], submissions
                 pages = _double_tap(client, twin, game_id, sheet, dice, target)
             else:
                 pages = [client.submit(game_id, sheet, dice, target)]
-            log.extend(_submission(game_id, sheet, dice, target, page, double_tap)
-                       for page in pages)
+            log.extend(
+                _submission(game_id, sheet, dice, target, page, double_tap) for page in pages
+            )
             sent += len(pages)
             refused = [page for page in pages if page.status == 409]
             if len(refused) == len(pages):
@@ -125,8 +146,9 @@ def _play(index: int, address: tuple[str, int], game_ids: list[int], submissions
         twin.close()
 
 
-def run_races(workdir: Path, clients: int, submissions: int,
-              database_url: str | None = None) -> RaceReport:
+def run_races(
+    workdir: Path, clients: int, submissions: int, database_url: str | None = None
+) -> RaceReport:
     """Start a server in `workdir`, race `clients` devices, check the database, report.
 
     The database is the instance folder's SQLite file, or the one `database_url` names; on
@@ -135,8 +157,7 @@ def run_races(workdir: Path, clients: int, submissions: int,
     instance = workdir / "instance"
     database_url = database_url or sqlite_url(instance)
     # Enough games for every submission to win; races make far fewer entries.
-    game_ids = create_games(instance, clients * submissions // TURNS_PER_GAME + 1,
-                            database_url)
+    game_ids = create_games(instance, clients * submissions // TURNS_PER_GAME + 1, database_url)
     log: list[Submission] = []
     failures: list[Exception] = []
 
@@ -155,9 +176,19 @@ def run_races(workdir: Path, clients: int, submissions: int,
         backup_file = workdir / "backup-during-races.sqlite3"
         if is_sqlite(database_url):
             backup = subprocess.run(
-                [sys.executable, "-c", SERVE_CODE, "backup", "--instance", str(instance),
-                 str(backup_file)],
-                capture_output=True, text=True, timeout=120, check=False,
+                [
+                    sys.executable,
+                    "-c",
+                    SERVE_CODE,
+                    "backup",
+                    "--instance",
+                    str(instance),
+                    str(backup_file),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
             )
         for thread in threads:
             thread.join()
@@ -194,7 +225,11 @@ def run_races(workdir: Path, clients: int, submissions: int,
         assert set(backed_up.items()) <= set(stored.items())
 
     return RaceReport(
-        clients=clients, submissions=len(log), acknowledged=len(acknowledged),
-        refused=len(refused), double_taps=sum(s.double_tap for s in log) // 2,
-        backup_entries=None if backed_up is None else len(backed_up), seconds=seconds,
+        clients=clients,
+        submissions=len(log),
+        acknowledged=len(acknowledged),
+        refused=len(refused),
+        double_taps=sum(s.double_tap for s in log) // 2,
+        backup_entries=None if backed_up is None else len(backed_up),
+        seconds=seconds,
     )

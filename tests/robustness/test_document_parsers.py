@@ -19,37 +19,100 @@ from scorekeeper.rules.document import MAX_JSON_DEPTH, read_json
 from scorekeeper.store.transfer import ImportRefused, check_files
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
     st.text(max_size=12),
-    st.sampled_from(["classique", "triple", "yatzy", "free", "down", "up", "sec", "ones",
-                     "sixes", "yams", "chance", "Mag", "Alix", "finished", "in_progress",
-                     "abandoned", "2024-07-14T20:30:00+02:00", "0001-01-01T00:00:00+01:00",
-                     "9999-12-31T23:59:59-01:00", 5, 6, 5.0, True, "66666"]),
+    st.sampled_from(
+        [
+            "classique",
+            "triple",
+            "yatzy",
+            "free",
+            "down",
+            "up",
+            "sec",
+            "ones",
+            "sixes",
+            "yams",
+            "chance",
+            "Mag",
+            "Alix",
+            "finished",
+            "in_progress",
+            "abandoned",
+            "2024-07-14T20:30:00+02:00",
+            "0001-01-01T00:00:00+01:00",
+            "9999-12-31T23:59:59-01:00",
+            5,
+            6,
+            5.0,
+            True,
+            "66666",
+        ]
+    ),
 )
 json_values = st.recursive(
     scalars,
-    lambda children: st.one_of(st.lists(children, max_size=6),
-                               st.dictionaries(st.text(max_size=10) | st.sampled_from(
-                                   ["rules", "players", "entries", "player", "box", "dice",
-                                    "column", "preset", "status", "created_at", "finished_at",
-                                    "identities"]), children, max_size=6)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=6),
+        st.dictionaries(
+            st.text(max_size=10)
+            | st.sampled_from(
+                [
+                    "rules",
+                    "players",
+                    "entries",
+                    "player",
+                    "box",
+                    "dice",
+                    "column",
+                    "preset",
+                    "status",
+                    "created_at",
+                    "finished_at",
+                    "identities",
+                ]
+            ),
+            children,
+            max_size=6,
+        ),
+    ),
     max_leaves=30,
 )
 
 LEGAL = {
     "rules": {"preset": "classique", "dice": 5, "vache": False},
     "players": ["Mag", "Alix"],
-    "entries": [{"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 2]},
-                {"player": "Alix", "box": "ones", "dice": [1, 1, 2, 3, 4]}],
+    "entries": [
+        {"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 2]},
+        {"player": "Alix", "box": "ones", "dice": [1, 1, 2, 3, 4]},
+    ],
     "status": "in_progress",
     "created_at": "2024-07-14T20:30:00+02:00",
     "identities": ["Mag", "Alix"],
 }
-PATHS = [("rules",), ("rules", "preset"), ("rules", "dice"), ("rules", "vache"), ("players",),
-         ("players", 0), ("entries",), ("entries", 0), ("entries", 0, "player"),
-         ("entries", 0, "box"), ("entries", 0, "dice"), ("entries", 0, "dice", 1),
-         ("entries", 1, "column"), ("status",), ("created_at",), ("finished_at",),
-         ("identities",), ("identities", 1)]
+PATHS = [
+    ("rules",),
+    ("rules", "preset"),
+    ("rules", "dice"),
+    ("rules", "vache"),
+    ("players",),
+    ("players", 0),
+    ("entries",),
+    ("entries", 0),
+    ("entries", 0, "player"),
+    ("entries", 0, "box"),
+    ("entries", 0, "dice"),
+    ("entries", 0, "dice", 1),
+    ("entries", 1, "column"),
+    ("status",),
+    ("created_at",),
+    ("finished_at",),
+    ("identities",),
+    ("identities", 1),
+]
 
 
 def _replaced(path: tuple, value: object) -> dict:
@@ -61,10 +124,11 @@ def _replaced(path: tuple, value: object) -> dict:
     return document
 
 
-documents = st.one_of(json_values,
-                      st.builds(_replaced, st.sampled_from(PATHS), json_values),
-                      st.lists(st.builds(_replaced, st.sampled_from(PATHS), json_values),
-                               max_size=3))
+documents = st.one_of(
+    json_values,
+    st.builds(_replaced, st.sampled_from(PATHS), json_values),
+    st.lists(st.builds(_replaced, st.sampled_from(PATHS), json_values), max_size=3),
+)
 
 
 def _both_parsers(text: str, tmp_path) -> None:
@@ -78,8 +142,11 @@ def _both_parsers(text: str, tmp_path) -> None:
     assert "players" in result or result["error"]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(documents)
 def test_arbitrary_json_is_a_game_or_a_message(tmp_path, document):
     _both_parsers(json.dumps(document), tmp_path)
@@ -111,13 +178,22 @@ def test_hostile_documents_are_refused_with_a_message(tmp_path, text):
     assert ("error" in result) == (text in NOT_GAMES)
 
 
-@pytest.mark.parametrize(("replace", "value"), [
-    (("rules", "dice"), 5.0), (("rules", "dice"), "5"), (("rules", "dice"), True),
-    (("rules", "vache"), 0), (("rules", "vache"), "true"),
-    (("entries", 0, "dice"), [6.0, 6, 6, 6, 2]), (("entries", 0, "dice"), "66662"),
-    (("entries", 0, "dice"), [True, 6, 6, 6, 2]), (("entries", 0, "dice"), ["6", 6, 6, 6, 2]),
-    (("entries", 0, "box"), 3), (("entries", 0, "column"), ["free"]),
-])
+@pytest.mark.parametrize(
+    ("replace", "value"),
+    [
+        (("rules", "dice"), 5.0),
+        (("rules", "dice"), "5"),
+        (("rules", "dice"), True),
+        (("rules", "vache"), 0),
+        (("rules", "vache"), "true"),
+        (("entries", 0, "dice"), [6.0, 6, 6, 6, 2]),
+        (("entries", 0, "dice"), "66662"),
+        (("entries", 0, "dice"), [True, 6, 6, 6, 2]),
+        (("entries", 0, "dice"), ["6", 6, 6, 6, 2]),
+        (("entries", 0, "box"), 3),
+        (("entries", 0, "column"), ["free"]),
+    ],
+)
 def test_types_are_strict(replace, value):
     """A die, a count is an int; a flag is a bool: 5.0, "5" or 1 are refused, not read as
     the same game (a "dice": 5.0 game used to make its sheet a 500 for ever)."""

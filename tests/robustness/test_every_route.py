@@ -53,24 +53,64 @@ HOSTILE_NUMBERS = ["9" * 5000, "-1", "²", "①", "١", "0"]
 # JSON as the escape that makes one ("\ud800").
 NUL, LONE_SURROGATE = "\x00", "\ud800"
 UNSTORABLE = [NUL, LONE_SURROGATE, f"Mag{NUL}", f"Mag{LONE_SURROGATE}"]
-HOSTILE_TEXTS = [*HOSTILE_NUMBERS, "", "<script>alert(1)</script>", "é" * 2000,
-                 "free:ones:extra", "{{ 7 * 7 }}", *UNSTORABLE]
+HOSTILE_TEXTS = [
+    *HOSTILE_NUMBERS,
+    "",
+    "<script>alert(1)</script>",
+    "é" * 2000,
+    "free:ones:extra",
+    "{{ 7 * 7 }}",
+    *UNSTORABLE,
+]
 # The query arguments the app reads (paging, review, merge, prints, the sheet's keypad and
 # live turn, the hall of fame), then names that url_for reads as its own parameters, then
 # one nobody reads.
-QUERY_NAMES = ["page", "recent", "step", "other", "rules", "seq", "dice", "target", "paper",
-               "pages", "sec", "preset", "columns", "vache", "next",
-               "_method", "endpoint", "_external", "_anchor", "_scheme", "unknown"]
+QUERY_NAMES = [
+    "page",
+    "recent",
+    "step",
+    "other",
+    "rules",
+    "seq",
+    "dice",
+    "target",
+    "paper",
+    "pages",
+    "sec",
+    "preset",
+    "columns",
+    "vache",
+    "next",
+    "_method",
+    "endpoint",
+    "_external",
+    "_anchor",
+    "_scheme",
+    "unknown",
+]
 # POST routes whose form no page shows without a setting: the PIN's (tests/web/test_security),
 # and deleting a household, whose form shows once its PIN is typed (tests/web/test_households).
 NOT_ON_A_PAGE = {"security.unlock", "households.delete"}
 # POST routes of a hosted server only: a 404 in a home.
-HOSTED_ONLY = {"households.join", "households.signup", "households.new_join_link",
-               "households.join_link", "households.remove", "households.delete"}
+HOSTED_ONLY = {
+    "households.join",
+    "households.signup",
+    "households.new_join_link",
+    "households.join_link",
+    "households.remove",
+    "households.delete",
+}
 # Forms that may delete what other forms need, or sign the device out or move it to another
 # household: posted last.
-DESTRUCTIVE = {"review.delete", "players.merge", "households.remove", "households.delete",
-               "households.join", "households.signup", "households.join_link"}
+DESTRUCTIVE = {
+    "review.delete",
+    "players.merge",
+    "households.remove",
+    "households.delete",
+    "households.join",
+    "households.signup",
+    "households.join_link",
+}
 # The advice page's answer while its table is being built, "try again in a moment": the
 # table takes seconds of CPU, not built here.
 PREPARING = (503, "/advice")
@@ -101,12 +141,17 @@ def app(request, tmp_path_factory):
 def _household(tmp_path_factory, hosted: bool):
     folder = tmp_path_factory.mktemp("instance")
     database_url = take_database(folder)
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url,
-                      **(HOSTED if hosted else {})}, instance_path=folder)
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": database_url, **(HOSTED if hosted else {})},
+        instance_path=folder,
+    )
     app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     store = app.extensions[STORE_EXTENSION]
-    household = (create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE)) if hosted
-                 else HOME_HOUSEHOLD)
+    household = (
+        create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE))
+        if hosted
+        else HOME_HOUSEHOLD
+    )
     playing = start_game(store, Rules(), ["Mag", "Alix"], household=household)
     play_turn(store, playing, 0, "free", "sixes", "66662", household=household)
     play_turn(store, playing, 1, "free", "ones", "11123", household=household)
@@ -118,8 +163,9 @@ def _household(tmp_path_factory, hosted: bool):
     set_spectator_token(store, playing, SPECTATOR_TOKEN, household=household)
     if hosted:
         neighbours = create_household(store, NEIGHBOURS, passphrase_hash(PASSPHRASE))
-        add_join_link(store, neighbours, _link_hash(SPECTATOR_TOKEN),
-                      datetime.now(UTC) + timedelta(days=1))
+        add_join_link(
+            store, neighbours, _link_hash(SPECTATOR_TOKEN), datetime.now(UTC) + timedelta(days=1)
+        )
     app.config["GAME_IDS"] = (playing, finished, abandoned)
     yield app
     store.dispose()
@@ -135,10 +181,14 @@ def _snapshot(app) -> dict:
         schema = inspect(connection)
         snapshot = {}
         for table in sorted(set(schema.get_table_names()) - FAILURE_TABLES):
-            columns = ", ".join(f'"{column["name"]}"' for column in schema.get_columns(table)
-                                if column["name"] not in SEEN_COLUMNS.get(table, ()))
+            columns = ", ".join(
+                f'"{column["name"]}"'
+                for column in schema.get_columns(table)
+                if column["name"] not in SEEN_COLUMNS.get(table, ())
+            )
             snapshot[table] = connection.execute(
-                text(f'SELECT {columns} FROM "{table}" ORDER BY 1')).all()
+                text(f'SELECT {columns} FROM "{table}" ORDER BY 1')
+            ).all()
         return snapshot
 
 
@@ -151,17 +201,29 @@ def _client(app):
     """A test client; on a hosted server, its device has joined the household."""
     client = app.test_client()
     if app.config["HOUSEHOLDS"]:
-        response = client.post("/household/join", data={
-            "name": HOSTED_NAME, "passphrase": PASSPHRASE,
-            "csrf_token": csrf_token(client, "/household/join")})
+        response = client.post(
+            "/household/join",
+            data={
+                "name": HOSTED_NAME,
+                "passphrase": PASSPHRASE,
+                "csrf_token": csrf_token(client, "/household/join"),
+            },
+        )
         assert response.status_code in (302, 303), response.status_code
     return client
 
 
 def _get_pages(app) -> list[str]:
     """Every GET route of the URL map, once per game kind for the routes of a game."""
-    return route_paths(app, {"game_id": app.config["GAME_IDS"], "player_id": [1],
-                             "token": [SPECTATOR_TOKEN], "filename": ["css/app.css"]})
+    return route_paths(
+        app,
+        {
+            "game_id": app.config["GAME_IDS"],
+            "player_id": [1],
+            "token": [SPECTATOR_TOKEN],
+            "filename": ["css/app.css"],
+        },
+    )
 
 
 def _hostile_token_paths(app) -> list[str]:
@@ -169,8 +231,10 @@ def _hostile_token_paths(app) -> list[str]:
     paths = []
     for rule in app.url_map.iter_rules():
         if "GET" in rule.methods and "token" in rule.arguments:
-            paths += [rule.rule.replace("<token>", quote(value, safe="", errors="surrogatepass"))
-                      for value in ["", "x" * 300, "é" * 100, "..", *UNSTORABLE]]
+            paths += [
+                rule.rule.replace("<token>", quote(value, safe="", errors="surrogatepass"))
+                for value in ["", "x" * 300, "é" * 100, "..", *UNSTORABLE]
+            ]
     return paths
 
 
@@ -183,10 +247,13 @@ def test_every_get_route_with_hostile_query_arguments(app, capsys):
         # Each name alone with the values that used to crash a parser (a route may stop at
         # the first argument it refuses), then every name at once with each value, then
         # names given twice.
-        queries = [urlencode({name: value}) for name, value
-                   in itertools.product(QUERY_NAMES, HOSTILE_NUMBERS[:3] + ["١"])]
-        queries += [_encoded(dict.fromkeys(QUERY_NAMES, value))
-                    for value in [*HOSTILE_NUMBERS, *UNSTORABLE]]
+        queries = [
+            urlencode({name: value})
+            for name, value in itertools.product(QUERY_NAMES, HOSTILE_NUMBERS[:3] + ["١"])
+        ]
+        queries += [
+            _encoded(dict.fromkeys(QUERY_NAMES, value)) for value in [*HOSTILE_NUMBERS, *UNSTORABLE]
+        ]
         queries.append("page=1&page=2&step=1&step=x&rules=a&rules=b")
         for query in queries:
             status = client.get(f"{page}?{query}").status_code
@@ -200,21 +267,29 @@ def test_every_get_route_with_hostile_query_arguments(app, capsys):
             assert status == 404, (path, status)
     assert _snapshot(app) == before
     with capsys.disabled():
-        print(f"\nroutes: {len(pages)} GET pages, {count} hostile queries, "
-              f"{len(paths)} hostile token paths")
+        print(
+            f"\nroutes: {len(pages)} GET pages, {count} hostile queries, "
+            f"{len(paths)} hostile token paths"
+        )
 
 
 def _game_file(players: list[str], box: str = "sixes", rules: dict | None = None) -> bytes:
-    document = {"rules": rules or {}, "players": players,
-                "entries": [{"player": players[0], "box": box, "dice": [6, 6, 6, 2, 1]}]}
+    document = {
+        "rules": rules or {},
+        "players": players,
+        "entries": [{"player": players[0], "box": box, "dice": [6, 6, 6, 2, 1]}],
+    }
     return json.dumps(document).encode()
 
 
 # Game files that would be legal but for a NUL or a lone surrogate, as JSON escapes (and a
 # raw NUL byte): each is refused whole, with a 400.
 HOSTILE_GAME_FILES = [
-    _game_file(["\ud800"]), _game_file(["Mag\udfff"]), _game_file(["Mag\x00"]),
-    _game_file(["Mag"], rules={"preset\x00": "classique"}), _game_file(["Mag"], box="\ud800"),
+    _game_file(["\ud800"]),
+    _game_file(["Mag\udfff"]),
+    _game_file(["Mag\x00"]),
+    _game_file(["Mag"], rules={"preset\x00": "classique"}),
+    _game_file(["Mag"], box="\ud800"),
     _game_file(["Mag"]).replace(b'"Mag"', b'"M\x00ag"', 1),
 ]
 
@@ -223,20 +298,33 @@ def test_imported_files_with_hostile_text_are_refused(app, capsys):
     client = _client(app)
     if app.config["HOUSEHOLDS"]:
         # Hosted, importing asks for the household's PIN: its passphrase.
-        client.post("/household-pin", data={
-            "household_pin": PASSPHRASE, "household_next": "/",
-            "csrf_token": csrf_token(client, "/import-export")})
+        client.post(
+            "/household-pin",
+            data={
+                "household_pin": PASSPHRASE,
+                "household_next": "/",
+                "csrf_token": csrf_token(client, "/import-export"),
+            },
+        )
     before = _snapshot(app)
     for content in HOSTILE_GAME_FILES:
-        response = client.post("/import-export/import", data={
-            "file": (BytesIO(content), "games.json"),
-            "csrf_token": csrf_token(client, "/import-export")})
+        response = client.post(
+            "/import-export/import",
+            data={
+                "file": (BytesIO(content), "games.json"),
+                "csrf_token": csrf_token(client, "/import-export"),
+            },
+        )
         assert response.status_code == 400, (content, response.status_code)
         assert _snapshot(app) == before, content
     # The same file, once clean, goes in: the refusals above were the text's.
-    response = client.post("/import-export/import", data={
-        "file": (BytesIO(_game_file(["Mag", "Zoé"])), "games.json"),
-        "csrf_token": csrf_token(client, "/import-export")})
+    response = client.post(
+        "/import-export/import",
+        data={
+            "file": (BytesIO(_game_file(["Mag", "Zoé"])), "games.json"),
+            "csrf_token": csrf_token(client, "/import-export"),
+        },
+    )
     assert response.status_code == 303, response.get_data(as_text=True)
     with capsys.disabled():
         print(f"\nimport: {len(HOSTILE_GAME_FILES)} hostile game files refused")
@@ -259,7 +347,7 @@ def _variants(form: FoundForm):
     fields = [*form.fields, *form.buttons[:1]]
     named = [(i, name) for i, (name, _value) in enumerate(fields) if name != "csrf_token"]
     for i, name in named:
-        others = fields[:i] + fields[i + 1:]
+        others = fields[:i] + fields[i + 1 :]
         yield f"{name} missing", others
         yield f"{name} empty", [*others, (name, "")]
         yield f"{name} repeated", [*fields, (name, fields[i][1] or "1")]
@@ -272,9 +360,15 @@ def _json_bodies(form: FoundForm):
     """(what, body) for the form's fields sent as JSON, each value unstorable in turn."""
     fields = [*form.fields, *form.buttons[:1]]
     for value in UNSTORABLE:
-        yield f"JSON {value!r}", json.dumps(
-            {"unknown": value, **{name: value for name, _value in fields
-                                  if name != "csrf_token"}})
+        yield (
+            f"JSON {value!r}",
+            json.dumps(
+                {
+                    "unknown": value,
+                    **{name: value for name, _value in fields if name != "csrf_token"},
+                }
+            ),
+        )
 
 
 def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(app, capsys):
@@ -291,8 +385,9 @@ def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(ap
     for form in forms:
         for what, fields in _variants(form):
             before = _snapshot(app)
-            response = client.post(form.action, data=_encoded(fields),
-                                   content_type="application/x-www-form-urlencoded")
+            response = client.post(
+                form.action, data=_encoded(fields), content_type="application/x-www-form-urlencoded"
+            )
             status = response.status_code
             assert status < 500, (form.action, what, status)
             if status >= 400:
@@ -301,12 +396,17 @@ def test_every_form_posted_with_each_field_missing_empty_repeated_and_hostile(ap
         token = dict(form.fields).get("csrf_token", "")
         for what, body in _json_bodies(form):
             before = _snapshot(app)
-            response = client.post(form.action, data=body, content_type="application/json",
-                                   headers={"X-CSRFToken": token})
+            response = client.post(
+                form.action,
+                data=body,
+                content_type="application/json",
+                headers={"X-CSRFToken": token},
+            )
             assert response.status_code == 400, (form.action, what, response.status_code)
             assert _snapshot(app) == before, (form.action, what)
             cases += 1
     with capsys.disabled():
-        print(f"\nforms: {len(forms)} forms on {len({form.page for form in forms})} pages, "
-              f"{len(found)} POST routes, {cases} posts")
-
+        print(
+            f"\nforms: {len(forms)} forms on {len({form.page for form in forms})} pages, "
+            f"{len(found)} POST routes, {cases} posts"
+        )

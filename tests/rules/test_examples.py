@@ -45,8 +45,9 @@ def test_joker_forbids_another_box_while_the_upper_box_is_free():
 
 
 def test_joker_full_value_in_large_straight_once_the_upper_box_is_filled():
-    state = solo([("yams", (3, 3, 3, 3, 3)), ("fours", (4, 4, 1, 2, 3)),
-                  ("large_straight", (4, 4, 4, 4, 4))])
+    state = solo(
+        [("yams", (3, 3, 3, 3, 3)), ("fours", (4, 4, 1, 2, 3)), ("large_straight", (4, 4, 4, 4, 4))]
+    )
     assert cell(state, "large_straight").points == 40
     assert cell(state, "large_straight").yams_bonus == 100
 
@@ -62,10 +63,16 @@ def test_barred_yams_box_gives_no_bonus_but_the_joker_still_directs():
 
 
 def test_joker_with_every_lower_box_filled_bars_an_upper_box():
-    lower = [("three_kind", (1, 1, 1, 2, 3)), ("four_kind", (1, 1, 1, 1, 2)),
-             ("full_house", (1, 1, 1, 2, 2)), ("small_straight", (1, 2, 3, 4, 6)),
-             ("large_straight", (1, 2, 3, 4, 5)), ("yams", (2, 2, 2, 2, 2)),
-             ("chance", (1, 1, 2, 2, 3)), ("fives", (5, 5, 1, 1, 1))]
+    lower = [
+        ("three_kind", (1, 1, 1, 2, 3)),
+        ("four_kind", (1, 1, 1, 1, 2)),
+        ("full_house", (1, 1, 1, 2, 2)),
+        ("small_straight", (1, 2, 3, 4, 6)),
+        ("large_straight", (1, 2, 3, 4, 5)),
+        ("yams", (2, 2, 2, 2, 2)),
+        ("chance", (1, 1, 2, 2, 3)),
+        ("fives", (5, 5, 1, 1, 1)),
+    ]
     state = solo(lower)
     placement = state.placement(0, "free", (5, 5, 5, 5, 5))
     assert set(placement.boxes) == {"ones", "twos", "threes", "fours", "sixes"}
@@ -107,8 +114,9 @@ def test_scoring_option_examples(options, box, dice, points):
 
 def test_matching_is_a_variable_box_for_la_vache():
     rules = Rules.from_dict({"vache": True, "three_kind": "matching"})
-    state = play(rules, ["Mag", "Alix"], [("three_kind", (5, 5, 5, 1, 2)),
-                                          ("three_kind", (4, 4, 4, 6, 6))])
+    state = play(
+        rules, ["Mag", "Alix"], [("three_kind", (5, 5, 5, 1, 2)), ("three_kind", (4, 4, 4, 6, 6))]
+    )
     # Alix's three fours (12) fall under Mag's three fives (15): barred, although the sum of
     # her dice (24) would have beaten Mag's 17.
     assert [cell(state, "three_kind", seat).points for seat in (0, 1)] == [15, 0]
@@ -116,10 +124,15 @@ def test_matching_is_a_variable_box_for_la_vache():
 
 @pytest.mark.parametrize(
     ("box", "dice", "points"),
-    [("pair", (6, 6, 5, 5, 1), 12), ("two_pairs", (6, 6, 5, 5, 1), 22),
-     ("small_straight", (1, 2, 3, 4, 5), 15), ("large_straight", (2, 3, 4, 5, 6), 20),
-     ("full_house", (2, 2, 3, 3, 3), 13), ("three_kind", (2, 2, 2, 5, 6), 6),
-     ("four_kind", (6, 6, 6, 6, 6), 24)],
+    [
+        ("pair", (6, 6, 5, 5, 1), 12),
+        ("two_pairs", (6, 6, 5, 5, 1), 22),
+        ("small_straight", (1, 2, 3, 4, 5), 15),
+        ("large_straight", (2, 3, 4, 5, 6), 20),
+        ("full_house", (2, 2, 3, 3, 3), 13),
+        ("three_kind", (2, 2, 2, 5, 6), 6),
+        ("four_kind", (6, 6, 6, 6, 6), 24),
+    ],
 )
 def test_yatzy_examples(box, dice, points):
     assert cell(solo([(box, dice)], preset="yatzy"), box).points == points
@@ -144,11 +157,21 @@ def test_seed_example_la_vache():
 def test_maximum_score_is_1575():
     # Thirteen Yams: the Yams box first, then every other box by joker, each with +100.
     turns = [("yams", (6, 6, 6, 6, 6))]
-    turns += [(box, (face,) * 5) for face, box in enumerate(
-        ["ones", "twos", "threes", "fours", "fives", "sixes"], start=1)]
-    turns += [(box, (6,) * 5) for box in
-              ["three_kind", "four_kind", "full_house", "small_straight", "large_straight",
-               "chance"]]
+    turns += [
+        (box, (face,) * 5)
+        for face, box in enumerate(["ones", "twos", "threes", "fours", "fives", "sixes"], start=1)
+    ]
+    turns += [
+        (box, (6,) * 5)
+        for box in [
+            "three_kind",
+            "four_kind",
+            "full_house",
+            "small_straight",
+            "large_straight",
+            "chance",
+        ]
+    ]
     state = solo(turns)
     assert state.is_over
     assert state.sheets[0].total == 1575

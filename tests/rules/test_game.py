@@ -38,9 +38,16 @@ def test_upper_bonus_and_its_progress():
     assert column.upper == 25
     assert column.bonus_missing == 38
     assert column.bonus_balance == (24 - 18) + (1 - 3)
-    state = solo([("ones", (1, 1, 1, 2, 2)), ("twos", (2, 2, 2, 1, 1)),
-                  ("threes", (3, 3, 3, 1, 1)), ("fours", (4, 4, 4, 1, 1)),
-                  ("fives", (5, 5, 5, 1, 1)), ("sixes", (6, 6, 6, 1, 1))])
+    state = solo(
+        [
+            ("ones", (1, 1, 1, 2, 2)),
+            ("twos", (2, 2, 2, 1, 1)),
+            ("threes", (3, 3, 3, 1, 1)),
+            ("fours", (4, 4, 4, 1, 1)),
+            ("fives", (5, 5, 5, 1, 1)),
+            ("sixes", (6, 6, 6, 1, 1)),
+        ]
+    )
     column = state.sheets[0].columns["free"]
     assert (column.upper, column.bonus_missing, column.bonus_balance) == (63, 0, 0)
     assert column.upper_bonus == 35
@@ -61,8 +68,10 @@ def test_whole_game_ends_and_ranks_with_ties():
 
 
 def test_replay_names_the_first_illegal_entry():
-    entries = [Entry(0, "free", "sixes", (6, 6, 6, 6, 2)),
-               Entry(0, "free", "fives", (5, 5, 5, 5, 2))]
+    entries = [
+        Entry(0, "free", "sixes", (6, 6, 6, 6, 2)),
+        Entry(0, "free", "fives", (5, 5, 5, 5, 2)),
+    ]
     with pytest.raises(IllegalEntry) as caught:
         replay(Rules(), ["Mag", "Alix"], entries)
     assert caught.value.number == 2
@@ -70,9 +79,14 @@ def test_replay_names_the_first_illegal_entry():
 
 @pytest.mark.parametrize(
     ("players", "fragment"),
-    [([], "de 1 à 10 joueurs"), ([f"J{i}" for i in range(11)], "pas 11"),
-     (["Mag", "mag"], "« mag »"), (["x" * 41], "dépasse 40"), ([""], "besoin d'un nom"),
-     (["Ma\u200bg"], "invisibles")],
+    [
+        ([], "de 1 à 10 joueurs"),
+        ([f"J{i}" for i in range(11)], "pas 11"),
+        (["Mag", "mag"], "« mag »"),
+        (["x" * 41], "dépasse 40"),
+        ([""], "besoin d'un nom"),
+        (["Ma\u200bg"], "invisibles"),
+    ],
 )
 def test_bad_player_lists(players, fragment):
     with pytest.raises(RuleError) as caught:
@@ -87,11 +101,18 @@ def test_names_are_any_printable_unicode():
 
 @pytest.mark.parametrize(
     ("options", "fragment"),
-    [({"colour": "red"}, "« colour »"), ({"preset": "kniffel"}, "« kniffel »"),
-     ({"four_kind": "sum40"}, "« sum40 »"), ({"dice": 7}, "« 7 »"),
-     ({"vache": "yes"}, "« vache »"), ({"columns": ["free", "diagonal"]}, "« diagonal »"),
-     ({"columns": []}, "columns"), ({"columns": ["up", "up"]}, "deux fois"),
-     ({"preset": "yatzy", "joker": "free"}, "« joker »"), ("classique", "objet JSON")],
+    [
+        ({"colour": "red"}, "« colour »"),
+        ({"preset": "kniffel"}, "« kniffel »"),
+        ({"four_kind": "sum40"}, "« sum40 »"),
+        ({"dice": 7}, "« 7 »"),
+        ({"vache": "yes"}, "« vache »"),
+        ({"columns": ["free", "diagonal"]}, "« diagonal »"),
+        ({"columns": []}, "columns"),
+        ({"columns": ["up", "up"]}, "deux fois"),
+        ({"preset": "yatzy", "joker": "free"}, "« joker »"),
+        ("classique", "objet JSON"),
+    ],
 )
 def test_bad_options_are_named(options, fragment):
     with pytest.raises(RuleError) as caught:
@@ -100,28 +121,46 @@ def test_bad_options_are_named(options, fragment):
 
 
 def test_rules_round_trip_through_their_dict():
-    for options in ({}, {"preset": "triple"}, {"preset": "yatzy", "vache": True},
-                    {"columns": ["sec", "up", "down", "free"], "dice": 6, "plus_minus": True,
-                     "joker": "free", "four_kind": "base", "yams_bonus": False}):
+    for options in (
+        {},
+        {"preset": "triple"},
+        {"preset": "yatzy", "vache": True},
+        {
+            "columns": ["sec", "up", "down", "free"],
+            "dice": 6,
+            "plus_minus": True,
+            "joker": "free",
+            "four_kind": "base",
+            "yams_bonus": False,
+        },
+    ):
         rules = Rules.from_dict(options)
         assert Rules.from_dict(rules.to_dict()) == rules
 
 
 def test_triple_is_39_turns_and_52_with_sec():
     assert Rules.from_dict({"preset": "triple"}).turns_per_player == 39
-    assert Rules.from_dict({"preset": "triple", "columns": ["down", "up", "free", "sec"]}
-                           ).turns_per_player == 52
+    assert (
+        Rules.from_dict(
+            {"preset": "triple", "columns": ["down", "up", "free", "sec"]}
+        ).turns_per_player
+        == 52
+    )
     assert Rules.from_dict({"preset": "triple"}).columns == ("down", "up", "free")
 
 
 def test_messages_translate_their_labels():
     state = solo([("yams", (6, 6, 6, 6, 6))])
     error = state.placement(0, "free", (4, 4, 4, 4, 4)).forced
-    english = {"Quatre": "Fours",
-               "Joker : ce Yams doit aller dans la case {forced_box}.":
-               "Joker: this Yams must go in {forced_box}."}
+    english = {
+        "Quatre": "Fours",
+        "Joker : ce Yams doit aller dans la case {forced_box}.": (
+            "Joker: this Yams must go in {forced_box}."
+        ),
+    }
     assert error.render(lambda text: english.get(text, text)) == (
-        "Joker: this Yams must go in Fours.")
+        "Joker: this Yams must go in Fours."
+    )
 
 
 def refusal_text(state, kind, box, dice=None):
@@ -130,8 +169,9 @@ def refusal_text(state, kind, box, dice=None):
 
 
 def test_a_refused_box_says_why_in_a_few_words():
-    state = solo([("free", "sixes", (6, 6, 6, 6, 2)), ("down", "ones", (1, 1, 1, 2, 3))],
-                 preset="triple")
+    state = solo(
+        [("free", "sixes", (6, 6, 6, 6, 2)), ("down", "ones", (1, 1, 1, 2, 3))], preset="triple"
+    )
     assert refusal_text(state, "free", "sixes") == "Six : déjà remplie"
     assert refusal_text(state, "down", "fours") == "Colonne Descendante : d'abord Deux"
     assert refusal_text(state, "up", "ones") == "Colonne Montante : d'abord Chance"
@@ -143,15 +183,21 @@ def test_a_refused_box_says_why_in_a_few_words():
 def test_the_joker_says_which_box_it_imposes():
     state = solo([("yams", (6, 6, 6, 6, 6))])
     assert refusal_text(state, "free", "chance", (3, 3, 3, 3, 3)) == (
-        "Le joker impose la case Trois")
+        "Le joker impose la case Trois"
+    )
     assert refusal_text(state, "free", "threes", (3, 3, 3, 3, 3)) is None
     state = solo([("yams", (6, 6, 6, 6, 6)), ("threes", (3, 3, 1, 2, 4))])
     assert refusal_text(state, "free", "ones", (3, 3, 3, 3, 3)) == (
-        "Le joker impose une case du bas")
-    lower = ["three_kind", "four_kind", "full_house", "small_straight", "large_straight",
-             "chance"]
-    state = solo([("yams", (6, 6, 6, 6, 6)), ("threes", (3, 3, 1, 2, 4)),
-                  *[(box, (1, 2, 3, 4, 6)) for box in lower]])
+        "Le joker impose une case du bas"
+    )
+    lower = ["three_kind", "four_kind", "full_house", "small_straight", "large_straight", "chance"]
+    state = solo(
+        [
+            ("yams", (6, 6, 6, 6, 6)),
+            ("threes", (3, 3, 1, 2, 4)),
+            *[(box, (1, 2, 3, 4, 6)) for box in lower],
+        ]
+    )
     assert refusal_text(state, "free", "ones", (3, 3, 3, 3, 3)) is None
     assert refusal_text(state, "free", "threes", (3, 3, 3, 3, 3)) == "Trois : déjà remplie"
 
@@ -160,8 +206,11 @@ def test_the_joker_says_which_box_it_imposes():
 def test_a_box_is_refused_exactly_when_score_refuses_it(options):
     """The short line and the full sentence never disagree, for every box and some rolls."""
     rules = Rules.from_dict(options)
-    second = ("down", "ones", (1, 1, 2, 3, 4)) if "down" in rules.columns else (
-        "free", "fives", (5, 5, 1, 2, 3))
+    second = (
+        ("down", "ones", (1, 1, 2, 3, 4))
+        if "down" in rules.columns
+        else ("free", "fives", (5, 5, 1, 2, 3))
+    )
     state = solo([("free", "yams", (5, 5, 5, 5, 5)), second], **options)
     for dice in [(2, 2, 2, 2, 2), (5, 5, 5, 5, 5), (1, 2, 3, 4, 5), (6, 6, 6, 1, 1)]:
         for kind in rules.columns:

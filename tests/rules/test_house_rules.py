@@ -26,9 +26,15 @@ def test_up_column_is_filled_bottom_to_top():
 
 def test_each_column_has_its_own_bonus_and_yams():
     rules = Rules.from_dict(TRIPLE)
-    state = play(rules, ["Mag"], [("up", "chance", (1, 1, 1, 1, 2)),
-                                  ("up", "yams", (5, 5, 5, 5, 5)),
-                                  ("free", "fives", (5, 5, 5, 5, 5))])
+    state = play(
+        rules,
+        ["Mag"],
+        [
+            ("up", "chance", (1, 1, 1, 1, 2)),
+            ("up", "yams", (5, 5, 5, 5, 5)),
+            ("free", "fives", (5, 5, 5, 5, 5)),
+        ],
+    )
     # The free column's Yams box is empty: no joker there, no +100.
     assert cell(state, "fives").yams_bonus == 0
     state = state.play(Entry(0, "up", "large_straight", (2, 2, 2, 2, 2)))
@@ -69,9 +75,15 @@ def test_plus_minus_is_checked_before_la_vache():
 
 def test_la_vache_leaves_fixed_boxes_alone_and_counts_columns_apart():
     rules = Rules.from_dict({"vache": True, "columns": ["free", "sec"]})
-    state = play(rules, ["Mag", "Alix"], [("free", "full_house", (2, 2, 3, 3, 3)),
-                                          ("sec", "chance", (1, 1, 2, 2, 3)),
-                                          ("free", "chance", (6, 6, 6, 6, 6))])
+    state = play(
+        rules,
+        ["Mag", "Alix"],
+        [
+            ("free", "full_house", (2, 2, 3, 3, 3)),
+            ("sec", "chance", (1, 1, 2, 2, 3)),
+            ("free", "chance", (6, 6, 6, 6, 6)),
+        ],
+    )
     assert state.vache_floor(1, "free", "full_house") is None
     assert state.vache_floor(1, "free", "chance") == 30
     assert state.vache_floor(1, "sec", "chance") is None
@@ -80,14 +92,25 @@ def test_la_vache_leaves_fixed_boxes_alone_and_counts_columns_apart():
 
 def test_la_vache_after_a_joker_still_gives_the_100():
     rules = Rules(vache=True)
-    state = play(rules, ["Mag", "Alix"], [
-        ("three_kind", (6, 6, 6, 5, 5)), ("yams", (2, 2, 2, 2, 2)),
-        ("chance", (1, 1, 1, 2, 2)), ("twos", (2, 2, 1, 1, 1)),
-        ("ones", (1, 2, 3, 4, 6)), ("three_kind", (2, 2, 2, 2, 2)),
-    ])
+    state = play(
+        rules,
+        ["Mag", "Alix"],
+        [
+            ("three_kind", (6, 6, 6, 5, 5)),
+            ("yams", (2, 2, 2, 2, 2)),
+            ("chance", (1, 1, 1, 2, 2)),
+            ("twos", (2, 2, 1, 1, 1)),
+            ("ones", (1, 2, 3, 4, 6)),
+            ("three_kind", (2, 2, 2, 2, 2)),
+        ],
+    )
     brelan = cell(state, "three_kind", player=1)
     assert (brelan.points, brelan.barred_by, brelan.joker, brelan.yams_bonus) == (
-        0, "vache", True, 100)
+        0,
+        "vache",
+        True,
+        100,
+    )
     assert state.sheets[1].yams_bonus == 100
 
 

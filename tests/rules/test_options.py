@@ -33,17 +33,25 @@ def test_the_french_sheet_options_are_refused_away_from_their_default_in_yatzy()
     for option in OPTIONS:
         for choice in option.choices[1:]:
             if option.yatzy:
-                assert getattr(Rules.from_dict({"preset": "yatzy", option.name: choice.value}),
-                               option.name) == choice.value
+                assert (
+                    getattr(
+                        Rules.from_dict({"preset": "yatzy", option.name: choice.value}), option.name
+                    )
+                    == choice.value
+                )
             else:
                 with pytest.raises(RuleError):
                     Rules.from_dict({"preset": "yatzy", option.name: choice.value})
 
 
-@pytest.mark.parametrize(("preset", "columns"), [
-    ("classique", ("free", "sec")), ("triple", ("down", "up", "free", "sec")),
-    ("yatzy", ("free", "sec")),
-])
+@pytest.mark.parametrize(
+    ("preset", "columns"),
+    [
+        ("classique", ("free", "sec")),
+        ("triple", ("down", "up", "free", "sec")),
+        ("yatzy", ("free", "sec")),
+    ],
+)
 def test_sec_adds_its_column_after_the_presets(preset, columns):
     assert rules_from_choices({"preset": preset, SEC.name: True}).columns == columns
     assert rules_from_query({"preset": preset, "sec": "1"}).columns == columns
@@ -51,7 +59,12 @@ def test_sec_adds_its_column_after_the_presets(preset, columns):
 
 
 def test_a_query_value_the_rules_do_not_know_is_refused():
-    for query in ({"sec": "maybe"}, {"dice": "7"}, {"vache": "peut-être"}, {"joker": "wild"},
-                  {"colour": "red"}):
+    for query in (
+        {"sec": "maybe"},
+        {"dice": "7"},
+        {"vache": "peut-être"},
+        {"joker": "wild"},
+        {"colour": "red"},
+    ):
         with pytest.raises(RuleError):
             rules_from_query(query)

@@ -14,26 +14,40 @@ from scorekeeper.rules import (
     write_document,
 )
 
-COLUMN_SETS = [["free"], ["down"], ["up"], ["sec"], ["free", "down", "up"], ["free", "sec"],
-               ["free", "down", "up", "sec"]]
+COLUMN_SETS = [
+    ["free"],
+    ["down"],
+    ["up"],
+    ["sec"],
+    ["free", "down", "up"],
+    ["free", "sec"],
+    ["free", "down", "up", "sec"],
+]
 
 
 @st.composite
 def rule_sets(draw):
     if draw(st.booleans()) and draw(st.booleans()):
-        return Rules.from_dict({"preset": "yatzy", "vache": draw(st.booleans()),
-                                "columns": draw(st.sampled_from(COLUMN_SETS))})
-    return Rules.from_dict({
-        "vache": draw(st.booleans()),
-        "four_kind": draw(st.sampled_from(["sum", "fixed40", "base", "matching"])),
-        "three_kind": draw(st.sampled_from(["sum", "base", "matching"])),
-        "full_house": draw(st.sampled_from(["fixed25", "base"])),
-        "yams_bonus": draw(st.booleans()),
-        "joker": draw(st.sampled_from(["official", "free"])),
-        "plus_minus": draw(st.booleans()),
-        "columns": draw(st.sampled_from(COLUMN_SETS)),
-        "dice": draw(st.sampled_from([5, 6])),
-    })
+        return Rules.from_dict(
+            {
+                "preset": "yatzy",
+                "vache": draw(st.booleans()),
+                "columns": draw(st.sampled_from(COLUMN_SETS)),
+            }
+        )
+    return Rules.from_dict(
+        {
+            "vache": draw(st.booleans()),
+            "four_kind": draw(st.sampled_from(["sum", "fixed40", "base", "matching"])),
+            "three_kind": draw(st.sampled_from(["sum", "base", "matching"])),
+            "full_house": draw(st.sampled_from(["fixed25", "base"])),
+            "yams_bonus": draw(st.booleans()),
+            "joker": draw(st.sampled_from(["official", "free"])),
+            "plus_minus": draw(st.booleans()),
+            "columns": draw(st.sampled_from(COLUMN_SETS)),
+            "dice": draw(st.sampled_from([5, 6])),
+        }
+    )
 
 
 # Yams come often enough to exercise the joker and the +100.

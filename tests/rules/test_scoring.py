@@ -37,8 +37,9 @@ def classique_reference(box, dice, rules, joker=False):
         if n_alike(dice) < 4:
             return 0
         face = next(f for f in range(1, 7) if dice.count(f) >= 4)
-        return {"sum": sum(dice), "fixed40": 40, "base": 20 + 4 * face,
-                "matching": 4 * face}[rules.four_kind]
+        return {"sum": sum(dice), "fixed40": 40, "base": 20 + 4 * face, "matching": 4 * face}[
+            rules.four_kind
+        ]
     if box == "full_house":
         if not (is_full(dice) or joker):
             return 0
@@ -80,8 +81,9 @@ CLASSIQUE_VARIANTS = [
 ]
 
 
-@pytest.mark.parametrize("rules", CLASSIQUE_VARIANTS,
-                         ids=["classique", "base", "fixed40-pm", "matching"])
+@pytest.mark.parametrize(
+    "rules", CLASSIQUE_VARIANTS, ids=["classique", "base", "fixed40-pm", "matching"]
+)
 @pytest.mark.parametrize("joker", [False, True], ids=["plain", "joker"])
 def test_every_classique_box_on_every_roll(rules, joker):
     for dice in EVERY_ROLL:
@@ -115,9 +117,7 @@ def test_six_dice_match_the_best_five_on_many_rolls():
     rules = Rules(dice=6)
     for dice in list(product(range(1, 7), repeat=6))[::7]:
         for box in rules.boxes:
-            best = max(
-                classique_reference(box, dice[:i] + dice[i + 1:], rules) for i in range(6)
-            )
+            best = max(classique_reference(box, dice[:i] + dice[i + 1 :], rules) for i in range(6))
             assert score(rules, box, dice) == best, (box, dice)
 
 
@@ -126,13 +126,27 @@ def test_six_dice_match_the_best_five_on_many_rolls():
     [
         ({}, {"ones", "sixes", "three_kind", "four_kind", "chance"}),
         ({"four_kind": "fixed40"}, {"ones", "sixes", "three_kind", "chance"}),
-        ({"three_kind": "matching", "four_kind": "matching"},
-         {"ones", "sixes", "three_kind", "four_kind", "chance"}),
-        ({"full_house": "base", "plus_minus": True},
-         {"ones", "sixes", "three_kind", "four_kind", "full_house", "plus", "minus"}),
-        ({"preset": "yatzy"},
-         {"ones", "sixes", "pair", "two_pairs", "three_kind", "four_kind", "full_house",
-          "chance"}),
+        (
+            {"three_kind": "matching", "four_kind": "matching"},
+            {"ones", "sixes", "three_kind", "four_kind", "chance"},
+        ),
+        (
+            {"full_house": "base", "plus_minus": True},
+            {"ones", "sixes", "three_kind", "four_kind", "full_house", "plus", "minus"},
+        ),
+        (
+            {"preset": "yatzy"},
+            {
+                "ones",
+                "sixes",
+                "pair",
+                "two_pairs",
+                "three_kind",
+                "four_kind",
+                "full_house",
+                "chance",
+            },
+        ),
     ],
 )
 def test_variable_boxes_for_la_vache(options, variable):

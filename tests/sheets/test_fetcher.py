@@ -21,24 +21,27 @@ def test_serves_a_static_file_with_its_type(static):
     assert response.content_type == "text/css"
 
 
-@pytest.mark.parametrize("url", [
-    "file:///etc/passwd",
-    "FILE:///etc/passwd",
-    "http://example.com/static/css/print.css",
-    "https://example.com/",
-    "ftp://example.com/file",
-    "data:text/plain,hello",
-    "https://sheets.scorekeeper.invalid.example.com/static/css/print.css",
-    "https://user@sheets.scorekeeper.invalid/static/css/print.css",
-    "http://sheets.scorekeeper.invalid/static/css/print.css",
-    STATIC_BASE_URL.replace("/static/", "/games/1"),
-    STATIC_BASE_URL + "../secret.txt",
-    STATIC_BASE_URL + "%2e%2e/secret.txt",
-    STATIC_BASE_URL + "css/..%2f..%2fsecret.txt",
-    STATIC_BASE_URL + "/etc/passwd",
-    STATIC_BASE_URL + "css/missing.css",
-    STATIC_BASE_URL + "css",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "file:///etc/passwd",
+        "FILE:///etc/passwd",
+        "http://example.com/static/css/print.css",
+        "https://example.com/",
+        "ftp://example.com/file",
+        "data:text/plain,hello",
+        "https://sheets.scorekeeper.invalid.example.com/static/css/print.css",
+        "https://user@sheets.scorekeeper.invalid/static/css/print.css",
+        "http://sheets.scorekeeper.invalid/static/css/print.css",
+        STATIC_BASE_URL.replace("/static/", "/games/1"),
+        STATIC_BASE_URL + "../secret.txt",
+        STATIC_BASE_URL + "%2e%2e/secret.txt",
+        STATIC_BASE_URL + "css/..%2f..%2fsecret.txt",
+        STATIC_BASE_URL + "/etc/passwd",
+        STATIC_BASE_URL + "css/missing.css",
+        STATIC_BASE_URL + "css",
+    ],
+)
 def test_refuses_everything_else(static, url):
     with pytest.raises(RefusedURL):
         StaticFilesFetcher(static).fetch(url)

@@ -30,8 +30,9 @@ DIFFERENT_LETTERS = [("王", "明"), ("さ", "く"), ("김", "민"), ("🎲", "�
 def _fonts_installed() -> bool:
     if shutil.which("fc-list") is None:
         return False
-    families = subprocess.run(["fc-list", ":", "family"], capture_output=True, text=True,
-                              check=False).stdout
+    families = subprocess.run(
+        ["fc-list", ":", "family"], capture_output=True, text=True, check=False
+    ).stdout
     return "Noto Color Emoji" in families and "Noto Sans CJK" in families
 
 
@@ -42,8 +43,12 @@ pytestmark = pytest.mark.skipif(
 
 
 def _png(pdf: bytes, dpi: int = 100) -> Image.Image:
-    png = subprocess.run(["pdftoppm", "-r", str(dpi), "-png", "-f", "1", "-l", "1", "-"],
-                         input=pdf, capture_output=True, check=True).stdout
+    png = subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-png", "-f", "1", "-l", "1", "-"],
+        input=pdf,
+        capture_output=True,
+        check=True,
+    ).stdout
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
@@ -55,8 +60,10 @@ def _colourful_pixels(image: Image.Image) -> int:
 
 def _letter(app, text: str) -> Image.Image:
     """One piece of text, large, with the sheets' stylesheet and so their fonts."""
-    html = (f'<html><head><link rel="stylesheet" href="{STYLESHEET}"></head>'
-            f'<body><p style="font-size: 60pt">{text}</p></body></html>')
+    html = (
+        f'<html><head><link rel="stylesheet" href="{STYLESHEET}"></head>'
+        f'<body><p style="font-size: 60pt">{text}</p></body></html>'
+    )
     return _png(render_pdf(html, app.static_folder))
 
 
@@ -82,4 +89,5 @@ def test_each_letter_has_its_own_glyph(ctx, first, second):
     one, other = _letter(ctx, first), _letter(ctx, second)
     assert ImageChops.invert(one.convert("L")).getbbox() is not None, "nothing was drawn"
     assert one.tobytes() != other.tobytes(), (
-        f"{first} and {second} print as the same glyph: the font is missing")
+        f"{first} and {second} print as the same glyph: the font is missing"
+    )

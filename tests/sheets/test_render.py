@@ -59,12 +59,28 @@ RULES = {
     "triple sec": Rules.from_dict({"preset": "triple", "columns": ["free", "down", "up", "sec"]}),
     "plus_minus": Rules.from_dict({"plus_minus": True}),
     "yatzy": Rules.from_dict({"preset": "yatzy"}),
-    "everything": Rules.from_dict({
-        "preset": "triple", "columns": ["free", "down", "up", "sec"], "vache": True,
-        "four_kind": "base", "three_kind": "base", "full_house": "base", "joker": "free",
-        "plus_minus": True, "dice": 6}),
-    "matching": Rules.from_dict({"three_kind": "matching", "four_kind": "matching",
-                                 "vache": True, "dice": 6, "plus_minus": True}),
+    "everything": Rules.from_dict(
+        {
+            "preset": "triple",
+            "columns": ["free", "down", "up", "sec"],
+            "vache": True,
+            "four_kind": "base",
+            "three_kind": "base",
+            "full_house": "base",
+            "joker": "free",
+            "plus_minus": True,
+            "dice": 6,
+        }
+    ),
+    "matching": Rules.from_dict(
+        {
+            "three_kind": "matching",
+            "four_kind": "matching",
+            "vache": True,
+            "dice": 6,
+            "plus_minus": True,
+        }
+    ),
 }
 
 
@@ -107,10 +123,19 @@ def blank_text(rules, paper="a4"):
 
 def test_hints_and_rules_reflect_the_options(ctx):
     text = blank_text(RULES["everything"])
-    for expected in ("Plus", "Moins", "≥ 3 dés pareils · 10 + ces 3 dés",
-                     "≥ 4 dés pareils · 20 + ces 4 dés", "brelan + paire · 10 + les 5 dés",
-                     "Descendante", "Montante", "Sec", "règle de la vache", "joker libre",
-                     "Yams 6"):
+    for expected in (
+        "Plus",
+        "Moins",
+        "≥ 3 dés pareils · 10 + ces 3 dés",
+        "≥ 4 dés pareils · 20 + ces 4 dés",
+        "brelan + paire · 10 + les 5 dés",
+        "Descendante",
+        "Montante",
+        "Sec",
+        "règle de la vache",
+        "joker libre",
+        "Yams 6",
+    ):
         assert expected in text
     yatzy = blank_text(RULES["yatzy"])
     assert "Paire" in yatzy and "Deux paires" in yatzy and "Prime (50)" in yatzy
@@ -119,11 +144,18 @@ def test_hints_and_rules_reflect_the_options(ctx):
 
 def test_every_box_says_when_it_scores_and_what(ctx):
     text = blank_text(RULES["classique"])
-    for hint in ("total des 1", "total des 6", "≥ 3 dés pareils · somme des 5 dés",
-                 "≥ 4 dés pareils · somme des 5 dés", "brelan + paire · 25 points",
-                 "1234, 2345 ou 3456 · 30 points", "12345 ou 23456 · 40 points",
-                 "5 dés pareils · 50 points", "tout lancer · somme des 5 dés",
-                 "si le total haut fait 63 ou plus"):
+    for hint in (
+        "total des 1",
+        "total des 6",
+        "≥ 3 dés pareils · somme des 5 dés",
+        "≥ 4 dés pareils · somme des 5 dés",
+        "brelan + paire · 25 points",
+        "1234, 2345 ou 3456 · 30 points",
+        "12345 ou 23456 · 40 points",
+        "5 dés pareils · 50 points",
+        "tout lancer · somme des 5 dés",
+        "si le total haut fait 63 ou plus",
+    ):
         assert hint in text
     matching = blank_text(RULES["matching"])
     assert "≥ 3 dés pareils · 3 × la face" in matching
@@ -137,15 +169,33 @@ def test_yatzy_speaks_yatzy(ctx):
     assert "Joker" not in text and "+100" not in text
 
 
-@pytest.mark.parametrize(("name", "notes", "absent"), [
-    ("classique", ["Une case par tour", "Joker : un Yams, case Yams remplie, va en haut",
-                   "(Full 25, suites 30 et 40)", "+100 : une coche par Yams de plus"],
-     ["Joker libre", "Vache", "Yams 6", "Plus et Moins :", "Sec :", "Descendante :"]),
-    ("everything", ["Joker libre : un Yams", "Vache : sur une ligne", "Yams 6 : on lance six dés",
-                    "Plus et Moins : le Plus doit finir", "Sec : un seul lancer",
-                    "Descendante : de haut en bas"],
-     ["Joker : un Yams"]),
-])
+@pytest.mark.parametrize(
+    ("name", "notes", "absent"),
+    [
+        (
+            "classique",
+            [
+                "Une case par tour",
+                "Joker : un Yams, case Yams remplie, va en haut",
+                "(Full 25, suites 30 et 40)",
+                "+100 : une coche par Yams de plus",
+            ],
+            ["Joker libre", "Vache", "Yams 6", "Plus et Moins :", "Sec :", "Descendante :"],
+        ),
+        (
+            "everything",
+            [
+                "Joker libre : un Yams",
+                "Vache : sur une ligne",
+                "Yams 6 : on lance six dés",
+                "Plus et Moins : le Plus doit finir",
+                "Sec : un seul lancer",
+                "Descendante : de haut en bas",
+            ],
+            ["Joker : un Yams"],
+        ),
+    ],
+)
 def test_footnotes_explain_the_options_in_force(ctx, name, notes, absent):
     text = blank_text(RULES[name])
     for note in notes:
@@ -170,15 +220,19 @@ def fetched(monkeypatch):
 
 
 def test_the_stylesheet_comes_through_the_locked_fetcher(ctx, fetched):
-    render_pdf(sheets_pdf.blank_html(BlankGrid(RULES["yatzy"], PAPERS["letter"])),
-               ctx.static_folder)
+    render_pdf(
+        sheets_pdf.blank_html(BlankGrid(RULES["yatzy"], PAPERS["letter"])), ctx.static_folder
+    )
     assert fetched == [STATIC_BASE_URL + "css/print.css"]
 
 
 def test_a_hostile_name_loads_nothing(ctx, store, fetched):
-    game_id = start_game(store, Rules(), ["<img src=/etc/passwd>",
-                                          "<link rel=stylesheet href=/x.css>"],
-                                          household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store,
+        Rules(),
+        ["<img src=/etc/passwd>", "<link rel=stylesheet href=/x.css>"],
+        household=HOME_HOUSEHOLD,
+    )
     record, state = load(store, game_id, household=HOME_HOUSEHOLD)
     render_pdf(sheets_pdf.game_html(record, state, PAPERS["a4"]), ctx.static_folder)
     assert fetched == [STATIC_BASE_URL + "css/print.css"]
@@ -198,11 +252,13 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
 
 def test_a_finished_sheet_prints_the_bonus_result_on_one_line(ctx, store):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
-    [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]),
-                             household=HOME_HOUSEHOLD)
+    [game_id] = import_games(
+        store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
+    )
     reader = read(game_pdf(store, game_id, PAPERS["a4"], household=HOME_HOUSEHOLD)[1])
-    lines = [" ".join(line.split()) for page in reader.pages
-             for line in page.extract_text().splitlines()]
+    lines = [
+        " ".join(line.split()) for page in reader.pages for line in page.extract_text().splitlines()
+    ]
     text = " ".join(lines)
     assert text.count("+35 ✓") == 4
     assert text.count("manqué de 42") == 2 and text.count("manqué de 1") == 2
@@ -217,11 +273,17 @@ MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
 def _layout(grid):
     """The first page of the grid as WeasyPrint lays it out, and its boxes with a class."""
     html = sheets_pdf.blank_html(grid)
-    document = HTML(string=html, base_url=STATIC_BASE_URL,
-                    url_fetcher=StaticFilesFetcher(current_app.static_folder)).render()
+    document = HTML(
+        string=html,
+        base_url=STATIC_BASE_URL,
+        url_fetcher=StaticFilesFetcher(current_app.static_folder),
+    ).render()
     page = document.pages[0]
-    classes = [(box.element.get("class") or "", box) for box in page._page_box.descendants()
-               if isinstance(box, BlockBox) and getattr(box, "element", None) is not None]
+    classes = [
+        (box.element.get("class") or "", box)
+        for box in page._page_box.descendants()
+        if isinstance(box, BlockBox) and getattr(box, "element", None) is not None
+    ]
     return document, page, classes
 
 
@@ -239,7 +301,8 @@ def test_games_fill_the_page_and_hints_keep_to_one_line(app, name, paper, langua
     # the pencil (the extra-Yams row is taller and may take two).
     box_hints = hints[:-1] if grid.rules.has_yams_bonus else hints
     assert all(len(hint.children) == 1 for hint in box_hints), [
-        hint.children[0].children[0].text for hint in box_hints if len(hint.children) > 1]
+        hint.children[0].children[0].text for hint in box_hints if len(hint.children) > 1
+    ]
     [footer] = [box for kind, box in classes if kind == "print-foot notes"]
     bottom = page.height - MARGIN_MM * MM
     left_blank = (bottom - (footer.position_y + footer.height)) / MM
@@ -303,8 +366,11 @@ def test_the_printed_sheet_shows_what_the_screen_shows(ctx, store, rules):
 
     column = "down" if rules == "triple" else "free"
     game_id = start_game(store, RULES[rules], ["Mag", "Alix", "Chloé"], household=HOME_HOUSEHOLD)
-    turns = [("66666", "ones" if rules == "triple" else "yams"), ("12345", "ones"),
-             ("66612", "ones")]
+    turns = [
+        ("66666", "ones" if rules == "triple" else "yams"),
+        ("12345", "ones"),
+        ("66612", "ones"),
+    ]
     if rules == "classique":
         turns += [("66666", "sixes"), ("22345", "yams")]
     for seq, (dice, box) in enumerate(turns):

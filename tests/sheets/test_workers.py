@@ -17,8 +17,7 @@ SLOW_PAGE = "<!doctype html>" + "<p>" + "Yams à la table de cuisine. " * 40 + "
 
 @pytest.fixture
 def workers():
-    pool = PdfWorkers(WorkerSettings(workers=1, queue=0, jobs_per_worker=2,
-                                     timeout_seconds=120.0))
+    pool = PdfWorkers(WorkerSettings(workers=1, queue=0, jobs_per_worker=2, timeout_seconds=120.0))
     yield pool
     pool.shutdown()
 
@@ -33,8 +32,9 @@ def test_workers_draw_pdfs_and_are_replaced_after_their_quota(workers):
 
 def test_a_full_pool_refuses_at_once_and_serves_again_after(workers):
     drawn = []
-    first = threading.Thread(target=lambda: drawn.append(
-        workers.render(SLOW_PAGE, STATIC, household=1)))
+    first = threading.Thread(
+        target=lambda: drawn.append(workers.render(SLOW_PAGE, STATIC, household=1))
+    )
     first.start()
     deadline = time.monotonic() + 30
     while workers.in_flight == 0 and time.monotonic() < deadline:
@@ -61,8 +61,9 @@ def test_a_worker_that_dies_costs_one_render_not_the_pool(workers):
     first.start()
     deadline = time.monotonic() + 30
     # The pool starts with the first render, in the thread.
-    while (workers._executor is None or not workers._executor._processes) \
-            and time.monotonic() < deadline:
+    while (
+        workers._executor is None or not workers._executor._processes
+    ) and time.monotonic() < deadline:
         time.sleep(0.01)
     time.sleep(0.2)
     # As the kernel's out-of-memory killer would.
@@ -75,8 +76,7 @@ def test_a_worker_that_dies_costs_one_render_not_the_pool(workers):
 
 
 def test_one_households_prints_are_drawn_one_at_a_time_and_anothers_go_between():
-    pool = PdfWorkers(WorkerSettings(workers=2, queue=1, jobs_per_worker=25,
-                                     timeout_seconds=120.0))
+    pool = PdfWorkers(WorkerSettings(workers=2, queue=1, jobs_per_worker=25, timeout_seconds=120.0))
     ended: dict[str, float] = {}
 
     def render(name: str, household: str, page: str) -> None:

@@ -111,8 +111,9 @@ def test_a_failed_backup_leaves_the_previous_one_untouched(tmp_path):
     assert [p.name for p in destination.parent.iterdir()] == ["backup.sqlite3"]
 
 
-def test_backup_refuses_a_missing_database_and_overwriting_the_database(store, instance_path,
-                                                                        tmp_path):
+def test_backup_refuses_a_missing_database_and_overwriting_the_database(
+    store, instance_path, tmp_path
+):
     with pytest.raises(BackupError, match="no database"):
         backup(tmp_path / "missing.sqlite3", tmp_path / "copy.sqlite3")
     database = instance_path / DATABASE_FILE
@@ -150,8 +151,9 @@ def test_backup_command_then_the_documented_restore(tmp_path):
     restored = create_app({"TESTING": True}, instance_path=instance)
     try:
         for game_id in game_ids:
-            record, _state = load(restored.extensions[STORE_EXTENSION], game_id,
-                                  household=HOME_HOUSEHOLD)
+            record, _state = load(
+                restored.extensions[STORE_EXTENSION], game_id, household=HOME_HOUSEHOLD
+            )
             assert [e.seq for e in record.entries] == [0, 1, 2, 3, 4]
             assert restored.test_client().get(f"/games/{game_id}").status_code == 200
         restored_store = restored.extensions[STORE_EXTENSION]

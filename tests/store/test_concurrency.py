@@ -37,8 +37,10 @@ PRESETS = ["classique", "yatzy"]
 
 @pytest.fixture
 def busy_app(instance_path, database_url):
-    app = create_app({"TESTING": True, "WTF_CSRF_ENABLED": False,
-                      "DATABASE_URL": database_url}, instance_path=instance_path)
+    app = create_app(
+        {"TESTING": True, "WTF_CSRF_ENABLED": False, "DATABASE_URL": database_url},
+        instance_path=instance_path,
+    )
     yield app
     app.extensions[STORE_EXTENSION].dispose()
 
@@ -51,10 +53,15 @@ def _one_turn_from_the_end(store, rng, index):
     game_id = start_game(store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD)
     *first, last = parsed.entries
     for seq, entry in enumerate(first):
-        play_turn(store, game_id, seq, entry.column, entry.box, entry.dice,
-                  household=HOME_HOUSEHOLD)
-    return game_id, {"seq": len(first), "dice": "".join(map(str, last.dice)),
-                     "target": f"{last.column}:{last.box}", "confirm": "1"}
+        play_turn(
+            store, game_id, seq, entry.column, entry.box, entry.dice, household=HOME_HOUSEHOLD
+        )
+    return game_id, {
+        "seq": len(first),
+        "dice": "".join(map(str, last.dice)),
+        "target": f"{last.column}:{last.box}",
+        "confirm": "1",
+    }
 
 
 def _finish_or_undo(client, store, game_id: int, last_turn: dict, finished: bool) -> int:
@@ -63,10 +70,12 @@ def _finish_or_undo(client, store, game_id: int, last_turn: dict, finished: bool
     # would show.
     version = store.game_version(game_id, household=HOME_HOUSEHOLD).token
     if finished:
-        return client.post(f"/games/{game_id}/undo",
-                           data={"seq": last_turn["seq"] + 1, "version": version}).status_code
-    return client.post(f"/games/{game_id}/entries",
-                       data={**last_turn, "version": version}).status_code
+        return client.post(
+            f"/games/{game_id}/undo", data={"seq": last_turn["seq"] + 1, "version": version}
+        ).status_code
+    return client.post(
+        f"/games/{game_id}/entries", data={**last_turn, "version": version}
+    ).status_code
 
 
 def _together(barrier: threading.Barrier, *jobs: Callable[[], None]) -> None:
@@ -103,9 +112,12 @@ def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(b
     games = [_one_turn_from_the_end(store, rng, index) for index in range(THREADS)]
     for game_id, last_turn in games[::2]:
         version = store.game_version(game_id, household=HOME_HOUSEHOLD).token
-        assert busy_app.test_client().post(f"/games/{game_id}/entries",
-                                           data={**last_turn, "version": version}
-                                           ).status_code == 303
+        assert (
+            busy_app.test_client()
+            .post(f"/games/{game_id}/entries", data={**last_turn, "version": version})
+            .status_code
+            == 303
+        )
     barrier = threading.Barrier(THREADS)
     statuses: list[int] = []
 
@@ -132,11 +144,29 @@ def test_imports_racing_finishes_and_undos_keep_every_counter_equal_to_the_repla
     rng = random.Random(21)
     games_played = [_one_turn_from_the_end(store, rng, index) for index in range(4)]
     # Old and new games of the same players and rule sets: every streak is recounted.
-    batches = [check_files([("games.json", json.dumps([
-        {**random_document(Rules.from_dict({"preset": PRESETS[number % 2]}),
-                           rng.sample(NAMES, 2), rng),
-         "finished_at": f"20{20 + number}-01-01"} for number in range(8)]))])
-        for _ in range(3)]
+    batches = [
+        check_files(
+            [
+                (
+                    "games.json",
+                    json.dumps(
+                        [
+                            {
+                                **random_document(
+                                    Rules.from_dict({"preset": PRESETS[number % 2]}),
+                                    rng.sample(NAMES, 2),
+                                    rng,
+                                ),
+                                "finished_at": f"20{20 + number}-01-01",
+                            }
+                            for number in range(8)
+                        ]
+                    ),
+                )
+            ]
+        )
+        for _ in range(3)
+    ]
     barrier = threading.Barrier(len(games_played) + 1)
     statuses: list[int] = []
 
@@ -144,8 +174,9 @@ def test_imports_racing_finishes_and_undos_keep_every_counter_equal_to_the_repla
         client = busy_app.test_client()
         barrier.wait(timeout=60)
         for round_number in range(2 * ROUNDS):
-            statuses.append(_finish_or_undo(client, store, game_id, last_turn,
-                                             round_number % 2 == 1))
+            statuses.append(
+                _finish_or_undo(client, store, game_id, last_turn, round_number % 2 == 1)
+            )
 
     def importer() -> None:
         barrier.wait(timeout=60)
@@ -194,7 +225,8 @@ def test_an_import_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch)
     assert len(calls) == 2
     # Each game once, with its whole log: nothing of the first attempt stayed.
     assert [len(load(store, game_id, household=HOME_HOUSEHOLD)[0].entries) for game_id in ids] == [
-        len(game.state.entries) for game in checked]
+        len(game.state.entries) for game in checked
+    ]
     with store.engine.connect() as connection:
         assert connection.scalar(select(func.count()).select_from(games)) == len(documents)
     stored, expected = _counters(store)
@@ -203,10 +235,13 @@ def test_an_import_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch)
 
 def test_a_merge_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch):
     rng = random.Random(8)
-    documents = [random_document(Rules(), [first, "Zoé"], rng)
-                 for first in ("Mag", "Maggie", "Mag", "Maggie")]
-    import_games(store, check_files([("games.json", json.dumps(documents))]),
-                 household=HOME_HOUSEHOLD)
+    documents = [
+        random_document(Rules(), [first, "Zoé"], rng)
+        for first in ("Mag", "Maggie", "Mag", "Maggie")
+    ]
+    import_games(
+        store, check_files([("games.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+    )
     by_name = {player.name: player.id for player in list_players(store, household=HOME_HOUSEHOLD)}
     calls = _broken_off_once(monkeypatch, players_module, "rebuild_player_aggregates")
 

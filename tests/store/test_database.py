@@ -44,15 +44,21 @@ def test_foreign_keys_are_enforced_and_deleting_a_game_deletes_its_log(store):
             )
         )
     game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
-    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False,
-                    household=HOME_HOUSEHOLD)
+    store.add_entry(
+        game_id,
+        0,
+        EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5),
+        False,
+        household=HOME_HOUSEHOLD,
+    )
     with store.engine.begin() as connection:
         connection.execute(delete(games).where(games.c.id == game_id))
         assert connection.scalar(select(func.count()).select_from(entries)) == 0
 
 
-@pytest.mark.sqlite_only("an empty SQLite file; tests/store/test_postgresql.py migrates an "
-                        "empty PostgreSQL database")
+@pytest.mark.sqlite_only(
+    "an empty SQLite file; tests/store/test_postgresql.py migrates an empty PostgreSQL database"
+)
 def test_migration_creates_the_schema_in_an_empty_file(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'games.sqlite3'}")
     assert not (tmp_path / "games.sqlite3").exists()
@@ -89,8 +95,9 @@ def test_games_survive_a_restart(database_url):
     first = Store(database_url)
     first.migrate()
     game_id = first.create_game({"preset": "classique"}, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
-    first.add_entry(game_id, 0, EntryRecord(0, 0, "free", "yams", (4,) * 5, 50), False,
-                    household=HOME_HOUSEHOLD)
+    first.add_entry(
+        game_id, 0, EntryRecord(0, 0, "free", "yams", (4,) * 5, 50), False, household=HOME_HOUSEHOLD
+    )
     before = first.load_game(game_id, household=HOME_HOUSEHOLD)
     first.dispose()
 
@@ -151,15 +158,24 @@ def test_entries_are_found_by_game_through_their_unique_index_alone(store):
     """Migration 0008 drops the index on game_id, which the unique (game_id, seq) serves;
     going back to 0007 and up again keeps every entry."""
     game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
-    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5), False,
-                    household=HOME_HOUSEHOLD)
+    store.add_entry(
+        game_id,
+        0,
+        EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5),
+        False,
+        household=HOME_HOUSEHOLD,
+    )
     before = store.load_game(game_id, household=HOME_HOUSEHOLD)
     cfg = alembic_config()
     with store.engine.begin() as connection:
         assert "ix_entries_game_id" not in _entry_index_names(connection)
         if connection.dialect.name == "sqlite":
-            plan = " ".join(row[-1] for row in connection.exec_driver_sql(
-                "EXPLAIN QUERY PLAN SELECT * FROM entries WHERE game_id = 1 ORDER BY seq"))
+            plan = " ".join(
+                row[-1]
+                for row in connection.exec_driver_sql(
+                    "EXPLAIN QUERY PLAN SELECT * FROM entries WHERE game_id = 1 ORDER BY seq"
+                )
+            )
             assert plan.startswith("SEARCH entries USING INDEX") and "TEMP B-TREE" not in plan
         cfg.attributes["connection"] = connection
         command.downgrade(cfg, "0007")

@@ -82,8 +82,11 @@ def test_add_entry_appends_to_the_log(store):
 
     store.add_entry(game_id, 0, entry(0, seat=0), finished=False, household=HOME_HOUSEHOLD)
     store.add_entry(
-        game_id, 1, entry(1, seat=1, box="chance", dice=(1, 2, 3, 4, 6), score=16), finished=False,
-        household=HOME_HOUSEHOLD
+        game_id,
+        1,
+        entry(1, seat=1, box="chance", dice=(1, 2, 3, 4, 6), score=16),
+        finished=False,
+        household=HOME_HOUSEHOLD,
     )
 
     game = store.load_game(game_id, household=HOME_HOUSEHOLD)
@@ -102,8 +105,13 @@ def test_add_entry_on_a_stale_sequence_changes_nothing(store, expected_seq):
     before = store.load_game(game_id, household=HOME_HOUSEHOLD)
 
     with pytest.raises(StaleSheet):
-        store.add_entry(game_id, expected_seq, entry(expected_seq, box="ones"), finished=True,
-                        household=HOME_HOUSEHOLD)
+        store.add_entry(
+            game_id,
+            expected_seq,
+            entry(expected_seq, box="ones"),
+            finished=True,
+            household=HOME_HOUSEHOLD,
+        )
 
     assert store.load_game(game_id, household=HOME_HOUSEHOLD) == before
 
@@ -135,8 +143,13 @@ def test_finishing_entry_marks_the_game_finished_and_undo_reopens_it(store):
 def test_undo_removes_only_the_last_entry(store):
     game_id = store.create_game(RULES, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
     store.add_entry(game_id, 0, entry(0, seat=0), finished=False, household=HOME_HOUSEHOLD)
-    store.add_entry(game_id, 1, entry(1, seat=1, box="yams", dice=(2,) * 5, score=50), False,
-                    household=HOME_HOUSEHOLD)
+    store.add_entry(
+        game_id,
+        1,
+        entry(1, seat=1, box="yams", dice=(2,) * 5, score=50),
+        False,
+        household=HOME_HOUSEHOLD,
+    )
 
     undone = store.undo_entry(game_id, 2, household=HOME_HOUSEHOLD)
 
@@ -148,8 +161,13 @@ def test_undo_removes_only_the_last_entry(store):
 def test_undo_on_a_stale_sequence_changes_nothing(store, expected_seq):
     game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
     store.add_entry(game_id, 0, entry(0), finished=False, household=HOME_HOUSEHOLD)
-    store.add_entry(game_id, 1, entry(1, box="fives", dice=(5, 5, 1, 2, 3), score=10), False,
-                    household=HOME_HOUSEHOLD)
+    store.add_entry(
+        game_id,
+        1,
+        entry(1, box="fives", dice=(5, 5, 1, 2, 3), score=10),
+        False,
+        household=HOME_HOUSEHOLD,
+    )
     before = store.load_game(game_id, household=HOME_HOUSEHOLD)
 
     with pytest.raises(StaleSheet):
@@ -182,15 +200,17 @@ def test_unknown_game_is_reported(store):
 def test_dice_must_be_faces_of_a_die(store):
     game_id = store.create_game(RULES, ["Alice"], household=HOME_HOUSEHOLD)
     with pytest.raises(ValueError):
-        store.add_entry(game_id, 0, entry(0, dice=(6, 6, 7, 1, 1)), finished=False,
-                        household=HOME_HOUSEHOLD)
+        store.add_entry(
+            game_id, 0, entry(0, dice=(6, 6, 7, 1, 1)), finished=False, household=HOME_HOUSEHOLD
+        )
     assert store.load_game(game_id, household=HOME_HOUSEHOLD).entries == ()
 
 
 def test_six_dice_round_trip(store):
     game_id = store.create_game({"dice": 6}, ["Alice"], household=HOME_HOUSEHOLD)
-    store.add_entry(game_id, 0, entry(0, dice=(6, 6, 6, 6, 6, 1), score=30), False,
-                    household=HOME_HOUSEHOLD)
+    store.add_entry(
+        game_id, 0, entry(0, dice=(6, 6, 6, 6, 6, 1), score=30), False, household=HOME_HOUSEHOLD
+    )
     assert store.load_game(game_id, household=HOME_HOUSEHOLD).entries[0].dice == (6, 6, 6, 6, 6, 1)
 
 

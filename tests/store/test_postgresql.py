@@ -21,12 +21,18 @@ from scorekeeper.web.security import MAX_PIN_FAILURES, PinAttempts
 from testing.live import REPO_ROOT
 from tests.support.databases import ADMIN_URL, ON_POSTGRESQL
 
-needs_postgresql = pytest.mark.skipif(not ON_POSTGRESQL,
-                                      reason="needs SCOREKEEPER_TEST_DATABASE_URL")
+needs_postgresql = pytest.mark.skipif(
+    not ON_POSTGRESQL, reason="needs SCOREKEEPER_TEST_DATABASE_URL"
+)
 
 
-@pytest.mark.parametrize("url", ["postgresql://yams:secret@db.example:5433/yams",
-                                 "postgres://yams:secret@db.example:5433/yams"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://yams:secret@db.example:5433/yams",
+        "postgres://yams:secret@db.example:5433/yams",
+    ],
+)
 def test_a_postgresql_url_opens_with_psycopg_3(url):
     opened = engine_url(url)
     assert opened.drivername == "postgresql+psycopg"
@@ -40,26 +46,34 @@ def test_a_missing_driver_is_one_line_naming_the_extra(monkeypatch, tmp_path):
     with pytest.raises(DatabaseSetupError, match=r"pip install 'scorekeeper\[postgresql\]'"):
         Store(url)
 
-    result = CliRunner().invoke(cli.main, ["migrate", "--instance", str(tmp_path)],
-                                env={DATABASE_URL_ENV: url})
+    result = CliRunner().invoke(
+        cli.main, ["migrate", "--instance", str(tmp_path)], env={DATABASE_URL_ENV: url}
+    )
 
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [
         "Error: the postgresql database driver is missing (psycopg): "
-        "pip install 'scorekeeper[postgresql]'"]
+        "pip install 'scorekeeper[postgresql]'"
+    ]
 
 
 def test_an_unreadable_url_is_one_line_too(tmp_path):
-    result = CliRunner().invoke(cli.main, ["serve", "--instance", str(tmp_path)],
-                                env={DATABASE_URL_ENV: "games on the shelf"})
+    result = CliRunner().invoke(
+        cli.main,
+        ["serve", "--instance", str(tmp_path)],
+        env={DATABASE_URL_ENV: "games on the shelf"},
+    )
     assert result.exit_code == 1
     assert len(result.output.strip().splitlines()) == 1
     assert result.output.startswith("Error: DATABASE_URL:")
 
 
 def test_migrate_brings_the_database_up_to_date_and_exits(instance_path, database_url):
-    result = CliRunner().invoke(cli.main, ["migrate", "--instance", str(instance_path)],
-                                env={DATABASE_URL_ENV: database_url})
+    result = CliRunner().invoke(
+        cli.main,
+        ["migrate", "--instance", str(instance_path)],
+        env={DATABASE_URL_ENV: database_url},
+    )
     assert result.exit_code == 0, result.output
     assert "Database up to date" in result.output
     engine = create_engine(engine_url(database_url))
@@ -69,8 +83,7 @@ def test_migrate_brings_the_database_up_to_date_and_exits(instance_path, databas
         engine.dispose()
 
 
-def test_processes_with_their_own_folders_share_the_key_from_the_environment(
-        tmp_path, monkeypatch):
+def test_processes_with_their_own_folders_share_the_key_from_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv(SECRET_KEY_ENV, "one key for every process")
     first = create_app(instance_path=tmp_path / "a")
     second = create_app(instance_path=tmp_path / "b")
@@ -82,15 +95,20 @@ def test_processes_with_their_own_folders_share_the_key_from_the_environment(
 
 
 @pytest.mark.parametrize(("proxies", "seen"), [(0, "10.0.0.2"), (1, "203.0.113.9")])
-def test_the_client_address_comes_from_a_proxy_only_when_trusted(instance_path, database_url,
-                                                                 proxies, seen):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url,
-                      "TRUSTED_PROXIES": proxies}, instance_path=instance_path)
+def test_the_client_address_comes_from_a_proxy_only_when_trusted(
+    instance_path, database_url, proxies, seen
+):
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": database_url, "TRUSTED_PROXIES": proxies},
+        instance_path=instance_path,
+    )
     app.add_url_rule("/address", "address", lambda: request.remote_addr)
     try:
         response = app.test_client().get(
-            "/address", headers={"X-Forwarded-For": "203.0.113.9"},
-            environ_base={"REMOTE_ADDR": "10.0.0.2"})
+            "/address",
+            headers={"X-Forwarded-For": "203.0.113.9"},
+            environ_base={"REMOTE_ADDR": "10.0.0.2"},
+        )
         assert response.get_data(as_text=True) == seen
     finally:
         app.extensions[STORE_EXTENSION].dispose()
@@ -129,12 +147,21 @@ def empty_database():
 @needs_postgresql
 def test_processes_starting_together_on_an_empty_database_all_start(tmp_path, empty_database):
     """Each process migrates at start; the advisory lock lets one do it, the others wait."""
-    code = ("import sys; from scorekeeper.app import create_app; "
-            "create_app(instance_path=sys.argv[1]); print('started')")
+    code = (
+        "import sys; from scorekeeper.app import create_app; "
+        "create_app(instance_path=sys.argv[1]); print('started')"
+    )
     env = {DATABASE_URL_ENV: empty_database, "PYTHONPATH": str(REPO_ROOT), "PATH": ""}
-    processes = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / str(n))],
-                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True) for n in range(6)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(tmp_path / str(n))],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for n in range(6)
+    ]
     outcomes = [process.communicate(timeout=120) for process in processes]
     assert [process.returncode for process in processes] == [0] * 6, outcomes
     store = Store(empty_database)
@@ -151,10 +178,13 @@ def test_a_restarted_database_costs_no_request(app, client, database_url):
     admin = create_engine(engine_url(ADMIN_URL), isolation_level="AUTOCOMMIT")
     try:
         with admin.connect() as connection:
-            killed = connection.scalar(text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE datname = :name AND pid <> pg_backend_pid()"),
-                {"name": engine_url(database_url).database})
+            killed = connection.scalar(
+                text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                    "WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": engine_url(database_url).database},
+            )
     finally:
         admin.dispose()
     assert killed >= 1

@@ -40,8 +40,12 @@ def test_a_quota_counts_each_household_apart_and_refuses_past_its_limit(store, h
     quotas.take(store, household=b, quota=PAGES, amount=5)
     with pytest.raises(QuotaExceeded) as refused:
         quotas.take(store, household=a, quota=PAGES, amount=1)
-    assert (refused.value.kind, refused.value.limit, refused.value.used,
-            refused.value.asked) == (PDF_PAGES, 5, 5, 1)
+    assert (refused.value.kind, refused.value.limit, refused.value.used, refused.value.asked) == (
+        PDF_PAGES,
+        5,
+        5,
+        1,
+    )
     assert _uses(store) == 3  # the refused request counted nothing
     with pytest.raises(QuotaExceeded):
         check_room(store, household=b, quota=PAGES, amount=1, now=datetime.now(UTC))
@@ -51,13 +55,29 @@ def test_uses_leave_the_window_and_the_refusal_says_when(store, households):
     a, _b = households
     now = datetime.now(UTC)
     with store.engine.begin() as connection:
-        connection.execute(insert(quota_uses), [
-            {"household_id": a, "kind": PDF_PAGES, "used_at": now - timedelta(seconds=90),
-             "amount": 5},  # out of the window: counts no more
-            {"household_id": a, "kind": PDF_PAGES, "used_at": now - timedelta(seconds=40),
-             "amount": 2},
-            {"household_id": a, "kind": PDF_PAGES, "used_at": now - timedelta(seconds=10),
-             "amount": 3}])
+        connection.execute(
+            insert(quota_uses),
+            [
+                {
+                    "household_id": a,
+                    "kind": PDF_PAGES,
+                    "used_at": now - timedelta(seconds=90),
+                    "amount": 5,
+                },  # out of the window: counts no more
+                {
+                    "household_id": a,
+                    "kind": PDF_PAGES,
+                    "used_at": now - timedelta(seconds=40),
+                    "amount": 2,
+                },
+                {
+                    "household_id": a,
+                    "kind": PDF_PAGES,
+                    "used_at": now - timedelta(seconds=10),
+                    "amount": 3,
+                },
+            ],
+        )
     with pytest.raises(QuotaExceeded) as refused:
         check_room(store, household=a, quota=PAGES, amount=2, now=now)
     # Two pages fit once the use of 40 s ago leaves the minute, 20 s from now.
@@ -68,8 +88,7 @@ def test_uses_leave_the_window_and_the_refusal_says_when(store, households):
     assert too_big.value.frees_at is None  # more than the whole quota: time frees nothing
     # A use forgets the household's uses out of the window.
     with store.engine.begin() as connection:
-        quotas.use(connection, household=a, quota=Quota(PDF_PAGES, 10, MINUTE), amount=1,
-                   now=now)
+        quotas.use(connection, household=a, quota=Quota(PDF_PAGES, 10, MINUTE), amount=1, now=now)
     assert _uses(store) == 3
 
 

@@ -55,8 +55,9 @@ def test_the_turn_written_is_kept_as_the_store_now_holds_it(store, replayed):
     game_id = start_game(store, RULES, ["Mag", "Alix"], household=HOME_HOUSEHOLD)
     load(store, game_id, household=HOME_HOUSEHOLD)
 
-    _cell, written, after = play_turn(store, game_id, 0, "free", "sixes", "66653",
-                                      household=HOME_HOUSEHOLD)
+    _cell, written, after = play_turn(
+        store, game_id, 0, "free", "sixes", "66653", household=HOME_HOUSEHOLD
+    )
     record, state = load(store, game_id, household=HOME_HOUSEHOLD)
 
     assert replayed == [game_id]  # the load before the turn only
@@ -160,8 +161,9 @@ def test_a_game_imported_under_the_id_of_a_deleted_one_is_not_the_deleted_one(st
     document = json.loads(json.dumps(exported).replace('"Mag"', '"Maggie"'))
 
     delete_game(store, game_id, household=HOME_HOUSEHOLD)
-    [imported] = import_games(store, check_files([("partie.json", json.dumps(document))]),
-                              household=HOME_HOUSEHOLD)
+    [imported] = import_games(
+        store, check_files([("partie.json", json.dumps(document))]), household=HOME_HOUSEHOLD
+    )
     record, state = load(store, imported, household=HOME_HOUSEHOLD)
 
     assert record.players == state.players == ("Maggie",)

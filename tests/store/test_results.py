@@ -30,8 +30,9 @@ def play_document(store, document):
     parsed = read_document(document)
     game_id = start_game(store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD)
     for seq, entry in enumerate(parsed.entries):
-        play_turn(store, game_id, seq, entry.column, entry.box, entry.dice,
-                  household=HOME_HOUSEHOLD)
+        play_turn(
+            store, game_id, seq, entry.column, entry.box, entry.dice, household=HOME_HOUSEHOLD
+        )
     return game_id
 
 
@@ -49,7 +50,8 @@ def classique_streaks(store):
     """Every classique result's bonus streak, in the order the games finished."""
     with store.engine.connect() as connection:
         return connection.scalars(
-            select(results.c.bonus_streak).where(results.c.rules_key == rules_key({}))
+            select(results.c.bonus_streak)
+            .where(results.c.rules_key == rules_key({}))
             .order_by(results.c.finished_at, results.c.game_id)
         ).all()
 
@@ -74,20 +76,25 @@ def test_finishing_a_game_caches_each_seat_result_from_its_replay(store):
 def test_equal_totals_share_the_win_and_a_solo_game_wins_nothing(store):
     twins = solo_document("Mag")
     twins["players"] = ["Mag", "Alix"]
-    twins["entries"] = [dict(entry, player=name) for entry in twins["entries"]
-                        for name in ("Mag", "Alix")]
+    twins["entries"] = [
+        dict(entry, player=name) for entry in twins["entries"] for name in ("Mag", "Alix")
+    ]
     import_documents(store, twins, solo_document("Zoé"))
 
     rows = aggregate_rows(store)["results"]
     assert [(row["total"], row["rank"], row["won"]) for row in rows] == [
-        (319, 1, True), (319, 1, True), (319, 1, False)]
+        (319, 1, True),
+        (319, 1, True),
+        (319, 1, False),
+    ]
     stats = {row["player_id"]: row for row in aggregate_rows(store)["player_stats"]}
     assert (stats[3]["games"], stats[3]["duels"], stats[3]["wins"]) == (1, 0, 0)
 
 
 def test_undo_forgets_the_results_and_finishing_again_restores_them(store):
-    document = random_document(Rules.from_dict({"preset": "yatzy"}), ["Mag", "Alix"],
-                               random.Random(3))
+    document = random_document(
+        Rules.from_dict({"preset": "yatzy"}), ["Mag", "Alix"], random.Random(3)
+    )
     game_id = play_document(store, document)
     before = aggregate_rows(store)
     last = read_document(document).entries[-1]
@@ -144,9 +151,12 @@ def player_id_of(store, name):
 
 def test_the_cache_always_equals_a_replay_of_every_finished_game(store):
     rng = random.Random(11)
-    rule_choices = [Rules(), Rules.from_dict({"preset": "triple"}),
-                    Rules.from_dict({"preset": "yatzy", "vache": True}),
-                    Rules.from_dict({"four_kind": "fixed40", "dice": 6, "plus_minus": True})]
+    rule_choices = [
+        Rules(),
+        Rules.from_dict({"preset": "triple"}),
+        Rules.from_dict({"preset": "yatzy", "vache": True}),
+        Rules.from_dict({"four_kind": "fixed40", "dice": 6, "plus_minus": True}),
+    ]
     documents = []
     for number in range(16):
         names = rng.sample(["Mag", "Alix", "Bob", "Zoé"], rng.randint(1, 3))
@@ -162,16 +172,18 @@ def test_the_cache_always_equals_a_replay_of_every_finished_game(store):
     store.undo_entry(played, 26, household=HOME_HOUSEHOLD)
     delete_game(store, ids[0], household=HOME_HOUSEHOLD)
     rename_player(store, player_id_of(store, "Alix"), "Alixe", household=HOME_HOUSEHOLD)
-    merge_players(store, player_id_of(store, "Mag"), player_id_of(store, "Maggie"),
-                  household=HOME_HOUSEHOLD)
+    merge_players(
+        store, player_id_of(store, "Mag"), player_id_of(store, "Maggie"), household=HOME_HOUSEHOLD
+    )
     import_documents(store, {**documents[3], "finished_at": "2024-01-01"})
 
     assert_cache_matches_replay(store)
 
 
 def test_migrate_fills_the_results_of_games_finished_before_they_existed(store):
-    import_documents(store, solo_document("Mag"),
-                     random_document(Rules(), ["Alix", "Bob"], random.Random(2)))
+    import_documents(
+        store, solo_document("Mag"), random_document(Rules(), ["Alix", "Bob"], random.Random(2))
+    )
     before = aggregate_rows(store)
     with store.engine.begin() as connection:
         for table in (player_box_stats, player_stats, results, rule_sets):
@@ -184,8 +196,13 @@ def test_migrate_fills_the_results_of_games_finished_before_they_existed(store):
 
 def test_a_log_marked_finished_that_does_not_end_the_game_is_not_ranked(store):
     game_id = store.create_game({}, ["Mag"], household=HOME_HOUSEHOLD)
-    store.add_entry(game_id, 0, EntryRecord(0, 0, "free", "sixes", (6, 6, 6, 5, 3), 18),
-                    finished=True, household=HOME_HOUSEHOLD)
+    store.add_entry(
+        game_id,
+        0,
+        EntryRecord(0, 0, "free", "sixes", (6, 6, 6, 5, 3), 18),
+        finished=True,
+        household=HOME_HOUSEHOLD,
+    )
     assert aggregate_rows(store)["results"] == []
     store.migrate()
     assert aggregate_rows(store)["results"] == []
@@ -194,8 +211,13 @@ def test_a_log_marked_finished_that_does_not_end_the_game_is_not_ranked(store):
 def test_a_finished_game_whose_log_the_rules_refuse_does_not_stop_the_start(store):
     game_id = store.create_game({}, ["Mag"], household=HOME_HOUSEHOLD)
     for seq in range(2):  # the same box twice
-        store.add_entry(game_id, seq, EntryRecord(seq, 0, "free", "sixes", (6,) * 5, 30),
-                        finished=False, household=HOME_HOUSEHOLD)
+        store.add_entry(
+            game_id,
+            seq,
+            EntryRecord(seq, 0, "free", "sixes", (6,) * 5, 30),
+            finished=False,
+            household=HOME_HOUSEHOLD,
+        )
     with store.engine.begin() as connection:
         connection.execute(update(games).where(games.c.id == game_id).values(status="finished"))
 
@@ -204,19 +226,30 @@ def test_a_finished_game_whose_log_the_rules_refuse_does_not_stop_the_start(stor
     assert aggregate_rows(store)["results"] == []
 
 
-@pytest.mark.parametrize(("first", "second"), [
-    ({}, {"preset": "classique"}),
-    ({"preset": "triple"}, {"columns": ["up", "down", "free"]}),
-    ({"preset": "yatzy"}, {"preset": "yatzy", "columns": ["free"], "vache": False}),
-    (Rules.from_dict({"vache": True}).to_dict(), {"vache": True}),
-])
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ({}, {"preset": "classique"}),
+        ({"preset": "triple"}, {"columns": ["up", "down", "free"]}),
+        ({"preset": "yatzy"}, {"preset": "yatzy", "columns": ["free"], "vache": False}),
+        (Rules.from_dict({"vache": True}).to_dict(), {"vache": True}),
+    ],
+)
 def test_equal_rules_share_one_key(first, second):
     assert rules_key(first) == rules_key(second)
     assert len(rules_key(first)) == 16 and int(rules_key(first), 16) >= 0
 
 
 def test_different_rules_have_different_keys():
-    variants = [{}, {"preset": "triple"}, {"preset": "yatzy"}, {"vache": True},
-                {"four_kind": "fixed40"}, {"dice": 6}, {"columns": ["free", "sec"]},
-                {"yams_bonus": False}, {"joker": "free"}]
+    variants = [
+        {},
+        {"preset": "triple"},
+        {"preset": "yatzy"},
+        {"vache": True},
+        {"four_kind": "fixed40"},
+        {"dice": 6},
+        {"columns": ["free", "sec"]},
+        {"yams_bonus": False},
+        {"joker": "free"},
+    ]
     assert len({rules_key(variant) for variant in variants}) == len(variants)

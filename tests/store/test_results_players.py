@@ -28,9 +28,24 @@ from .test_results import assert_cache_matches_replay
 @pytest.fixture
 def family(store):
     """Mag and Alix played together; "maggie" is Mag on another evening."""
-    return import_games(store, check_files([("family.json", json.dumps([
-        duo_document("Mag", "Alix"), solo_document("maggie "), solo_document("MAGGIE")]))]),
-        household=HOME_HOUSEHOLD)
+    return import_games(
+        store,
+        check_files(
+            [
+                (
+                    "family.json",
+                    json.dumps(
+                        [
+                            duo_document("Mag", "Alix"),
+                            solo_document("maggie "),
+                            solo_document("MAGGIE"),
+                        ]
+                    ),
+                )
+            ]
+        ),
+        household=HOME_HOUSEHOLD,
+    )
 
 
 def names(store):

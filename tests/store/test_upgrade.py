@@ -41,8 +41,10 @@ TABLES_0001 = {
 
 def _rows_0001(path) -> dict[str, list[tuple]]:
     with closing(sqlite3.connect(path)) as connection:
-        return {table: connection.execute(f"SELECT {columns} FROM {table} ORDER BY 1, 2")
-                .fetchall() for table, columns in TABLES_0001.items()}
+        return {
+            table: connection.execute(f"SELECT {columns} FROM {table} ORDER BY 1, 2").fetchall()
+            for table, columns in TABLES_0001.items()
+        }
 
 
 def _revision(path) -> str:
@@ -86,9 +88,15 @@ def test_every_game_replays_and_shows_the_same_totals(upgraded):
     for game_id, *_ in before["games"]:
         record, state = load(store, game_id, household=HOME_HOUSEHOLD)
         stored = [(e.seat, e.column, e.box, e.score) for e in record.entries]
-        replayed = [(e.player, e.column, e.box,
-                     state.sheets[e.player].columns[e.column].cells[e.box].points)
-                    for e in state.entries]
+        replayed = [
+            (
+                e.player,
+                e.column,
+                e.box,
+                state.sheets[e.player].columns[e.column].cells[e.box].points,
+            )
+            for e in state.entries
+        ]
         assert stored == replayed
         html = client.get(f"/games/{game_id}").get_data(as_text=True)
         assert re.findall(r'data-total="(\d+)"', html) == [str(s.total) for s in state.sheets]
@@ -99,9 +107,12 @@ def test_the_games_finished_before_the_upgrade_enter_the_hall_of_fame(upgraded):
     app, before = upgraded
     with app.extensions[STORE_EXTENSION].engine.connect() as connection:
         assert stored_tables(connection) == expected_tables(connection)
-        seats = connection.execute(text(
-            "SELECT count(*) FROM results JOIN games ON games.id = results.game_id "
-            "WHERE games.status = 'finished'")).scalar()
+        seats = connection.execute(
+            text(
+                "SELECT count(*) FROM results JOIN games ON games.id = results.game_id "
+                "WHERE games.status = 'finished'"
+            )
+        ).scalar()
     assert seats == 2 + 1 + 2
     html = app.test_client().get("/hall-of-fame").get_data(as_text=True)
     assert "Mag" in html and "Alix" in html
@@ -122,19 +133,28 @@ def test_a_second_start_changes_nothing(upgraded):
 
 
 def _rule_set_columns(connection) -> list[list[str]]:
-    return sorted(json.loads(rules)["columns"]
-                  for (rules,) in connection.execute(text("SELECT rules FROM rule_sets")))
+    return sorted(
+        json.loads(rules)["columns"]
+        for (rules,) in connection.execute(text("SELECT rules FROM rule_sets"))
+    )
 
 
 def test_rule_sets_follow_the_column_order_of_the_sheet(store):
     """Migration 0004: a Triple rule set stored with (free, down, up) gets the key a Triple
     game finished today gets, in its results and in its players' aggregates."""
     rng = random.Random(3)
-    documents = [random_document(Rules.from_dict(rules), ["Mag", "Alix"], rng)
-                 for rules in ({"preset": "triple"}, {"preset": "triple", "vache": True},
-                               {"columns": ["free", "sec"]}, {})]
-    import_games(store, check_files([("games.json", json.dumps(documents))]),
-                 household=HOME_HOUSEHOLD)
+    documents = [
+        random_document(Rules.from_dict(rules), ["Mag", "Alix"], rng)
+        for rules in (
+            {"preset": "triple"},
+            {"preset": "triple", "vache": True},
+            {"columns": ["free", "sec"]},
+            {},
+        )
+    ]
+    import_games(
+        store, check_files([("games.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+    )
     cfg = alembic_config()
     with store.engine.connect() as connection:
         if connection.dialect.name == "sqlite":
@@ -144,14 +164,22 @@ def test_rule_sets_follow_the_column_order_of_the_sheet(store):
         connection.begin()
         cfg.attributes["connection"] = connection
         command.downgrade(cfg, "0003")
-        assert _rule_set_columns(connection) == [["free"], ["free", "down", "up"],
-                                                 ["free", "down", "up"], ["free", "sec"]]
+        assert _rule_set_columns(connection) == [
+            ["free"],
+            ["free", "down", "up"],
+            ["free", "down", "up"],
+            ["free", "sec"],
+        ]
         # The tables as 0003 had them: the keys of the old column order.
         old_keys = set(connection.scalars(text("SELECT rules_key FROM results")))
         command.upgrade(cfg, "head")
         assert set(connection.scalars(text("SELECT rules_key FROM results"))) != old_keys
-        assert _rule_set_columns(connection) == [["down", "up", "free"],
-                                                 ["down", "up", "free"], ["free"], ["free", "sec"]]
+        assert _rule_set_columns(connection) == [
+            ["down", "up", "free"],
+            ["down", "up", "free"],
+            ["free"],
+            ["free", "sec"],
+        ]
         assert stored_tables(connection) == expected_tables(connection)
         connection.rollback()
         if connection.dialect.name == "sqlite":

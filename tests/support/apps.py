@@ -21,8 +21,9 @@ PASSPHRASE = "correct horse battery"
 def app_on(instance_path: Path, database_url: str, **settings) -> Iterator[Flask]:
     """The app of ``settings`` on the instance folder and database; its store closed at the
     end."""
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **settings},
-                     instance_path=instance_path)
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": database_url, **settings}, instance_path=instance_path
+    )
     try:
         yield app
     finally:

@@ -40,8 +40,7 @@ class PostgresPool:
 
     def __init__(self, admin_url: str) -> None:
         self.admin_url = engine_url(admin_url)
-        self._admin = create_engine(self.admin_url, isolation_level="AUTOCOMMIT",
-                                    pool_size=1)
+        self._admin = create_engine(self.admin_url, isolation_level="AUTOCOMMIT", pool_size=1)
         self._lock = threading.Lock()
         self._free: list[str] = []
         self._all: list[str] = []
@@ -58,15 +57,22 @@ class PostgresPool:
         url = self.url_of(name)
         with self._admin.connect() as admin:
             # A test that left connections open must not hold the next one up.
-            admin.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                               "WHERE datname = :name AND pid <> pg_backend_pid()"),
-                          {"name": name})
+            admin.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": name},
+            )
         engine = create_engine(url)
         try:
             with engine.begin() as connection:
-                tables = connection.scalars(text(
-                    "SELECT quote_ident(tablename) FROM pg_tables "
-                    "WHERE schemaname = 'public' AND tablename <> 'alembic_version'")).all()
+                tables = connection.scalars(
+                    text(
+                        "SELECT quote_ident(tablename) FROM pg_tables "
+                        "WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
+                    )
+                ).all()
                 connection.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY"))
         finally:
             engine.dispose()

@@ -15,24 +15,47 @@ from scorekeeper.store.schema import metadata
 from scorekeeper.store.transfer import check_files, import_games
 from testing.samples import random_document
 
-BONUS_UPPER = [("ones", [1, 1, 1, 1, 2]), ("twos", [2, 2, 2, 2, 1]), ("threes", [3, 3, 3, 3, 1]),
-               ("fours", [4, 4, 4, 4, 1]), ("fives", [5, 5, 5, 5, 1]), ("sixes", [6, 6, 6, 6, 1])]
-POOR_UPPER = [("ones", [1, 2, 3, 4, 6]), ("twos", [2, 3, 4, 5, 6]), ("threes", [3, 4, 5, 6, 1]),
-              ("fours", [4, 1, 2, 3, 6]), ("fives", [5, 1, 2, 3, 4]), ("sixes", [6, 1, 2, 3, 4])]
-LOWER = [("three_kind", [3, 3, 3, 1, 2]), ("four_kind", [4, 4, 4, 4, 1]),
-         ("full_house", [2, 2, 3, 3, 3]), ("small_straight", [1, 2, 3, 4, 6]),
-         ("large_straight", [1, 2, 3, 4, 5]), ("yams", [6, 6, 6, 6, 6]),
-         ("chance", [6, 6, 5, 5, 4])]
+BONUS_UPPER = [
+    ("ones", [1, 1, 1, 1, 2]),
+    ("twos", [2, 2, 2, 2, 1]),
+    ("threes", [3, 3, 3, 3, 1]),
+    ("fours", [4, 4, 4, 4, 1]),
+    ("fives", [5, 5, 5, 5, 1]),
+    ("sixes", [6, 6, 6, 6, 1]),
+]
+POOR_UPPER = [
+    ("ones", [1, 2, 3, 4, 6]),
+    ("twos", [2, 3, 4, 5, 6]),
+    ("threes", [3, 4, 5, 6, 1]),
+    ("fours", [4, 1, 2, 3, 6]),
+    ("fives", [5, 1, 2, 3, 4]),
+    ("sixes", [6, 1, 2, 3, 4]),
+]
+LOWER = [
+    ("three_kind", [3, 3, 3, 1, 2]),
+    ("four_kind", [4, 4, 4, 4, 1]),
+    ("full_house", [2, 2, 3, 3, 3]),
+    ("small_straight", [1, 2, 3, 4, 6]),
+    ("large_straight", [1, 2, 3, 4, 5]),
+    ("yams", [6, 6, 6, 6, 6]),
+    ("chance", [6, 6, 5, 5, 4]),
+]
 
 
 def solo_document(name, bonus=True, yams=True, finished_at=None):
     """A one-player classique game: 84 or 21 in the upper section, 200 or 150 below."""
-    lower = LOWER if yams else [(box, [1, 2, 3, 4, 5] if box == "yams" else dice)
-                                for box, dice in LOWER]
+    lower = (
+        LOWER
+        if yams
+        else [(box, [1, 2, 3, 4, 5] if box == "yams" else dice) for box, dice in LOWER]
+    )
     document = {
-        "rules": {"preset": "classique"}, "players": [name],
-        "entries": [{"player": name, "box": box, "dice": dice}
-                    for box, dice in (BONUS_UPPER if bonus else POOR_UPPER) + lower],
+        "rules": {"preset": "classique"},
+        "players": [name],
+        "entries": [
+            {"player": name, "box": box, "dice": dice}
+            for box, dice in (BONUS_UPPER if bonus else POOR_UPPER) + lower
+        ],
     }
     if finished_at:
         document["finished_at"] = finished_at
@@ -43,15 +66,17 @@ def duo_document(first, second):
     """The game of solo_document, played by two with the same dice."""
     document = solo_document(first)
     document["players"] = [first, second]
-    document["entries"] = [dict(entry, player=name) for entry in document["entries"]
-                           for name in (first, second)]
+    document["entries"] = [
+        dict(entry, player=name) for entry in document["entries"] for name in (first, second)
+    ]
     return document
 
 
 def import_documents(store, *documents):
     """The documents imported into the home household as one file; the new games' ids."""
-    return import_games(store, check_files([("test.json", json.dumps(list(documents)))]),
-                        household=HOME_HOUSEHOLD)
+    return import_games(
+        store, check_files([("test.json", json.dumps(list(documents)))]), household=HOME_HOUSEHOLD
+    )
 
 
 def some_games(store, seed=5):
@@ -59,8 +84,11 @@ def some_games(store, seed=5):
     rng = random.Random(seed)
     documents = []
     for number in range(9):
-        rules = [Rules(), Rules.from_dict({"preset": "triple"}),
-                 Rules.from_dict({"preset": "yatzy"})][number % 3]
+        rules = [
+            Rules(),
+            Rules.from_dict({"preset": "triple"}),
+            Rules.from_dict({"preset": "yatzy"}),
+        ][number % 3]
         names = rng.sample(["Mag", "Alix", "Bob", "Zoé"], rng.randint(1, 3))
         document = random_document(rules, names, rng)
         document["created_at"] = f"2024-06-{number + 1:02d}T19:00:00+02:00"
@@ -70,40 +98,69 @@ def some_games(store, seed=5):
     unfinished["entries"] = unfinished["entries"][:5]
     documents.append({**unfinished, "created_at": "2024-06-20T18:00:00Z"})
     documents.append({**unfinished, "status": "abandoned"})
-    return import_games(store, check_files([("games.json", json.dumps(documents))]),
-                        household=HOME_HOUSEHOLD)
+    return import_games(
+        store, check_files([("games.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+    )
 
 
 def every_row(store):
     """Every row of every table: equal before and after, nothing was stored."""
     with store.engine.connect() as connection:
-        return {table.name: connection.execute(select(table)).all()
-                for table in metadata.sorted_tables}
+        return {
+            table.name: connection.execute(select(table)).all() for table in metadata.sorted_tables
+        }
 
 
 def hall_of_fame(store):
     """Everything the hall of fame and the player pages show, game ids left out."""
+
     def line(found):
-        return (found.name, found.total, found.finished_at, found.rank, found.won,
-                found.yams_count, found.upper, found.bonus_streak)
+        return (
+            found.name,
+            found.total,
+            found.finished_at,
+            found.rank,
+            found.won,
+            found.yams_count,
+            found.upper,
+            found.bonus_streak,
+        )
 
     home = HOME_HOUSEHOLD
     sets = hof.list_rule_sets(store, household=home)
     players = list_players(store, household=home)
     return {
         "rule_sets": [(found.rules, found.games, found.results) for found in sets],
-        "top": {found.rules: [line(x) for x in hof.top_results(store, found.key, 0, 100,
-                                                               household=home)]
-                for found in sets},
-        "records": {found.rules: {name: line(x) for name, x
-                                  in hof.records(store, found.key, household=home).items()}
-                    for found in sets},
-        "recent": [[line(x) for x in game.lines]
-                   for game in hof.finished_games(store, 0, 100, household=home)],
+        "top": {
+            found.rules: [
+                line(x) for x in hof.top_results(store, found.key, 0, 100, household=home)
+            ]
+            for found in sets
+        },
+        "records": {
+            found.rules: {
+                name: line(x) for name, x in hof.records(store, found.key, household=home).items()
+            }
+            for found in sets
+        },
+        "recent": [
+            [line(x) for x in game.lines]
+            for game in hof.finished_games(store, 0, 100, household=home)
+        ],
         "players": [(player.name, player.games, player.wins) for player in players],
-        "stats": {player.name: [(found.rule_set.rules, found.games, found.wins, found.total_sum,
-                                 found.bonus_columns, found.yams_games, found.barred_count)
-                                for found in hof.player_rule_set_stats(store, player.id,
-                                                                       household=home)]
-                  for player in players},
+        "stats": {
+            player.name: [
+                (
+                    found.rule_set.rules,
+                    found.games,
+                    found.wins,
+                    found.total_sum,
+                    found.bonus_columns,
+                    found.yams_games,
+                    found.barred_count,
+                )
+                for found in hof.player_rule_set_stats(store, player.id, household=home)
+            ]
+            for player in players
+        },
     }

@@ -49,10 +49,13 @@ def fill_household(store, household: int, names: Sequence[str], seed: int) -> di
     and the spectator link's token."""
     rng = random.Random(seed)
     pair, alone = list(names[:2]), [names[2]]
-    documents = [random_document(Rules.from_dict(rules), pair, rng)
-                 for rules in ({}, {}, {"preset": "yatzy"})]
-    games = import_games(store, check_files([("games.json", json.dumps(documents))]),
-                         household=household)
+    documents = [
+        random_document(Rules.from_dict(rules), pair, rng)
+        for rules in ({}, {}, {"preset": "yatzy"})
+    ]
+    games = import_games(
+        store, check_files([("games.json", json.dumps(documents))]), household=household
+    )
     playing = start_game(store, Rules(), pair, household=household)
     play_turn(store, playing, 0, "free", "sixes", "66662", household=household)
     play_turn(store, playing, 1, "free", "ones", "11123", household=household)
@@ -61,8 +64,11 @@ def fill_household(store, household: int, names: Sequence[str], seed: int) -> di
     abandoned = start_game(store, Rules(), alone, household=household)
     abandon_game(store, abandoned, household=household)
     players = list_players(store, household=household)
-    return {"games": [*games, playing, abandoned], "players": [player.id for player in players],
-            "token": token}
+    return {
+        "games": [*games, playing, abandoned],
+        "players": [player.id for player in players],
+        "token": token,
+    }
 
 
 def route_paths(app: Flask, values: dict[str, Sequence]) -> list[str]:
@@ -88,8 +94,10 @@ def filled_paths(rule: Rule, values: Mapping[str, Sequence]) -> list[str]:
     names = sorted(rule.arguments)
     # "/games/<int:game_id>/sheet" as "/games/{game_id}/sheet"
     template = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
-    return [template.format_map(dict(zip(names, combination, strict=True)))
-            for combination in itertools.product(*(values[name] for name in names))]
+    return [
+        template.format_map(dict(zip(names, combination, strict=True)))
+        for combination in itertools.product(*(values[name] for name in names))
+    ]
 
 
 @dataclass
@@ -188,8 +196,10 @@ def endpoint_of(app: Flask, url: str, method: str = "POST") -> str:
 def join_household(client, name: str, passphrase: str) -> None:
     """Join the household as a device does: its name and passphrase in the join form."""
     page = client.get("/household/join").get_data(as_text=True)
-    response = client.post("/household/join", data={
-        "name": name, "passphrase": passphrase, "csrf_token": csrf_token_in(page)})
+    response = client.post(
+        "/household/join",
+        data={"name": name, "passphrase": passphrase, "csrf_token": csrf_token_in(page)},
+    )
     assert response.status_code == 303, response.get_data(as_text=True)
 
 
@@ -199,8 +209,10 @@ def _primary_keys(engine: Engine) -> dict[str, list[str]]:
     says) and the columns of its primary key."""
     with engine.connect() as connection:
         found = inspect(connection)
-        return {name: found.get_pk_constraint(name)["constrained_columns"]
-                for name in found.get_table_names()}
+        return {
+            name: found.get_pk_constraint(name)["constrained_columns"]
+            for name in found.get_table_names()
+        }
 
 
 def snapshot(engine: Engine) -> dict[str, dict[tuple, dict]]:

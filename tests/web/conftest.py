@@ -1,6 +1,5 @@
 """Helpers for driving the app through the Flask test client, CSRF token included."""
 
-
 import pytest
 from sqlalchemy import text
 
@@ -9,8 +8,15 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from tests.support.apps import HOSTED, app_on
 from tests.support.forms import csrf_token
 
-DEFAULT_OPTIONS = {"preset": "classique", "four_kind": "sum", "three_kind": "sum",
-                   "full_house": "fixed25", "joker": "official", "dice": "5", "yams_bonus": "y"}
+DEFAULT_OPTIONS = {
+    "preset": "classique",
+    "four_kind": "sum",
+    "three_kind": "sum",
+    "full_house": "fixed25",
+    "joker": "official",
+    "dice": "5",
+    "yams_bonus": "y",
+}
 
 
 class Table:
@@ -42,20 +48,26 @@ class Table:
         return found.token if found else "none"
 
     def play(self, game_id, seq, dice, target, confirm=False, version=None):
-        data = {"seq": seq, "dice": dice, "target": target,
-                "version": version or self.version(game_id)}
+        data = {
+            "seq": seq,
+            "dice": dice,
+            "target": target,
+            "version": version or self.version(game_id),
+        }
         if confirm:
             data["confirm"] = "1"
         return self.post(f"/games/{game_id}/entries", data)
 
     def entry_form(self, game_id, seq, **fields):
         """Any post to the entries of a game, made on its sheet as it is now."""
-        return self.post(f"/games/{game_id}/entries",
-                         {"seq": seq, "version": self.version(game_id), **fields})
+        return self.post(
+            f"/games/{game_id}/entries", {"seq": seq, "version": self.version(game_id), **fields}
+        )
 
     def undo(self, game_id, seq, version=None):
-        return self.post(f"/games/{game_id}/undo",
-                         {"seq": seq, "version": version or self.version(game_id)})
+        return self.post(
+            f"/games/{game_id}/undo", {"seq": seq, "version": version or self.version(game_id)}
+        )
 
 
 @pytest.fixture

@@ -84,8 +84,9 @@ def test_advice_refuses_bad_dice_and_uncovered_rules(table, with_table):
 
 
 def test_advice_shows_the_build_filling_then_the_advice(table, app, classique_table):
-    app.extensions[advice_module.ADVISOR_EXTENSION] = Strategies(app.instance_path,
-                                                                 worker=held_worker)
+    app.extensions[advice_module.ADVISOR_EXTENSION] = Strategies(
+        app.instance_path, worker=held_worker
+    )
     game_id = table.new_game(["Mag"])
     response = table.client.get(f"/games/{game_id}/advice?dice=66653&throw=1")
     page = response.get_data(as_text=True)
@@ -95,7 +96,8 @@ def test_advice_shows_the_build_filling_then_the_advice(table, app, classique_ta
     assert "js/advice.js" in page
     deadline = time.monotonic() + 60
     while (progress := table.client.get(f"/games/{game_id}/advice/progress").json)[
-            "progress"] != 0.5:
+        "progress"
+    ] != 0.5:
         assert time.monotonic() < deadline and not progress["ready"]
         time.sleep(0.05)
     page = table.client.get(f"/games/{game_id}/advice?dice=66653").get_data(as_text=True)
@@ -103,8 +105,7 @@ def test_advice_shows_the_build_filling_then_the_advice(table, app, classique_ta
     aside = Path(app.instance_path) / "release.tmp"  # renamed: the worker reads it whole
     aside.write_text(str(classique_table))
     aside.replace(Path(app.instance_path) / RELEASE)
-    while not (progress := table.client.get(f"/games/{game_id}/advice/progress").json)[
-            "ready"]:
+    while not (progress := table.client.get(f"/games/{game_id}/advice/progress").json)["ready"]:
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert progress["progress"] == 1.0
@@ -121,9 +122,13 @@ def test_advice_after_the_first_throw_lists_the_best_keeps(table, app, with_tabl
     keeps = load_or_build(Rules(), app.instance_path).advise_keeps(state, "52551", 1)
     assert keeps[0].keep == (5, 5, 5)
     shown = re.findall(r"<li[^>]*>([^<:]*) : ([\d,]+)</li>", page)
-    assert shown == [(("garder " + " ".join(map(str, item.keep))) if item.keep
-                      else "tout relancer", f"{item.expected_total:.1f}".replace(".", ","))
-                     for item in keeps[:3]]
+    assert shown == [
+        (
+            ("garder " + " ".join(map(str, item.keep))) if item.keep else "tout relancer",
+            f"{item.expected_total:.1f}".replace(".", ","),
+        )
+        for item in keeps[:3]
+    ]
     # The three fives stand out in the tray, in the order typed; the 2 and the 1 do not.
     marks = re.findall(r'<span class="advice-die( kept)?"><span class="die face-(\d)', page)
     assert marks == [(" kept", "5"), ("", "2"), (" kept", "5"), (" kept", "5"), ("", "1")]
@@ -132,8 +137,9 @@ def test_advice_after_the_first_throw_lists_the_best_keeps(table, app, with_tabl
 
 def test_advice_in_english_after_the_second_throw(table, app, with_table):
     game_id = table.new_game(["Mag"])
-    page = table.client.get(f"/games/{game_id}/advice?dice=66666&throw=2",
-                            headers={"Accept-Language": "en"}).get_data(as_text=True)
+    page = table.client.get(
+        f"/games/{game_id}/advice?dice=66666&throw=2", headers={"Accept-Language": "en"}
+    ).get_data(as_text=True)
     assert "keep all five and score" in page and "2nd throw" in page
 
 
@@ -143,8 +149,13 @@ def test_best_first_keep_of_a_fresh_sheet_averages_to_the_published_value(classi
     strategy = load_or_build(Rules(), classique_table.parent)
     state = GameState.start(Rules(), ["Solo"])
     chances = Counter(tuple(sorted(throw)) for throw in product(range(1, 7), repeat=5))
-    average = sum(chances[roll] * strategy.advise_keeps(state, roll, 1)[0].expected_total
-                  for roll in ROLLS) / 6 ** 5
+    average = (
+        sum(
+            chances[roll] * strategy.advise_keeps(state, roll, 1)[0].expected_total
+            for roll in ROLLS
+        )
+        / 6**5
+    )
     assert average == pytest.approx(strategy.start_value, abs=1e-9)
     assert round(average, 4) == 254.5877
 
@@ -158,10 +169,21 @@ def test_advice_refuses_a_bad_throw(table, with_table):
 
 def test_review_shows_precision_per_player(table, app, with_table):
     game_id = table.new_game(["Mag"])
-    turns = [("66662", "sixes"), ("55553", "fives"), ("44441", "fours"), ("33361", "threes"),
-             ("22216", "twos"), ("11156", "ones"), ("66655", "three_kind"),
-             ("55552", "four_kind"), ("22233", "full_house"), ("12346", "small_straight"),
-             ("23456", "large_straight"), ("44444", "yams"), ("66543", "chance")]
+    turns = [
+        ("66662", "sixes"),
+        ("55553", "fives"),
+        ("44441", "fours"),
+        ("33361", "threes"),
+        ("22216", "twos"),
+        ("11156", "ones"),
+        ("66655", "three_kind"),
+        ("55552", "four_kind"),
+        ("22233", "full_house"),
+        ("12346", "small_straight"),
+        ("23456", "large_straight"),
+        ("44444", "yams"),
+        ("66543", "chance"),
+    ]
     for seq, (dice, box) in enumerate(turns):
         table.play(game_id, seq, dice, f"free:{box}")
     page = table.client.get(f"/games/{game_id}/review").get_data(as_text=True)
@@ -173,9 +195,23 @@ def test_review_counts_points_given_away(table, app, with_table):
     game_id = table.new_game(["Mag"])
     # Five sixes written in Chance while the Yams box is free gives away a lot.
     table.play(game_id, 0, "66666", "free:chance")
-    for seq, box in enumerate(["ones", "twos", "threes", "fours", "fives", "sixes",
-                               "three_kind", "four_kind", "full_house", "small_straight",
-                               "large_straight", "yams"], start=1):
+    for seq, box in enumerate(
+        [
+            "ones",
+            "twos",
+            "threes",
+            "fours",
+            "fives",
+            "sixes",
+            "three_kind",
+            "four_kind",
+            "full_house",
+            "small_straight",
+            "large_straight",
+            "yams",
+        ],
+        start=1,
+    ):
         table.play(game_id, seq, "12346", f"free:{box}", confirm=True)
     page = table.client.get(f"/games/{game_id}/review").get_data(as_text=True)
     assert "mieux : Yams" in page
@@ -187,7 +223,10 @@ def test_the_sheet_asks_for_advice_only_when_the_rules_are_covered(table):
     assert 'name="advice"' in sheet
     # The throw the dice come from: one tap, the 3rd unless changed.
     assert re.findall(r'name="throw" value="(\d)"( checked)?', sheet) == [
-        ("1", ""), ("2", ""), ("3", " checked")]
+        ("1", ""),
+        ("2", ""),
+        ("3", " checked"),
+    ]
     response = table.entry_form(game_id, 0, dice="66653", advice="Conseil")
     assert response.status_code == 303
     assert response.headers["Location"].endswith(f"/games/{game_id}/advice?dice=66653")

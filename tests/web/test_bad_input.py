@@ -67,10 +67,12 @@ def test_filled_box(table, game, snapshot):
 
 def test_a_client_cannot_choose_the_player(table, game, app):
     """The seat comes from the replay: a forged player field is ignored."""
-    response = table.entry_form(game, 1, dice="11123", target="free:ones", player="0",
-                                seat="0", score="50")
+    response = table.entry_form(
+        game, 1, dice="11123", target="free:ones", player="0", seat="0", score="50"
+    )
     assert response.status_code == 303
     from scorekeeper.store.play import load
+
     record, state = load(app.extensions["scorekeeper.store"], game, household=HOME_HOUSEHOLD)
     assert record.entries[-1].seat == 1 and record.entries[-1].score == 3
     assert "ones" not in state.sheets[0].columns["free"].cells
@@ -87,8 +89,9 @@ def test_same_form_posted_twice(table, game, snapshot):
 
 def test_missing_csrf_token(table, game, snapshot):
     before = snapshot()
-    response = table.post(f"/games/{game}/entries",
-                          {"seq": 1, "dice": "11123", "target": "free:ones"}, token=False)
+    response = table.post(
+        f"/games/{game}/entries", {"seq": 1, "dice": "11123", "target": "free:ones"}, token=False
+    )
     assert response.status_code == 400
     assert "La page a expiré" in response.get_data(as_text=True)
     response = table.post("/games/new", {"names-0": "Eve"}, token=False)
@@ -132,8 +135,11 @@ def test_bad_option_values_are_refused(table, snapshot):
 
 
 def test_unknown_game_and_wrong_method(client, table, snapshot):
-    for response in (client.get("/games/999"), client.get("/games/999/ranking"),
-                     table.play(999, 0, "12345", "free:chance")):
+    for response in (
+        client.get("/games/999"),
+        client.get("/games/999/ranking"),
+        table.play(999, 0, "12345", "free:chance"),
+    ):
         assert response.status_code == 404
         assert "Aucune partie n&#39;a le numéro 999." in response.get_data(as_text=True)
     before = snapshot()
@@ -154,23 +160,40 @@ def test_undo_with_a_stale_sheet_changes_nothing(table, game, snapshot):
 
 def test_playing_a_finished_game_is_refused(table, snapshot):
     game_id = table.new_game(["Solo"], preset="yatzy")
-    boxes = ["ones", "twos", "threes", "fours", "fives", "sixes", "pair", "two_pairs",
-             "three_kind", "four_kind", "small_straight", "large_straight", "full_house",
-             "chance", "yams"]
+    boxes = [
+        "ones",
+        "twos",
+        "threes",
+        "fours",
+        "fives",
+        "sixes",
+        "pair",
+        "two_pairs",
+        "three_kind",
+        "four_kind",
+        "small_straight",
+        "large_straight",
+        "full_house",
+        "chance",
+        "yams",
+    ]
     for seq, box in enumerate(boxes):
         assert table.play(game_id, seq, "12345", f"free:{box}", confirm=True).status_code == 303
     before = snapshot()
     response = table.play(game_id, 15, "12345", "free:ones", confirm=True)
     assert response.status_code == 422 and "La partie est terminée" in response.get_data(
-        as_text=True)
+        as_text=True
+    )
     assert snapshot() == before
 
 
 @pytest.mark.sqlite_only("holds the SQLite file's write lock")
-@pytest.mark.parametrize(("lang", "sentence"), [
-    ("fr", "réessayez dans un instant"), ("en", "try again in a moment")])
-def test_a_turn_that_meets_a_held_lock_is_told_to_try_again(table, game, app, snapshot,
-                                                            monkeypatch, lang, sentence):
+@pytest.mark.parametrize(
+    ("lang", "sentence"), [("fr", "réessayez dans un instant"), ("en", "try again in a moment")]
+)
+def test_a_turn_that_meets_a_held_lock_is_told_to_try_again(
+    table, game, app, snapshot, monkeypatch, lang, sentence
+):
     # A short busy timeout, so that the test does not wait SQLite's five seconds.
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
     app.extensions[STORE_EXTENSION].engine.dispose()

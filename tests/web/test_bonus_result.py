@@ -13,8 +13,9 @@ from tests.fixtures.finished_games import finished_game_document
 def test_a_finished_game_shows_the_bonus_won_or_missed(app, client):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
     store = app.extensions[STORE_EXTENSION]
-    [game_id] = import_games(store, check_files([("game.json", json.dumps(document))]),
-                             household=HOME_HOUSEHOLD)
+    [game_id] = import_games(
+        store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
+    )
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     results = re.findall(r'<span class="bonus-result[^"]*">([^<]*)</span>', html)
     assert results == ["+35 ✓", "manqué de 42", "manqué de 1", "+35 ✓"] * 2
@@ -22,4 +23,7 @@ def test_a_finished_game_shows_the_bonus_won_or_missed(app, client):
     client.set_cookie(COOKIE, "en")
     english = client.get(f"/games/{game_id}").get_data(as_text=True)
     assert re.findall(r'<span class="bonus-result[^"]*">([^<]*)</span>', english)[:3] == [
-        "+35 ✓", "missed by 42", "missed by 1"]
+        "+35 ✓",
+        "missed by 42",
+        "missed by 1",
+    ]

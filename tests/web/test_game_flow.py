@@ -58,13 +58,19 @@ def test_home_lists_a_bounded_number_of_games_and_links_to_the_rest(table, monke
     ids = [table.new_game([f"Joueur {number}"]) for number in range(5)]
     home = table.client.get("/").get_data(as_text=True)
     # The two most recent, and a link to all five.
-    assert [f"/games/{game_id}\"" in home for game_id in ids] == [False, False, False, True, True]
+    assert [f'/games/{game_id}"' in home for game_id in ids] == [False, False, False, True, True]
     assert "/games/in-progress" in home and "Toutes les parties en cours (5)" in home
-    pages = [table.client.get(f"/games/in-progress?page={number}").get_data(as_text=True)
-             for number in (1, 2, 3)]
-    listed = [sorted((game_id for game_id in ids if f"/games/{game_id}\"" in page),
-                     key=lambda game_id, page=page: page.index(f"/games/{game_id}\""))
-              for page in pages]
+    pages = [
+        table.client.get(f"/games/in-progress?page={number}").get_data(as_text=True)
+        for number in (1, 2, 3)
+    ]
+    listed = [
+        sorted(
+            (game_id for game_id in ids if f'/games/{game_id}"' in page),
+            key=lambda game_id, page=page: page.index(f'/games/{game_id}"'),
+        )
+        for page in pages
+    ]
     assert listed == [[ids[4], ids[3]], [ids[2], ids[1]], [ids[0]]]
     assert table.client.get("/games/in-progress?page=4").status_code == 404
 
@@ -146,8 +152,9 @@ def test_undo_after_the_end_reopens_the_game(table, app):
 
 
 def test_new_game_with_house_rules(table, app):
-    game_id = table.new_game(["Mag", "Alix"], preset="triple", vache="y", sec="y",
-                             four_kind="fixed40", dice="6")
+    game_id = table.new_game(
+        ["Mag", "Alix"], preset="triple", vache="y", sec="y", four_kind="fixed40", dice="6"
+    )
     record, _ = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)
     rules = Rules.from_dict(record.rules)
     assert rules.columns == ("down", "up", "free", "sec")
@@ -207,8 +214,9 @@ def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app)
     def post(**data):
         data["csrf_token"] = csrf_token(table.client)
         data["version"] = table.version(game_id)
-        return table.client.post(f"/games/{game_id}/entries", data=data,
-                                 headers={"X-Sheet-Swap": "1"})
+        return table.client.post(
+            f"/games/{game_id}/entries", data=data, headers={"X-Sheet-Swap": "1"}
+        )
 
     response = post(seq=0, dice="66662", target="free:sixes")
     page = response.get_data(as_text=True)
@@ -223,4 +231,3 @@ def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app)
     finish(table, game_id, start=1, stop=-1)
     response = post(seq=25, dice="66655", target="free:three_kind")
     assert response.status_code == 303 and response.headers["Location"].endswith("/ranking")
-

@@ -54,7 +54,9 @@ def test_a_game_played_at_the_table_enters_the_hall_of_fame(table):
 def test_totals_are_grouped_by_rule_set_the_most_played_first(app, client):
     rng = random.Random(8)
     import_documents(
-        app.extensions[STORE_EXTENSION], solo_document("Mag"), solo_document("Alix", bonus=False),
+        app.extensions[STORE_EXTENSION],
+        solo_document("Mag"),
+        solo_document("Alix", bonus=False),
         random_document(Rules.from_dict({"preset": "triple"}), ["Bob"], rng),
         random_document(Rules.from_dict({"vache": True, "four_kind": "fixed40"}), ["Zoé"], rng),
     )
@@ -82,9 +84,10 @@ def test_games_not_finished_stay_out(app, client, table):
 
 
 def test_long_lists_come_in_pages(app, client):
-    import_documents(app.extensions[STORE_EXTENSION],
-                     *(solo_document(f"Joueur {n}", finished_at=f"2024-01-{n + 1:02d}")
-                       for n in range(12)))
+    import_documents(
+        app.extensions[STORE_EXTENSION],
+        *(solo_document(f"Joueur {n}", finished_at=f"2024-01-{n + 1:02d}") for n in range(12)),
+    )
 
     first = page(client, "/hall-of-fame")
     second = page(client, "/hall-of-fame?page=2")
@@ -94,14 +97,17 @@ def test_long_lists_come_in_pages(app, client):
     assert "Joueur 1 319" in recent and "Joueur 11 319" not in recent
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("page=0", "La page « 0 » n'existe pas : choisissez entre 1 et 1."),
-    ("page=2", "La page « 2 » n'existe pas"),
-    ("page=-1", "La page « -1 » n'existe pas"),
-    ("page=deux", "La page « deux » n'existe pas"),
-    ("recent=3", "La page « 3 » n'existe pas"),
-    ("rules=nope", "Aucune partie terminée n'a été jouée avec ces règles."),
-])
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("page=0", "La page « 0 » n'existe pas : choisissez entre 1 et 1."),
+        ("page=2", "La page « 2 » n'existe pas"),
+        ("page=-1", "La page « -1 » n'existe pas"),
+        ("page=deux", "La page « deux » n'existe pas"),
+        ("recent=3", "La page « 3 » n'existe pas"),
+        ("rules=nope", "Aucune partie terminée n'a été jouée avec ces règles."),
+    ],
+)
 def test_bad_queries_get_a_french_404(app, client, query, message):
     import_documents(app.extensions[STORE_EXTENSION], solo_document("Mag"))
     assert message in page(client, f"/hall-of-fame?{query}", 404)
@@ -112,28 +118,44 @@ def test_an_unknown_rule_set_on_an_empty_hall_of_fame_is_a_404(client):
 
 
 def test_the_bonus_streak_record(app, client):
-    import_documents(app.extensions[STORE_EXTENSION],
-                     *(solo_document("Mag", finished_at=f"2024-01-0{n}") for n in (1, 2, 3)),
-                     solo_document("Alix", bonus=False))
+    import_documents(
+        app.extensions[STORE_EXTENSION],
+        *(solo_document("Mag", finished_at=f"2024-01-0{n}") for n in (1, 2, 3)),
+        solo_document("Alix", bonus=False),
+    )
     html = page(client, "/hall-of-fame")
     assert "Plus longue série de primes du haut" in html and "3 parties de suite" in html
 
 
-@pytest.mark.parametrize(("rules", "label"), [
-    ({}, "Classique"),
-    ({"preset": "triple"}, "Triple"),
-    ({"preset": "triple", "columns": ["free", "down", "up", "sec"]}, "Triple · Sec"),
-    ({"preset": "yatzy", "vache": True}, "Yatzy · vache"),
-    ({"vache": True, "four_kind": "fixed40"}, "Classique · vache · Carré 40"),
-    ({"columns": ["down"]}, "Classique · colonnes Descendante"),
-    ({"columns": ["free", "down"]}, "Classique · colonnes Descendante, Libre"),
-    ({"three_kind": "matching", "four_kind": "matching"},
-     "Classique · Carré dés identiques · Brelan dés identiques"),
-    ({"three_kind": "base", "full_house": "base", "joker": "free", "yams_bonus": False,
-      "plus_minus": True, "dice": 6, "four_kind": "base"},
-     "Classique · Carré 20 + dés · Brelan 10 + dés · Full 10 + somme · joker libre · "
-     "sans prime Yams · Plus et Moins · Yams 6"),
-])
+@pytest.mark.parametrize(
+    ("rules", "label"),
+    [
+        ({}, "Classique"),
+        ({"preset": "triple"}, "Triple"),
+        ({"preset": "triple", "columns": ["free", "down", "up", "sec"]}, "Triple · Sec"),
+        ({"preset": "yatzy", "vache": True}, "Yatzy · vache"),
+        ({"vache": True, "four_kind": "fixed40"}, "Classique · vache · Carré 40"),
+        ({"columns": ["down"]}, "Classique · colonnes Descendante"),
+        ({"columns": ["free", "down"]}, "Classique · colonnes Descendante, Libre"),
+        (
+            {"three_kind": "matching", "four_kind": "matching"},
+            "Classique · Carré dés identiques · Brelan dés identiques",
+        ),
+        (
+            {
+                "three_kind": "base",
+                "full_house": "base",
+                "joker": "free",
+                "yams_bonus": False,
+                "plus_minus": True,
+                "dice": 6,
+                "four_kind": "base",
+            },
+            "Classique · Carré 20 + dés · Brelan 10 + dés · Full 10 + somme · joker libre · "
+            "sans prime Yams · Plus et Moins · Yams 6",
+        ),
+    ],
+)
 def test_rule_set_labels(app, rules, label):
     with app.test_request_context():
         assert rule_set_label(Rules.from_dict(rules)) == label

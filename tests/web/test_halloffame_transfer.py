@@ -23,8 +23,7 @@ def upload(client, content, name="games.json", token=True):
     data = {"file": (io.BytesIO(content), name)}
     if token:
         data["csrf_token"] = csrf_token(client)
-    return client.post("/import-export/import", data=data,
-                       content_type="multipart/form-data")
+    return client.post("/import-export/import", data=data, content_type="multipart/form-data")
 
 
 def test_the_page_offers_the_download_and_the_upload(client):
@@ -37,8 +36,7 @@ def test_download_every_game(client, store):
     some_games(store)
     response = client.get("/import-export/games.json")
     assert response.status_code == 200 and response.mimetype == "application/json"
-    assert response.headers["Content-Disposition"].startswith(
-        'attachment; filename="yams-parties-')
+    assert response.headers["Content-Disposition"].startswith('attachment; filename="yams-parties-')
     exported = list(export_documents(store, household=HOME_HOUSEHOLD))
     assert json.loads(response.get_data(as_text=True)) == exported
 
@@ -60,13 +58,15 @@ def test_upload_imports_every_game_then_shows_the_hall_of_fame(client, store):
     assert "2 parties importées." in html and "Mag" in html and "Alix" in html
 
 
-def test_download_then_upload_elsewhere_gives_the_same_hall_of_fame(client, store, tmp_path,
-                                                                     another_database):
+def test_download_then_upload_elsewhere_gives_the_same_hall_of_fame(
+    client, store, tmp_path, another_database
+):
     some_games(store)
     exported = client.get("/import-export/games.json").get_data()
     folder = tmp_path / "elsewhere"
-    elsewhere = create_app({"TESTING": True, "DATABASE_URL": another_database(folder)},
-                           instance_path=folder)
+    elsewhere = create_app(
+        {"TESTING": True, "DATABASE_URL": another_database(folder)}, instance_path=folder
+    )
     try:
         assert upload(elsewhere.test_client(), exported).status_code == 303
         assert hall_of_fame(elsewhere.extensions[STORE_EXTENSION]) == hall_of_fame(store)
@@ -74,13 +74,22 @@ def test_download_then_upload_elsewhere_gives_the_same_hall_of_fame(client, stor
         elsewhere.extensions[STORE_EXTENSION].dispose()
 
 
-@pytest.mark.parametrize(("content", "status", "messages"), [
-    (json.dumps([solo_document("Mag"), {**solo_document("Alix"), "status": "in_progress"}]),
-     422, ["Rien n'a été importé.", "games.json, partie 2 : « status » dit in_progress"]),
-    ("Mag 245, Alix 230", 422,
-     ["games.json : Ce fichier n'est pas du JSON valide (ligne 1, colonne 1)."]),
-    ("[]", 422, ["Ce fichier ne contient aucune partie."]),
-])
+@pytest.mark.parametrize(
+    ("content", "status", "messages"),
+    [
+        (
+            json.dumps([solo_document("Mag"), {**solo_document("Alix"), "status": "in_progress"}]),
+            422,
+            ["Rien n'a été importé.", "games.json, partie 2 : « status » dit in_progress"],
+        ),
+        (
+            "Mag 245, Alix 230",
+            422,
+            ["games.json : Ce fichier n'est pas du JSON valide (ligne 1, colonne 1)."],
+        ),
+        ("[]", 422, ["Ce fichier ne contient aucune partie."]),
+    ],
+)
 def test_a_bad_upload_says_why_and_changes_nothing(client, store, content, status, messages):
     some_games(store)
     before = every_row(store)
@@ -93,13 +102,14 @@ def test_a_bad_upload_says_why_and_changes_nothing(client, store, content, statu
 
 def test_an_upload_without_a_file_or_a_token_changes_nothing(client, store):
     before = every_row(store)
-    no_file = client.post("/import-export/import",
-                          data={"csrf_token": csrf_token(client)},
-                          content_type="multipart/form-data")
+    no_file = client.post(
+        "/import-export/import",
+        data={"csrf_token": csrf_token(client)},
+        content_type="multipart/form-data",
+    )
     assert no_file.status_code == 400
     assert "Choisissez un fichier à importer." in page_text(no_file)
-    assert upload(client, json.dumps(solo_document("Mag")).encode(), token=False
-                  ).status_code == 400
+    assert upload(client, json.dumps(solo_document("Mag")).encode(), token=False).status_code == 400
     assert every_row(store) == before
 
 

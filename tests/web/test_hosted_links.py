@@ -22,25 +22,51 @@ def served(instance_path, database_url):
 
 def _post(client, form_page: str, path: str, data: dict):
     # Over HTTPS, Flask-WTF also wants the form's page as the referrer.
-    return client.post(path, base_url=SERVED, headers={"Referer": f"{SERVED}{form_page}"},
-                       data={**data, "csrf_token": csrf_token(client, form_page, base_url=SERVED)})
+    return client.post(
+        path,
+        base_url=SERVED,
+        headers={"Referer": f"{SERVED}{form_page}"},
+        data={**data, "csrf_token": csrf_token(client, form_page, base_url=SERVED)},
+    )
 
 
-@pytest.mark.parametrize("url", [None, "yams.example", "ftp://yams.example",
-                                 "https://yams.example/yams", "https://yams.example:99999",
-                                 "https://user:secret@yams.example", "https://"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        None,
+        "yams.example",
+        "ftp://yams.example",
+        "https://yams.example/yams",
+        "https://yams.example:99999",
+        "https://user:secret@yams.example",
+        "https://",
+    ],
+)
 def test_a_hosted_server_needs_an_external_url_said_at_start(instance_path, database_url, url):
     with pytest.raises(SettingError, match="EXTERNAL_URL"):
-        create_app({"TESTING": True, "DATABASE_URL": database_url, "HOUSEHOLDS": True,
-                    "EXTERNAL_URL": url}, instance_path=instance_path)
+        create_app(
+            {
+                "TESTING": True,
+                "DATABASE_URL": database_url,
+                "HOUSEHOLDS": True,
+                "EXTERNAL_URL": url,
+            },
+            instance_path=instance_path,
+        )
 
 
 def test_links_and_their_qr_codes_name_the_external_url(served):
     client = served.test_client()
-    assert _post(client, "/household/new", "/household/new",
-                 {"name": "Les Martin", "passphrase": PASSPHRASE}).status_code == 303
-    page = _post(client, "/household/devices", "/household/join-link", {}).get_data(
-        as_text=True)
+    assert (
+        _post(
+            client,
+            "/household/new",
+            "/household/new",
+            {"name": "Les Martin", "passphrase": PASSPHRASE},
+        ).status_code
+        == 303
+    )
+    page = _post(client, "/household/devices", "/household/join-link", {}).get_data(as_text=True)
     link = re.search(r'class="join-link" href="([^"]+)"', page).group(1)
     assert link.startswith(f"{SERVED}/join/")
     assert re.search(rf"<title>[^<]*{re.escape(link)}</title>", page), "the QR code's address"
@@ -55,8 +81,13 @@ def test_links_and_their_qr_codes_name_the_external_url(served):
 @pytest.mark.parametrize("host", ["evil.example", "yams.example.evil.example", "localhost"])
 def test_a_request_for_another_host_is_a_400(served, host):
     client = served.test_client()
-    for method, path in (("GET", "/"), ("GET", "/household/join"), ("POST", "/household/new"),
-                         ("GET", "/watch/anything"), ("GET", "/static/css/app.css")):
+    for method, path in (
+        ("GET", "/"),
+        ("GET", "/household/join"),
+        ("POST", "/household/new"),
+        ("GET", "/watch/anything"),
+        ("GET", "/static/css/app.css"),
+    ):
         response = client.open(path, method=method, base_url=f"https://{host}")
         assert response.status_code == 400, (method, path, response.status_code)
         assert "Host" in response.get_data(as_text=True)

@@ -33,14 +33,18 @@ def test_triple_columns_keep_their_order(table, app, snapshot):
     response = table.play(game_id, 0, "66666", "down:sixes")
     assert response.status_code == 422
     assert "La colonne Descendante se remplit dans l&#39;ordre : la prochaine case est As." in (
-        response.get_data(as_text=True))
+        response.get_data(as_text=True)
+    )
     assert snapshot() == before
     assert table.play(game_id, 0, "11123", "down:ones").status_code == 303
     assert table.play(game_id, 1, "12346", "up:chance").status_code == 303
     assert table.play(game_id, 2, "12346", "free:small_straight").status_code == 303
     sheet = state_of(app, game_id).sheets[0]
     assert {kind: column.total for kind, column in sheet.columns.items()} == {
-        "down": 3, "up": 16, "free": 30}
+        "down": 3,
+        "up": 16,
+        "free": 30,
+    }
     assert list(sheet.columns) == ["down", "up", "free"]
 
 
@@ -141,15 +145,20 @@ def test_a_yatzy_game_names_its_last_box_yatzy(table, app):
     assert state.refusal(0, "free", "yams").render() == "Yatzy : déjà remplie"
     # A classique game keeps its Yams.
     classique = state_of(app, table.new_game(["Mag"]))
-    assert classique.play(Entry(0, "free", "yams", (6, 6, 6, 6, 6))).refusal(
-        0, "free", "yams").render() == "Yams : déjà remplie"
+    assert (
+        classique.play(Entry(0, "free", "yams", (6, 6, 6, 6, 6)))
+        .refusal(0, "free", "yams")
+        .render()
+        == "Yams : déjà remplie"
+    )
 
 
 def test_rules_cannot_change_after_the_first_entry(table, app):
     """There is no way to post new rules to a game: its stored rules stay as they were."""
     game_id = table.new_game(["Mag"], vache="y")
     table.play(game_id, 0, "12345", "free:chance")
-    response = table.entry_form(game_id, 1, dice="12345", target="free:ones", vache="",
-                                rules='{"preset": "yatzy"}')
+    response = table.entry_form(
+        game_id, 1, dice="12345", target="free:ones", vache="", rules='{"preset": "yatzy"}'
+    )
     assert response.status_code == 303
     assert state_of(app, game_id).rules.vache

@@ -22,8 +22,11 @@ SIMULTANEOUS = 40
 
 def _form(client, path: str, address: str, **fields):
     """A form posted from `address`, its CSRF token fetched first."""
-    return client.post(path, environ_base={"REMOTE_ADDR": address},
-                       data={**fields, "csrf_token": csrf_token(client, path)})
+    return client.post(
+        path,
+        environ_base={"REMOTE_ADDR": address},
+        data={**fields, "csrf_token": csrf_token(client, path)},
+    )
 
 
 def _join(client, address: str, passphrase: str = PASSPHRASE, name: str = "Les Martin"):
@@ -60,8 +63,9 @@ def _at_once(app, count: int, send: Callable) -> list[int]:
         barrier.wait()
         statuses.append(send(client, token).status_code)
 
-    threads = [threading.Thread(target=run, args=pair)
-               for pair in zip(clients, tokens, strict=True)]
+    threads = [
+        threading.Thread(target=run, args=pair) for pair in zip(clients, tokens, strict=True)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -75,13 +79,16 @@ def martin(hosted):
     return hosted
 
 
-def test_simultaneous_tries_from_one_address_check_no_more_than_the_limit(martin, monkeypatch,
-                                                                           capsys):
+def test_simultaneous_tries_from_one_address_check_no_more_than_the_limit(
+    martin, monkeypatch, capsys
+):
     checks = _counting(monkeypatch, "matches")
 
     def send(client, token):
-        return client.post("/household/join", data={
-            "name": "Les Martin", "passphrase": "a wrong guess", "csrf_token": token})
+        return client.post(
+            "/household/join",
+            data={"name": "Les Martin", "passphrase": "a wrong guess", "csrf_token": token},
+        )
 
     send.path = "/household/join"
     statuses = _at_once(martin, SIMULTANEOUS, send)
@@ -94,17 +101,18 @@ def test_simultaneous_tries_from_one_address_check_no_more_than_the_limit(martin
     assert set(admitted) <= {422, 503} and 422 in admitted
     with capsys.disabled():
         engine = martin.extensions[STORE_EXTENSION].engine.dialect.name
-        print(f"\n{engine}: {SIMULTANEOUS} simultaneous tries from one address, "
-              f"{len(checks)} passphrases let through to be checked "
-              f"({admitted.count(422)} checked, {admitted.count(503)} told to come back), "
-              f"limit {MAX_PASSPHRASE_FAILURES}")
+        print(
+            f"\n{engine}: {SIMULTANEOUS} simultaneous tries from one address, "
+            f"{len(checks)} passphrases let through to be checked "
+            f"({admitted.count(422)} checked, {admitted.count(503)} told to come back), "
+            f"limit {MAX_PASSPHRASE_FAILURES}"
+        )
 
 
 def test_a_stranger_cannot_lock_a_family_out(martin):
     stranger = martin.test_client()
     for _ in range(3 * MAX_PASSPHRASE_FAILURES):
-        assert _join(stranger, "203.0.113.7", passphrase="a wrong guess").status_code in (
-            422, 429)
+        assert _join(stranger, "203.0.113.7", passphrase="a wrong guess").status_code in (422, 429)
     # The stranger waits, even with the right passphrase...
     refused = _join(stranger, "203.0.113.7")
     assert refused.status_code == 429 and refused.headers["Retry-After"]
@@ -138,8 +146,9 @@ def test_one_home_is_one_address_whatever_its_ipv6_address(martin):
 
 @pytest.fixture
 def few_signups(instance_path, database_url):
-    with app_on(instance_path, database_url, **HOSTED, SIGNUPS_PER_ADDRESS=2,
-                SIGNUPS_PER_HOUR=3) as app:
+    with app_on(
+        instance_path, database_url, **HOSTED, SIGNUPS_PER_ADDRESS=2, SIGNUPS_PER_HOUR=3
+    ) as app:
         yield app
 
 
@@ -160,7 +169,8 @@ def test_sign_up_is_limited_per_address_then_overall_before_any_hash(few_signups
 
 
 def test_a_sign_up_flood_from_one_address_at_once_hashes_no_more_than_the_limit(
-        few_signups, monkeypatch):
+    few_signups, monkeypatch
+):
     hashes = _counting(monkeypatch, "new_hash")
     names = iter(f"Maison {number}" for number in range(SIMULTANEOUS))
     lock = threading.Lock()
@@ -168,8 +178,9 @@ def test_a_sign_up_flood_from_one_address_at_once_hashes_no_more_than_the_limit(
     def send(client, token):
         with lock:
             name = next(names)
-        return client.post("/household/new", data={
-            "name": name, "passphrase": PASSPHRASE, "csrf_token": token})
+        return client.post(
+            "/household/new", data={"name": name, "passphrase": PASSPHRASE, "csrf_token": token}
+        )
 
     send.path = "/household/new"
     statuses = _at_once(few_signups, 20, send)

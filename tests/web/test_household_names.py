@@ -33,16 +33,27 @@ def _signup(client, name: str, language: str = "fr", address: str = "127.0.0.1")
     headers = {"Accept-Language": language}
     page = client.get("/household/new", headers=headers).get_data(as_text=True)
     token = csrf_token_in(page)
-    return client.post("/household/new", headers=headers,
-                       environ_base={"REMOTE_ADDR": address},
-                       data={"name": name, "passphrase": PASSPHRASE, "csrf_token": token})
+    return client.post(
+        "/household/new",
+        headers=headers,
+        environ_base={"REMOTE_ADDR": address},
+        data={"name": name, "passphrase": PASSPHRASE, "csrf_token": token},
+    )
 
 
-@pytest.mark.parametrize("name", [
-    "LES MARTIN", "les  martin", " Les Martin ", "Ｌｅｓ Ｍａｒｔｉｎ",  # the same name
-    "Les Mаrtin", "Lеs Martin", "Les Ⅿartin",  # Cyrillic а, е; Roman numeral Ⅿ
-    "Les rnartin",  # r n for m
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "LES MARTIN",
+        "les  martin",
+        " Les Martin ",
+        "Ｌｅｓ Ｍａｒｔｉｎ",  # the same name
+        "Les Mаrtin",
+        "Lеs Martin",
+        "Les Ⅿartin",  # Cyrillic а, е; Roman numeral Ⅿ
+        "Les rnartin",  # r n for m
+    ],
+)
 def test_the_same_name_or_a_look_alike_is_taken(hosted, name):
     assert _signup(hosted.test_client(), "Les Martin").status_code == 303
     response = _signup(hosted.test_client(), name)
@@ -57,9 +68,21 @@ def test_a_capital_i_for_an_l_is_a_look_alike(hosted):
     assert TAKEN in _text(_signup(hosted.test_client(), "fаmille alpha"))
 
 
-@pytest.mark.parametrize("name", ["Les Martin\u200b", "Les\u200dMartin", "\u202eLes Martin",
-                                  "Les\u2066Martin", "Les\tMartin", "Les\nMartin",
-                                  "Les Martin\x07", "\u3164", "Les\u2028Martin", "\ue000"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Les Martin\u200b",
+        "Les\u200dMartin",
+        "\u202eLes Martin",
+        "Les\u2066Martin",
+        "Les\tMartin",
+        "Les\nMartin",
+        "Les Martin\x07",
+        "\u3164",
+        "Les\u2028Martin",
+        "\ue000",
+    ],
+)
 def test_invisible_characters_are_refused_with_a_message(hosted, name):
     response = _signup(hosted.test_client(), name)
     assert response.status_code == 422
@@ -104,17 +127,24 @@ def test_migration_0009_gives_kept_names_their_keys_the_older_first(store):
         command.downgrade(cfg, "0008")
         # Names as the previous rule kept them: trimmed and case folded only.
         for name in ("Les Martin", "les  martin", "Famille Alpha", "Fаmille Alpha", "Zoé"):
-            connection.execute(text(
-                "INSERT INTO households (name, name_key, created_at) "
-                "VALUES (:name, :key, CURRENT_TIMESTAMP)"),
-                {"name": name, "key": name.strip().casefold()})
+            connection.execute(
+                text(
+                    "INSERT INTO households (name, name_key, created_at) "
+                    "VALUES (:name, :key, CURRENT_TIMESTAMP)"
+                ),
+                {"name": name, "key": name.strip().casefold()},
+            )
         command.upgrade(cfg, "head")
     with store.engine.connect() as connection:
-        rows = {row.name: row for row in connection.execute(
-            select(households).where(households.c.name != "Maison"))}
+        rows = {
+            row.name: row
+            for row in connection.execute(select(households).where(households.c.name != "Maison"))
+        }
     first, same = rows["Les Martin"], rows["les  martin"]
-    assert (first.name_key, first.name_skeleton) == (household_key("Les Martin"),
-                                                     household_skeleton("Les Martin"))
+    assert (first.name_key, first.name_skeleton) == (
+        household_key("Les Martin"),
+        household_skeleton("Les Martin"),
+    )
     assert (same.name_key, same.name_skeleton) == (None, None)
     assert rows["Famille Alpha"].name_skeleton == household_skeleton("Famille Alpha")
     assert rows["Fаmille Alpha"].name_skeleton is None

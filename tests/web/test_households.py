@@ -19,19 +19,27 @@ def _post(client, form_page: str, path: str, data: dict):
 
 
 def _signup(client, name="Les Martin", passphrase=PASSPHRASE):
-    return _post(client, "/household/new", "/household/new",
-                 {"name": name, "passphrase": passphrase})
+    return _post(
+        client, "/household/new", "/household/new", {"name": name, "passphrase": passphrase}
+    )
 
 
 def _join(client, name="Les Martin", passphrase=PASSPHRASE):
-    return _post(client, "/household/join", "/household/join",
-                 {"name": name, "passphrase": passphrase})
+    return _post(
+        client, "/household/join", "/household/join", {"name": name, "passphrase": passphrase}
+    )
 
 
 def test_a_device_that_has_not_joined_sees_only_the_join_page(hosted):
     client = hosted.test_client()
-    for path in ("/", "/hall-of-fame", "/players", "/games/new", "/import-export",
-                 "/household/devices"):
+    for path in (
+        "/",
+        "/hall-of-fame",
+        "/players",
+        "/games/new",
+        "/import-export",
+        "/household/devices",
+    ):
         response = client.get(path)
         assert response.status_code == 302, path
         assert response.headers["Location"].endswith("/household/join"), path
@@ -98,8 +106,7 @@ def test_joining_with_the_passphrase(hosted):
 
 
 def _join_link(client) -> str:
-    page = _post(client, "/household/devices", "/household/join-link", {}).get_data(
-        as_text=True)
+    page = _post(client, "/household/devices", "/household/join-link", {}).get_data(as_text=True)
     assert "<svg" in page
     return re.search(r'class="join-link" href="([^"]+)"', page).group(1)
 
@@ -112,7 +119,8 @@ def test_a_join_link_joins_one_device_once_by_its_form(hosted):
     page = second.get(link)
     assert page.status_code == 200
     assert "Ce lien fait entrer cet appareil dans la maison « Les Martin »" in page.get_data(
-        as_text=True)
+        as_text=True
+    )
     assert second.get("/").status_code == 302  # opening the link joined nothing
     response = _post(second, link, link, {})
     assert response.status_code == 303
@@ -184,8 +192,7 @@ def test_removing_a_device_signs_it_out_at_its_next_request(hosted):
     ids = re.findall(r'name="device" value="(\d+)"', page)
     assert len(ids) == 2
     # The latest seen first: the second device joined last.
-    response = _post(first, "/household/devices", "/household/devices/remove",
-                     {"device": ids[0]})
+    response = _post(first, "/household/devices", "/household/devices/remove", {"device": ids[0]})
     assert response.status_code == 303
     assert second.get("/").status_code == 302
     assert first.get("/").status_code == 200
@@ -194,8 +201,7 @@ def test_removing_a_device_signs_it_out_at_its_next_request(hosted):
 def test_a_spectator_link_shows_the_game_until_revoked(hosted):
     client = hosted.test_client()
     _signup(client)
-    response = _post(client, "/games/new", "/games/new",
-                     {"names-0": "Zoé", "preset": "classique"})
+    response = _post(client, "/games/new", "/games/new", {"names-0": "Zoé", "preset": "classique"})
     game_id = int(response.headers["Location"].rsplit("/", 1)[1])
     page_path = f"/games/{game_id}/spectator-link"
     page = _post(client, page_path, page_path, {}).get_data(as_text=True)
@@ -220,11 +226,19 @@ def test_deleting_the_household_after_its_pin_and_a_confirmation(hosted):
     page = client.get("/household/delete").get_data(as_text=True)
     assert 'name="household_pin"' in page
     token = csrf_token(client, "/games/new")
-    response = client.post("/household-pin", data={
-        "csrf_token": token, "household_pin": "wrong", "household_next": "/household/delete"})
+    response = client.post(
+        "/household-pin",
+        data={"csrf_token": token, "household_pin": "wrong", "household_next": "/household/delete"},
+    )
     assert response.status_code == 403
-    response = client.post("/household-pin", data={
-        "csrf_token": token, "household_pin": PASSPHRASE, "household_next": "/household/delete"})
+    response = client.post(
+        "/household-pin",
+        data={
+            "csrf_token": token,
+            "household_pin": PASSPHRASE,
+            "household_next": "/household/delete",
+        },
+    )
     assert response.status_code == 303
     assert "Effacer la maison et tout" in client.get("/household/delete").get_data(as_text=True)
     response = _post(client, "/household/delete", "/household/delete", {})
@@ -244,7 +258,13 @@ def test_wrong_passphrases_from_one_address_are_limited_whatever_the_names(hoste
     refused = _join(client)
     assert refused.status_code == 429
     other_address = hosted.test_client()
-    response = other_address.post("/household/join", environ_base={"REMOTE_ADDR": "10.0.0.9"},
-                                  data={"name": "Les Martin", "passphrase": PASSPHRASE,
-                                        "csrf_token": csrf_token(other_address, "/household/join")})
+    response = other_address.post(
+        "/household/join",
+        environ_base={"REMOTE_ADDR": "10.0.0.9"},
+        data={
+            "name": "Les Martin",
+            "passphrase": PASSPHRASE,
+            "csrf_token": csrf_token(other_address, "/household/join"),
+        },
+    )
     assert response.status_code == 303

@@ -29,8 +29,12 @@ B_NAMES = ["Barnabéxq", "Bérénicezw", "Bartholomézk"]
 ID_ARGUMENTS = {"game_id", "player_id"}
 # Routes whose argument is a secret token rather than an id: whoever holds the token may
 # use it (a spectator link shows its game, a join link joins); they take no id of B.
-TOKEN_ROUTES = {"households.spectate", "households.spectate_version", "households.join_link",
-                "static"}
+TOKEN_ROUTES = {
+    "households.spectate",
+    "households.spectate_version",
+    "households.join_link",
+    "static",
+}
 
 
 @pytest.fixture
@@ -44,8 +48,9 @@ def _join(client, name: str) -> None:
     """Join the household and give its PIN (hosted, the passphrase): the guarded views then
     run, and their answer to another household's ids is what the tests see."""
     join_household(client, name, PASSPHRASE)
-    response = client.post("/household-pin", data={"household_pin": PASSPHRASE,
-                                                   "household_next": "/"})
+    response = client.post(
+        "/household-pin", data={"household_pin": PASSPHRASE, "household_next": "/"}
+    )
     assert response.status_code == 303, response.get_data(as_text=True)
 
 
@@ -54,8 +59,12 @@ def two_households(hosted):
     store = hosted.extensions[STORE_EXTENSION]
     a = create_household(store, "Les A", passphrase_hash(PASSPHRASE))
     b = create_household(store, "Les B", passphrase_hash(PASSPHRASE))
-    return (hosted, store, (a, fill_household(store, a, A_NAMES, 1)),
-            (b, fill_household(store, b, B_NAMES, 2)))
+    return (
+        hosted,
+        store,
+        (a, fill_household(store, a, A_NAMES, 1)),
+        (b, fill_household(store, b, B_NAMES, 2)),
+    )
 
 
 def test_every_route_answers_404_to_the_ids_of_another_household(two_households):
@@ -63,8 +72,7 @@ def test_every_route_answers_404_to_the_ids_of_another_household(two_households)
     checked = 0
     routes = set()
     # Each household's device against the other's ids.
-    for (_mine, _), (other, theirs), name in ((first, second, "Les A"),
-                                              (second, first, "Les B")):
+    for (_mine, _), (other, theirs), name in ((first, second, "Les A"), (second, first, "Les B")):
         client = app.test_client()
         _join(client, name)
         before = list(export_documents(store, household=other))
@@ -79,15 +87,15 @@ def test_every_route_answers_404_to_the_ids_of_another_household(two_households)
             ids = {"game_id": theirs["games"], "player_id": theirs["players"]}
             for path in filled_paths(rule, ids):
                 for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
-                    response = client.open(path, method=method,
-                                           data={"seq": "0", "name": "X", "other": "1"})
+                    response = client.open(
+                        path, method=method, data={"seq": "0", "name": "X", "other": "1"}
+                    )
                     assert response.status_code == 404, (method, path, response.status_code)
                     checked += 1
         # Nothing of the other household changed on the way.
         assert list(export_documents(store, household=other)) == before
     assert len(routes) >= 15 and checked >= 3 * len(routes), (len(routes), checked)
-    print(f"isolation: {len(routes)} routes with ids x 2 households, {checked} requests, "
-          "all 404")
+    print(f"isolation: {len(routes)} routes with ids x 2 households, {checked} requests, all 404")
 
 
 def _texts(client, mine: dict):
@@ -123,9 +131,9 @@ def test_nothing_of_another_household_shows_in_pages_pdfs_json_or_export(two_hou
         for name in B_NAMES:
             assert name not in text, (path, name)
         for game_id in theirs["games"]:
-            assert f"/games/{game_id}\"" not in text and f"/games/{game_id}/" not in text, path
+            assert f'/games/{game_id}"' not in text and f"/games/{game_id}/" not in text, path
         for player_id in theirs["players"]:
-            assert f"/players/{player_id}\"" not in text, path
+            assert f'/players/{player_id}"' not in text, path
     assert pages >= 30, pages
     exported = json.loads(client.get("/import-export/games.json").get_data(as_text=True))
     assert sorted(document["id"] for document in exported) == sorted(mine["games"])
@@ -137,8 +145,10 @@ def test_an_import_never_attaches_to_the_players_of_another_household(two_househ
     client = app.test_client()
     _join(client, "Les A")
     document = random_document(Rules.from_dict({}), B_NAMES, random.Random(5))
-    response = client.post("/import-export/import", data={
-        "file": (BytesIO(json.dumps(document).encode()), "games.json")})
+    response = client.post(
+        "/import-export/import",
+        data={"file": (BytesIO(json.dumps(document).encode()), "games.json")},
+    )
     assert response.status_code in (200, 303), response.get_data(as_text=True)
     theirs_after = list_players(store, household=b)
     assert [player.id for player in theirs_after] == theirs["players"]

@@ -31,11 +31,21 @@ FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]")
 # The switch names each other language in that language: not a leftover.
 SWITCH_BUTTON = re.compile(r'<button[^>]*\blang="(\w+)"[^>]*>.*?</button>', re.S)
 
-CLASSIQUE_TURNS = [("66662", "sixes"), ("55553", "fives"), ("44441", "fours"),
-                   ("33361", "threes"), ("22216", "twos"), ("11156", "ones"),
-                   ("66655", "three_kind"), ("55552", "four_kind"), ("22233", "full_house"),
-                   ("12346", "small_straight"), ("23456", "large_straight"),
-                   ("12346", "yams"), ("66543", "chance")]
+CLASSIQUE_TURNS = [
+    ("66662", "sixes"),
+    ("55553", "fives"),
+    ("44441", "fours"),
+    ("33361", "threes"),
+    ("22216", "twos"),
+    ("11156", "ones"),
+    ("66655", "three_kind"),
+    ("55552", "four_kind"),
+    ("22233", "full_house"),
+    ("12346", "small_straight"),
+    ("23456", "large_straight"),
+    ("12346", "yams"),
+    ("66543", "chance"),
+]
 
 
 def _fragments(text: str) -> set[str]:
@@ -78,17 +88,22 @@ def readable(html: str, language: str) -> str:
 def leftovers(html: str, language: str) -> list[str]:
     text = readable(html, language)
     if language == "en":
-        return sorted({part for part in FRENCH_ONLY if part in text}
-                      | set(FRENCH_LETTERS.findall(text)))
+        return sorted(
+            {part for part in FRENCH_ONLY if part in text} | set(FRENCH_LETTERS.findall(text))
+        )
     return sorted(part for part in ENGLISH_ONLY if part in text)
 
 
 def choose(client, language: str, next_url: str = "/", **headers):
-    return client.post("/language", data={"csrf_token": csrf_token(client), "lang": language,
-                                          "next": next_url}, headers=headers)
+    return client.post(
+        "/language",
+        data={"csrf_token": csrf_token(client), "lang": language, "next": next_url},
+        headers=headers,
+    )
 
 
 # -- choosing ----------------------------------------------------------------------------------
+
 
 def test_french_is_the_default(client):
     response = client.get("/")
@@ -97,10 +112,19 @@ def test_french_is_the_default(client):
     assert COOKIE not in response.headers.get("Set-Cookie", "")
 
 
-@pytest.mark.parametrize("accept, expected", [
-    ("en-US,en;q=0.9", "en"), ("en-GB", "en"), ("fr-CA,en;q=0.5", "fr"), ("de-DE,de", "fr"),
-    ("de,en-US;q=0.8,fr;q=0.5", "en"), ("EN_us", "en"), ("en;q=0,fr", "fr"), ("*", "fr"),
-])
+@pytest.mark.parametrize(
+    "accept, expected",
+    [
+        ("en-US,en;q=0.9", "en"),
+        ("en-GB", "en"),
+        ("fr-CA,en;q=0.5", "fr"),
+        ("de-DE,de", "fr"),
+        ("de,en-US;q=0.8,fr;q=0.5", "en"),
+        ("EN_us", "en"),
+        ("en;q=0,fr", "fr"),
+        ("*", "fr"),
+    ],
+)
 def test_without_a_choice_the_browser_language_is_followed(client, accept, expected):
     html = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
     assert page_language(html) == expected
@@ -146,23 +170,33 @@ def test_each_page_offers_the_other_language_and_comes_back_to_itself(client):
 
 def test_a_page_answering_a_refused_post_switches_back_to_the_form_it_came_from(table):
     game_id = table.new_game(["Mag"])
-    data = {"csrf_token": csrf_token(table.client), "seq": 0, "dice": "6665",
-            "target": "free:sixes"}
-    html = table.client.post(f"/games/{game_id}/entries", data=data,
-                             headers={"Referer": f"http://localhost/games/{game_id}"}
-                             ).get_data(as_text=True)
+    data = {
+        "csrf_token": csrf_token(table.client),
+        "seq": 0,
+        "dice": "6665",
+        "target": "free:sixes",
+    }
+    html = table.client.post(
+        f"/games/{game_id}/entries",
+        data=data,
+        headers={"Referer": f"http://localhost/games/{game_id}"},
+    ).get_data(as_text=True)
     assert f'<input type="hidden" name="next" value="/games/{game_id}">' in html
 
 
-@pytest.mark.parametrize("language, next_url, status, location", [
-    ("de", "/print", 400, None),
-    ("", "/print", 400, None),
-    ("en", "//elsewhere.example/", 303, "/"),
-    ("en", "https://elsewhere.example/print", 303, "/"),
-    ("en", "", 303, "/"),
-])
-def test_the_switch_refuses_other_languages_and_other_sites(client, language, next_url,
-                                                             status, location):
+@pytest.mark.parametrize(
+    "language, next_url, status, location",
+    [
+        ("de", "/print", 400, None),
+        ("", "/print", 400, None),
+        ("en", "//elsewhere.example/", 303, "/"),
+        ("en", "https://elsewhere.example/print", 303, "/"),
+        ("en", "", 303, "/"),
+    ],
+)
+def test_the_switch_refuses_other_languages_and_other_sites(
+    client, language, next_url, status, location
+):
     response = choose(client, language, next_url)
     assert response.status_code == status
     if location is None:
@@ -172,6 +206,7 @@ def test_the_switch_refuses_other_languages_and_other_sites(client, language, ne
 
 
 # -- every page in both languages --------------------------------------------------------------
+
 
 @pytest.fixture
 def seeded(table, monkeypatch):
@@ -191,11 +226,24 @@ def seeded(table, monkeypatch):
     assert table.play(triple, 0, "66653", "down:ones", confirm=True).status_code == 303
     assert table.play(triple, 1, "11111", "sec:yams").status_code == 303
     assert table.post(f"/games/{triple}/abandon", {}).status_code == 303
-    players = sorted(set(map(int, re.findall(
-        r'href="/players/(\d+)"', table.client.get("/players").get_data(as_text=True)))))
+    players = sorted(
+        set(
+            map(
+                int,
+                re.findall(
+                    r'href="/players/(\d+)"', table.client.get("/players").get_data(as_text=True)
+                ),
+            )
+        )
+    )
     assert len(players) == 3
-    return {"playing": playing, "finished": finished, "triple": triple, "players": players,
-            "seq": 3}
+    return {
+        "playing": playing,
+        "finished": finished,
+        "triple": triple,
+        "players": players,
+        "seq": 3,
+    }
 
 
 # The PDFs are checked on their own below; JSON and the manifest hold no sentence.
@@ -208,11 +256,14 @@ def crawl_urls(app, seeded) -> list[str]:
         if "GET" not in rule.methods or rule.endpoint in NOT_CRAWLED:
             continue
         if "<int:game_id>" in rule.rule:
-            urls += [rule.rule.replace("<int:game_id>", str(seeded[name]))
-                     for name in ("playing", "finished", "triple")]
+            urls += [
+                rule.rule.replace("<int:game_id>", str(seeded[name]))
+                for name in ("playing", "finished", "triple")
+            ]
         elif "<int:player_id>" in rule.rule:
-            urls += [rule.rule.replace("<int:player_id>", str(player))
-                     for player in seeded["players"]]
+            urls += [
+                rule.rule.replace("<int:player_id>", str(player)) for player in seeded["players"]
+            ]
         else:
             urls.append(rule.rule)
     playing, seq = seeded["playing"], seeded["seq"]
@@ -266,12 +317,13 @@ def test_every_page_speaks_one_language(app, table, seeded, language):
 def test_the_crawl_would_see_a_french_leftover(client):
     """The check itself: an untranslated message on an English page is found."""
     assert "Une case par tour" in " ".join(FRENCH_ONLY)
-    assert leftovers('<p>Joker : ce Yams doit aller dans la case {forced_box}.</p>', "en")
+    assert leftovers("<p>Joker : ce Yams doit aller dans la case {forced_box}.</p>", "en")
     assert leftovers("<p>Tout est pareil sauf l'accent : é</p>", "en") == ["é"]
     assert leftovers("<p>Type the dice: 5 digits from 1 to 6.</p>", "fr")
 
 
 # -- PDFs ---------------------------------------------------------------------------------------
+
 
 def pdf_text(response) -> str:
     assert response.status_code == 200 and response.mimetype == "application/pdf"
@@ -297,13 +349,15 @@ def test_the_pdfs_are_printed_in_the_device_language(client, table, seeded):
     assert "Minus" in triple and "One roll" in triple and "Standings so far" in triple
 
 
-@pytest.mark.parametrize(("lang", "message"), [("fr", "Ce champ est requis."),
-                                                ("en", "This field is required.")])
+@pytest.mark.parametrize(
+    ("lang", "message"), [("fr", "Ce champ est requis."), ("en", "This field is required.")]
+)
 def test_wtforms_own_messages_speak_the_page_language(app, lang, message):
     from scorekeeper.web.forms import EntryForm
 
-    with app.test_request_context("/", method="POST", data={"dice": "12345"},
-                                  headers={"Cookie": f"{COOKIE}={lang}"}):
+    with app.test_request_context(
+        "/", method="POST", data={"dice": "12345"}, headers={"Cookie": f"{COOKIE}={lang}"}
+    ):
         form = EntryForm(meta={"csrf": False})
         assert not form.validate()
         assert form.seq.errors == [message]
@@ -313,8 +367,9 @@ def test_wtforms_own_messages_speak_the_page_language(app, lang, message):
 def paris_app(instance_path):
     from scorekeeper.app import STORE_EXTENSION, create_app
 
-    app = create_app({"TESTING": True, "BABEL_DEFAULT_TIMEZONE": "Europe/Paris"},
-                     instance_path=instance_path)
+    app = create_app(
+        {"TESTING": True, "BABEL_DEFAULT_TIMEZONE": "Europe/Paris"}, instance_path=instance_path
+    )
     yield app
     app.extensions[STORE_EXTENSION].dispose()
 
@@ -330,8 +385,9 @@ def test_dates_and_times_in_the_house_time_zone_and_the_reader_language(paris_ap
     from scorekeeper.store.schema import games
 
     store = paris_app.extensions[STORE_EXTENSION]
-    game_id = start_game(store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"],
-                         household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"], household=HOME_HOUSEHOLD
+    )
     # 23:30 in UTC is already the next day in Paris (UTC+1 in January).
     played = datetime(2026, 1, 14, 23, 30, tzinfo=UTC)
     with store.engine.begin() as connection:
@@ -347,7 +403,8 @@ def test_dates_and_times_in_the_house_time_zone_and_the_reader_language(paris_ap
 
 
 def test_the_time_zone_is_the_machine_s_unless_the_config_says_otherwise(
-        instance_path, monkeypatch):
+    instance_path, monkeypatch
+):
     import tzlocal
 
     from scorekeeper.app import STORE_EXTENSION, create_app
@@ -367,16 +424,23 @@ def test_the_time_zone_is_the_machine_s_unless_the_config_says_otherwise(
         assert app.config["BABEL_DEFAULT_TIMEZONE"] == "UTC"
 
     with pytest.raises(RuntimeError, match="unknown time zone 'Europe/Pari'"):
-        create_app({"TESTING": True, "BABEL_DEFAULT_TIMEZONE": "Europe/Pari"},
-                   instance_path=instance_path)
+        create_app(
+            {"TESTING": True, "BABEL_DEFAULT_TIMEZONE": "Europe/Pari"}, instance_path=instance_path
+        )
 
 
 def test_downloads_are_named_in_the_reader_language(client, table):
     game_id = table.new_game(["Mag", "Alix"])
     client.set_cookie(COOKIE, "en")
-    names = [client.get(url).headers["Content-Disposition"] for url in (
-        f"/games/{game_id}/game.json", f"/games/{game_id}/sheet.pdf", "/import-export/games.json",
-        "/sheets/blank.pdf?preset=classique&paper=letter")]
+    names = [
+        client.get(url).headers["Content-Disposition"]
+        for url in (
+            f"/games/{game_id}/game.json",
+            f"/games/{game_id}/sheet.pdf",
+            "/import-export/games.json",
+            "/sheets/blank.pdf?preset=classique&paper=letter",
+        )
+    ]
     assert names[0] == f'attachment; filename="yams-game-{game_id}.json"'
     assert names[1] == f'inline; filename="yams-game-{game_id}.pdf"'
     assert re.fullmatch(r'attachment; filename="yams-games-\d{4}-\d\d-\d\d\.json"', names[2])

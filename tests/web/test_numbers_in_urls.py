@@ -9,14 +9,29 @@ from scorekeeper.store.schema import MAX_DATABASE_ID
 HUGE = "9" * 5000
 
 
-@pytest.mark.parametrize(("text", "most", "expected"), [
-    ("0", 9, 0), ("7", 9, 7), ("0042", 99, 42), (str(MAX_DATABASE_ID), MAX_DATABASE_ID,
-                                                 MAX_DATABASE_ID),
-    (str(MAX_DATABASE_ID + 1), MAX_DATABASE_ID, None), ("10", 9, None),
-    ("", 9, None), ("-1", 9, None), ("+1", 9, None), (" 1", 9, None), ("1.0", 9, None),
-    ("²", 9, None), ("①", 9, None), ("١", 9, None), ("１", 9, None), (HUGE, 10**6, None),
-    (None, 9, None), (3, 9, None),
-])
+@pytest.mark.parametrize(
+    ("text", "most", "expected"),
+    [
+        ("0", 9, 0),
+        ("7", 9, 7),
+        ("0042", 99, 42),
+        (str(MAX_DATABASE_ID), MAX_DATABASE_ID, MAX_DATABASE_ID),
+        (str(MAX_DATABASE_ID + 1), MAX_DATABASE_ID, None),
+        ("10", 9, None),
+        ("", 9, None),
+        ("-1", 9, None),
+        ("+1", 9, None),
+        (" 1", 9, None),
+        ("1.0", 9, None),
+        ("²", 9, None),
+        ("①", 9, None),
+        ("١", 9, None),
+        ("１", 9, None),
+        (HUGE, 10**6, None),
+        (None, 9, None),
+        (3, 9, None),
+    ],
+)
 def test_read_whole(text, most, expected):
     assert read_whole(text, most) == expected
 
@@ -37,10 +52,16 @@ def test_an_id_too_large_for_a_postgresql_integer_is_not_found(client, table):
     assert client.get(f"/players/{2**31}").status_code == 404
 
 
-@pytest.mark.parametrize("query", [
-    f"/hall-of-fame?page={HUGE}", f"/hall-of-fame?recent={HUGE}", f"/players?page={HUGE}",
-    "/players?page=²", "/hall-of-fame?recent=①",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"/hall-of-fame?page={HUGE}",
+        f"/hall-of-fame?recent={HUGE}",
+        f"/players?page={HUGE}",
+        "/players?page=²",
+        "/hall-of-fame?recent=①",
+    ],
+)
 def test_huge_or_foreign_page_numbers_are_not_found(client, table, query):
     table.new_game(["Mag"])
     response = client.get(query)
@@ -60,9 +81,17 @@ def test_huge_numbers_on_pages_with_an_id(client, table):
         assert merge.status_code == 200
 
 
-@pytest.mark.parametrize("query", [
-    f"pages={HUGE}", "pages=²", "pages=①", "dice=²", f"dice={HUGE}", "dice=5.0",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        f"pages={HUGE}",
+        "pages=²",
+        "pages=①",
+        "dice=²",
+        f"dice={HUGE}",
+        "dice=5.0",
+    ],
+)
 def test_blank_sheet_numbers_are_refused_in_french(client, query):
     response = client.get(f"/sheets/blank.pdf?{query}")
     assert response.status_code == 400
@@ -83,8 +112,7 @@ def test_a_host_too_long_is_a_french_400_with_the_security_headers(client):
     assert response.status_code == 400
     assert "Host" in response.get_data(as_text=True)
     assert response.headers["X-Frame-Options"] == "DENY"
-    english = client.get("/", headers={"Host": "a" * 64 + ".example",
-                                       "Accept-Language": "en"})
+    english = client.get("/", headers={"Host": "a" * 64 + ".example", "Accept-Language": "en"})
     assert english.status_code == 400
 
 

@@ -22,9 +22,12 @@ class RulesWithGiant(Rules):
     giant: bool = False
 
 
-GIANT = Option("giant", "Yams géant : le Yams vaut 75 au lieu de 50",
-               (Choice(False), Choice(True, short="Yams géant")),
-               print_label="Yams géant à 75")
+GIANT = Option(
+    "giant",
+    "Yams géant : le Yams vaut 75 au lieu de 50",
+    (Choice(False), Choice(True, short="Yams géant")),
+    print_label="Yams géant à 75",
+)
 
 
 @pytest.fixture
@@ -52,18 +55,21 @@ def test_a_new_option_shows_on_every_page_and_is_read_back(app, client, giant):
     assert blank_grid_from_query([("giant", "1")]).rules.giant is True
     assert blank_grid_from_query([]).rules.giant is False
 
-    with app.test_request_context("/games/new", method="POST",
-                                  data={"preset": "classique", "giant": "y"}):
+    with app.test_request_context(
+        "/games/new", method="POST", data={"preset": "classique", "giant": "y"}
+    ):
         assert games._rules_from(games.NewGameForm()).giant is True
-    with app.test_request_context("/games/new", method="POST",
-                                  data={"preset": "yatzy", "giant": "y"}):
+    with app.test_request_context(
+        "/games/new", method="POST", data={"preset": "yatzy", "giant": "y"}
+    ):
         assert games._rules_from(games.NewGameForm()).giant is False
 
     with app.test_request_context():
         rules = RulesWithGiant(giant=True)
         summary = render_template_string(
             '{% from "games/_rules.html" import rules_summary %}{{ rules_summary(rules) }}',
-            rules=rules)
+            rules=rules,
+        )
         assert "<li>Yams géant</li>" in summary
         assert rule_set_label(rules) == "Classique · Yams géant"
         assert rule_set_label(RulesWithGiant()) == "Classique"

@@ -70,19 +70,20 @@ def test_passphrases_are_hashed_at_a_lower_priority_than_the_requests(tmp_path, 
         assert os.getsid(0) != pools().hash_in_turn(STRANGERS, str(tmp_path), os.getsid, 0)
 
 
-def test_a_sign_up_with_no_seat_to_wait_gets_a_503_and_changes_nothing(instance_path,
-                                                                        database_url):
-    app = create_app({"TESTING": True, "DATABASE_URL": database_url, **HOSTED},
-                     instance_path=instance_path)
+def test_a_sign_up_with_no_seat_to_wait_gets_a_503_and_changes_nothing(instance_path, database_url):
+    app = create_app(
+        {"TESTING": True, "DATABASE_URL": database_url, **HOSTED}, instance_path=instance_path
+    )
     store = app.extensions[STORE_EXTENSION]
     client = app.test_client()
     token = csrf_token(client, "/household/new")
     with app.app_context():
         pool = hashers()
     # Strangers' passphrases fill their seats: one being hashed, one waiting.
-    busy = [threading.Thread(target=pool.hash_in_turn,
-                             args=(STRANGERS, str(instance_path), held, 3.0))
-            for _ in range(2)]
+    busy = [
+        threading.Thread(target=pool.hash_in_turn, args=(STRANGERS, str(instance_path), held, 3.0))
+        for _ in range(2)
+    ]
     for thread in busy:
         thread.start()
     deadline = time.monotonic() + 10
@@ -93,8 +94,10 @@ def test_a_sign_up_with_no_seat_to_wait_gets_a_503_and_changes_nothing(instance_
     try:
         with pytest.raises(Busy):
             pool.hash_in_turn(STRANGERS, str(instance_path), held, 0)
-        response = client.post("/household/new", data={
-            "name": "Les Martin", "passphrase": "correct horse battery", "csrf_token": token})
+        response = client.post(
+            "/household/new",
+            data={"name": "Les Martin", "passphrase": "correct horse battery", "csrf_token": token},
+        )
         assert response.status_code == 503 and response.headers["Retry-After"] == "5"
         assert "Le serveur est très occupé" in response.get_data(as_text=True)
         # Every sign-up counts towards the address's limit, served or not
@@ -108,5 +111,4 @@ def test_a_sign_up_with_no_seat_to_wait_gets_a_503_and_changes_nothing(instance_
 
 
 def _without_counters(rows: dict) -> dict:
-    return {table: table_rows for table, table_rows in rows.items()
-            if table != "attempt_counts"}
+    return {table: table_rows for table, table_rows in rows.items() if table != "attempt_counts"}

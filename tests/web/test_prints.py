@@ -36,8 +36,10 @@ def pdf_of(response) -> PdfReader:
 
 
 def sizes(reader: PdfReader) -> set[tuple[int, int]]:
-    return {(round(float(page.mediabox.width)), round(float(page.mediabox.height)))
-            for page in reader.pages}
+    return {
+        (round(float(page.mediabox.width)), round(float(page.mediabox.height)))
+        for page in reader.pages
+    }
 
 
 def text(reader: PdfReader) -> str:
@@ -61,8 +63,16 @@ def count_renders(monkeypatch):
 def test_print_page_offers_every_rule_set_paper_and_pages(client):
     page = client.get("/print").get_data(as_text=True)
     assert page.count('action="/sheets/blank.pdf"') == 3
-    for value in ('value="classique"', 'value="triple"', 'value="yatzy"', 'value="a4"',
-                  'value="letter"', 'name="pages"', 'name="sec"', 'name="plus_minus"'):
+    for value in (
+        'value="classique"',
+        'value="triple"',
+        'value="yatzy"',
+        'value="a4"',
+        'value="letter"',
+        'name="pages"',
+        'name="sec"',
+        'name="plus_minus"',
+    ):
         assert value in page
     assert "Imprimer des grilles" in page
 
@@ -95,30 +105,40 @@ def test_print_page_offers_every_option_the_url_takes(client):
     for form in (classique, triple):
         assert set(form) == {"preset", "paper", "sec", *OPTION_BY_NAME}
         for option in OPTIONS:
-            assert sorted(form[option.name]) == sorted(choice.query for choice in option.choices
-                                                       if choice.value or not option.is_flag
-                                                       or option.default)
-    assert set(yatzy) == {"preset", "paper", "sec",
-                          *(option.name for option in OPTIONS if option.yatzy)}
+            assert sorted(form[option.name]) == sorted(
+                choice.query
+                for choice in option.choices
+                if choice.value or not option.is_flag or option.default
+            )
+    assert set(yatzy) == {
+        "preset",
+        "paper",
+        "sec",
+        *(option.name for option in OPTIONS if option.yatzy),
+    }
     # Each value of each field, alone, is read into the rules it names.
     for form in parser.forms:
         for field, values in form.items():
             for value in values if field != "preset" else []:
-                rules = blank_grid_from_query([("preset", form["preset"][0]),
-                                               (field, value)]).rules
+                rules = blank_grid_from_query([("preset", form["preset"][0]), (field, value)]).rules
                 if field in OPTION_BY_NAME:
                     assert OPTION_BY_NAME[field].choice(getattr(rules, field)).query == value
-    everything = ("preset=triple&sec=1&vache=1&plus_minus=1&four_kind=matching"
-                  "&three_kind=matching&full_house=base&joker=free&yams_bonus=0&dice=6")
+    everything = (
+        "preset=triple&sec=1&vache=1&plus_minus=1&four_kind=matching"
+        "&three_kind=matching&full_house=base&joker=free&yams_bonus=0&dice=6"
+    )
     assert "Brelan dés identiques" in text(pdf_of(client.get(f"/sheets/blank.pdf?{everything}")))
 
 
-@pytest.mark.parametrize("query", [
-    "preset=classique&four_kind=sum&three_kind=sum&full_house=fixed25&paper=a4&pages=1",
-    "preset=triple&sec=1&plus_minus=1&four_kind=fixed40&three_kind=base&full_house=base"
-    "&paper=letter&pages=2",
-    "preset=yatzy&sec=1&paper=a4&pages=1",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "preset=classique&four_kind=sum&three_kind=sum&full_house=fixed25&paper=a4&pages=1",
+        "preset=triple&sec=1&plus_minus=1&four_kind=fixed40&three_kind=base&full_house=base"
+        "&paper=letter&pages=2",
+        "preset=yatzy&sec=1&paper=a4&pages=1",
+    ],
+)
 def test_what_the_print_page_forms_send_is_accepted(client, query):
     assert client.get(f"/sheets/blank.pdf?{query}").status_code == 200
 
@@ -151,21 +171,27 @@ def test_six_games_a_page_in_one_column(client):
     assert "Prime (35)" in words and "Prime Yams (+100)" in words
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("paper=a3", "Format de papier inconnu : « a3 » (a4 ou letter)."),
-    ("pages=0", "Le nombre de pages va de 1 à 50 : « 0 » ne convient pas."),
-    ("pages=1000", "Le nombre de pages va de 1 à 50 : « 1000 » ne convient pas."),
-    ("preset=poker", "Règles inconnues : « poker » (classique, triple ou yatzy)."),
-    ("size=xl", "Option de règle inconnue : « size »."),
-    ("four_kind=60", "Valeur inconnue pour l&#39;option « four_kind » : « 60 »"),
-    ("sec=maybe", "Le paramètre « sec » vaut 1 ou 0, pas « maybe »."),
-    ("preset=yatzy&plus_minus=1", "L&#39;option « plus_minus » ne s&#39;applique pas au Yatzy."),
-    ("pages=2&pages=3", "Le paramètre « pages » est donné deux fois."),
-    ("pages=%C2%B2", "Le nombre de pages va de 1 à 50 : « ² » ne convient pas."),
-    ("pages=%D9%A3", "Le nombre de pages va de 1 à 50 : « ٣ » ne convient pas."),
-    ("dice=%C2%B2", "Valeur inconnue pour l&#39;option « dice » : « ² »"),
-    (f"preset={HOSTILE}", "« &lt;img src=/etc/passwd&gt; »"),
-])
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("paper=a3", "Format de papier inconnu : « a3 » (a4 ou letter)."),
+        ("pages=0", "Le nombre de pages va de 1 à 50 : « 0 » ne convient pas."),
+        ("pages=1000", "Le nombre de pages va de 1 à 50 : « 1000 » ne convient pas."),
+        ("preset=poker", "Règles inconnues : « poker » (classique, triple ou yatzy)."),
+        ("size=xl", "Option de règle inconnue : « size »."),
+        ("four_kind=60", "Valeur inconnue pour l&#39;option « four_kind » : « 60 »"),
+        ("sec=maybe", "Le paramètre « sec » vaut 1 ou 0, pas « maybe »."),
+        (
+            "preset=yatzy&plus_minus=1",
+            "L&#39;option « plus_minus » ne s&#39;applique pas au Yatzy.",
+        ),
+        ("pages=2&pages=3", "Le paramètre « pages » est donné deux fois."),
+        ("pages=%C2%B2", "Le nombre de pages va de 1 à 50 : « ² » ne convient pas."),
+        ("pages=%D9%A3", "Le nombre de pages va de 1 à 50 : « ٣ » ne convient pas."),
+        ("dice=%C2%B2", "Valeur inconnue pour l&#39;option « dice » : « ² »"),
+        (f"preset={HOSTILE}", "« &lt;img src=/etc/passwd&gt; »"),
+    ],
+)
 def test_bad_blank_queries_get_a_french_message(client, query, message):
     response = client.get(f"/sheets/blank.pdf?{query}")
     assert response.status_code == 400
@@ -180,16 +206,19 @@ def test_a_repeated_blank_grid_renders_nothing(client, count_renders):
     assert len(count_renders) == 1
     assert again.data == first.data and again.headers["ETag"] == first.headers["ETag"]
     # The tablet revalidates with the ETag and gets no body at all.
-    unchanged = client.get("/sheets/blank.pdf?preset=triple&paper=letter&pages=3",
-                           headers={"If-None-Match": first.headers["ETag"]})
+    unchanged = client.get(
+        "/sheets/blank.pdf?preset=triple&paper=letter&pages=3",
+        headers={"If-None-Match": first.headers["ETag"]},
+    )
     assert unchanged.status_code == 304 and not unchanged.data
     assert len(count_renders) == 1
     client.get("/sheets/blank.pdf?preset=triple&paper=letter&pages=4")
     assert len(count_renders) == 2
 
 
-def test_the_cache_survives_a_restart_in_the_instance_folder(app, client, instance_path,
-                                                             count_renders):
+def test_the_cache_survives_a_restart_in_the_instance_folder(
+    app, client, instance_path, count_renders
+):
     first = client.get("/sheets/blank.pdf?preset=yatzy")
     assert len(count_renders) == 1
     assert list((instance_path / sheets_pdf.CACHE_FOLDER).glob("*.pdf"))
@@ -222,9 +251,21 @@ def test_a_finished_game_prints_what_the_screen_shows(table, paper):
     words = text(reader)
     # The totals of test_game_flow: Mag 332, Alix 413 with one extra Yams.
     assert "1 Alix 413 points" in words and "2 Mag 332 points" in words
-    for label in ("As", "Six", "Total haut", "Prime (35)", "Petite suite", "Grande suite",
-                  "Yams", "Chance", "Total bas", "Prime Yams (+100)", "Classement",
-                  "joker officiel", "Terminée le"):
+    for label in (
+        "As",
+        "Six",
+        "Total haut",
+        "Prime (35)",
+        "Petite suite",
+        "Grande suite",
+        "Yams",
+        "Chance",
+        "Total bas",
+        "Prime Yams (+100)",
+        "Classement",
+        "joker officiel",
+        "Terminée le",
+    ):
         assert label in words
     assert "25 +100" in words
     assert response.headers["Cache-Control"] == "no-store"
@@ -232,11 +273,13 @@ def test_a_finished_game_prints_what_the_screen_shows(table, paper):
 
 def test_the_sheet_page_and_ranking_link_to_the_pdf(table):
     game_id = table.new_game(["Mag"])
-    assert f'href="/games/{game_id}/sheet.pdf"' in table.client.get(
-        f"/games/{game_id}").get_data(as_text=True)
+    assert f'href="/games/{game_id}/sheet.pdf"' in table.client.get(f"/games/{game_id}").get_data(
+        as_text=True
+    )
     game_id = play_whole_game(table, ["Mag", "Alix"])
     assert f'href="/games/{game_id}/sheet.pdf"' in table.client.get(
-        f"/games/{game_id}/ranking").get_data(as_text=True)
+        f"/games/{game_id}/ranking"
+    ).get_data(as_text=True)
 
 
 def test_a_game_in_progress_with_barred_boxes(table):
@@ -275,10 +318,11 @@ def test_a_filled_sheet_is_drawn_once_per_version_paper_and_language(table, coun
     assert len(count_renders) == 4 and "24" in text(pdf_of(after))
 
 
-@pytest.mark.parametrize(("lang", "sentence"), [
-    ("fr", "réessayez dans quelques secondes"), ("en", "try again in a few seconds")])
-def test_busy_printers_answer_503_with_retry_after(table, monkeypatch, snapshot, lang,
-                                                   sentence):
+@pytest.mark.parametrize(
+    ("lang", "sentence"),
+    [("fr", "réessayez dans quelques secondes"), ("en", "try again in a few seconds")],
+)
+def test_busy_printers_answer_503_with_retry_after(table, monkeypatch, snapshot, lang, sentence):
     game_id = table.new_game(["Mag"])
     before = snapshot()
 
@@ -304,11 +348,14 @@ def test_ten_players_in_four_columns_spread_over_landscape_pages(table):
     assert all(name in words for name in names)
 
 
-@pytest.mark.parametrize(("query", "status", "message"), [
-    ("paper=a3", 400, "Format de papier inconnu : « a3 » (a4 ou letter)."),
-    ("paper=a4&pages=2", 400, "Paramètre inconnu : « pages »"),
-    ("paper=a4&paper=letter", 400, "Le paramètre « paper » est donné deux fois."),
-])
+@pytest.mark.parametrize(
+    ("query", "status", "message"),
+    [
+        ("paper=a3", 400, "Format de papier inconnu : « a3 » (a4 ou letter)."),
+        ("paper=a4&pages=2", 400, "Paramètre inconnu : « pages »"),
+        ("paper=a4&paper=letter", 400, "Le paramètre « paper » est donné deux fois."),
+    ],
+)
 def test_bad_game_sheet_queries(table, query, status, message):
     game_id = table.new_game(["Mag"])
     response = table.client.get(f"/games/{game_id}/sheet.pdf?{query}")

@@ -16,8 +16,12 @@ from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import csrf_token
 from tests.support.games import every_row, solo_document
 
-LIMITS = {"QUOTA_GAMES_STORED": 3, "QUOTA_IMPORTS_PER_DAY": 1, "QUOTA_PDF_PAGES_PER_MINUTE": 5,
-          "QUOTA_ADVISOR_BUILDS_PER_DAY": 1}
+LIMITS = {
+    "QUOTA_GAMES_STORED": 3,
+    "QUOTA_IMPORTS_PER_DAY": 1,
+    "QUOTA_PDF_PAGES_PER_MINUTE": 5,
+    "QUOTA_ADVISOR_BUILDS_PER_DAY": 1,
+}
 
 
 @pytest.fixture
@@ -30,25 +34,41 @@ def _family(app, name="Les Martin", lang="fr"):
     """A device of a new household, in ``lang``, that may import (its PIN typed)."""
     client = app.test_client()
     client.set_cookie("lang", lang)
-    response = client.post("/household/new", data={
-        "name": name, "passphrase": PASSPHRASE, "csrf_token": csrf_token(client, "/household/new")})
+    response = client.post(
+        "/household/new",
+        data={
+            "name": name,
+            "passphrase": PASSPHRASE,
+            "csrf_token": csrf_token(client, "/household/new"),
+        },
+    )
     assert response.status_code == 303
-    response = client.post("/household-pin", data={
-        "csrf_token": csrf_token(client), "household_pin": PASSPHRASE,
-        "household_next": "/import-export"})
+    response = client.post(
+        "/household-pin",
+        data={
+            "csrf_token": csrf_token(client),
+            "household_pin": PASSPHRASE,
+            "household_next": "/import-export",
+        },
+    )
     assert response.status_code == 303
     return client
 
 
 def _new_game(client, name="Mag"):
-    return client.post("/games/new", data={"names-0": name, "preset": "classique",
-                                           "csrf_token": csrf_token(client)})
+    return client.post(
+        "/games/new",
+        data={"names-0": name, "preset": "classique", "csrf_token": csrf_token(client)},
+    )
 
 
 def _upload(client, documents):
     content = json.dumps(documents).encode()
-    return client.post("/import-export/import", content_type="multipart/form-data", data={
-        "file": (io.BytesIO(content), "parties.json"), "csrf_token": csrf_token(client)})
+    return client.post(
+        "/import-export/import",
+        content_type="multipart/form-data",
+        data={"file": (io.BytesIO(content), "parties.json"), "csrf_token": csrf_token(client)},
+    )
 
 
 def _refused(response, *sentences):
@@ -58,9 +78,13 @@ def _refused(response, *sentences):
         assert sentence in text
 
 
-@pytest.mark.parametrize(("lang", "rule", "held"), [
-    ("fr", "Une maison garde au plus 3 parties.", "La vôtre en a 3"),
-    ("en", "A household keeps at most 3 games.", "Yours has 3")])
+@pytest.mark.parametrize(
+    ("lang", "rule", "held"),
+    [
+        ("fr", "Une maison garde au plus 3 parties.", "La vôtre en a 3"),
+        ("en", "A household keeps at most 3 games.", "Yours has 3"),
+    ],
+)
 def test_a_new_game_past_the_games_stored(hosted, lang, rule, held):
     client = _family(hosted, lang=lang)
     neighbour = _family(hosted, name="Les Voisins")
@@ -72,9 +96,13 @@ def test_a_new_game_past_the_games_stored(hosted, lang, rule, held):
     assert _new_game(neighbour).status_code == 303  # the quota is each household's own
 
 
-@pytest.mark.parametrize(("lang", "rule", "held"), [
-    ("fr", "Une maison garde au plus 3 parties.", "ces 2 de plus la dépasseraient"),
-    ("en", "A household keeps at most 3 games.", "these 2 more would go past it")])
+@pytest.mark.parametrize(
+    ("lang", "rule", "held"),
+    [
+        ("fr", "Une maison garde au plus 3 parties.", "ces 2 de plus la dépasseraient"),
+        ("en", "A household keeps at most 3 games.", "these 2 more would go past it"),
+    ],
+)
 def test_an_import_past_the_games_stored(hosted, lang, rule, held):
     client = _family(hosted, lang=lang)
     assert _new_game(client).status_code == 303
@@ -84,9 +112,13 @@ def test_an_import_past_the_games_stored(hosted, lang, rule, held):
     assert every_row(hosted.extensions[STORE_EXTENSION]) == before
 
 
-@pytest.mark.parametrize(("lang", "rule", "when"), [
-    ("fr", "Une maison fait au plus 1 import par jour.", "Ce sera de nouveau possible à"),
-    ("en", "A household makes at most 1 import a day.", "It will be possible again at")])
+@pytest.mark.parametrize(
+    ("lang", "rule", "when"),
+    [
+        ("fr", "Une maison fait au plus 1 import par jour.", "Ce sera de nouveau possible à"),
+        ("en", "A household makes at most 1 import a day.", "It will be possible again at"),
+    ],
+)
 def test_imports_past_the_imports_a_day(hosted, lang, rule, when):
     client = _family(hosted, lang=lang)
     assert _upload(client, [solo_document("Zoé")]).status_code == 303
@@ -95,15 +127,26 @@ def test_imports_past_the_imports_a_day(hosted, lang, rule, when):
     _refused(response, rule, when)
     assert 23 * 3600 < int(response.headers["Retry-After"]) <= 24 * 3600
     assert every_row(hosted.extensions[STORE_EXTENSION]) == before
-    assert _upload(_family(hosted, name="Les Voisins"), [solo_document("Léa")]).status_code \
-        == 303
+    assert _upload(_family(hosted, name="Les Voisins"), [solo_document("Léa")]).status_code == 303
 
 
-@pytest.mark.parametrize(("lang", "rule", "when", "too_big"), [
-    ("fr", "Une maison fait dessiner au plus 5 pages de PDF par minute.",
-     "Ce sera de nouveau possible dans", "Cette demande en prend 6 à elle seule"),
-    ("en", "A household has at most 5 PDF pages drawn a minute.", "It will be possible again in",
-     "This request takes 6 on its own")])
+@pytest.mark.parametrize(
+    ("lang", "rule", "when", "too_big"),
+    [
+        (
+            "fr",
+            "Une maison fait dessiner au plus 5 pages de PDF par minute.",
+            "Ce sera de nouveau possible dans",
+            "Cette demande en prend 6 à elle seule",
+        ),
+        (
+            "en",
+            "A household has at most 5 PDF pages drawn a minute.",
+            "It will be possible again in",
+            "This request takes 6 on its own",
+        ),
+    ],
+)
 def test_prints_past_the_pdf_pages_a_minute(hosted, lang, rule, when, too_big):
     client = _family(hosted, lang=lang)
     assert client.get("/sheets/blank.pdf?pages=3").status_code == 200
@@ -120,8 +163,7 @@ def test_prints_past_the_pdf_pages_a_minute(hosted, lang, rule, when, too_big):
     assert every_row(hosted.extensions[STORE_EXTENSION]) == before
     # A PDF drawn before costs nothing, and the neighbours have their own pages.
     assert client.get("/sheets/blank.pdf?pages=3").status_code == 200
-    assert _family(hosted, name="Les Voisins").get("/sheets/blank.pdf?pages=5").status_code \
-        == 200
+    assert _family(hosted, name="Les Voisins").get("/sheets/blank.pdf?pages=5").status_code == 200
 
 
 def quick_worker(rules, instance_dir, done):
@@ -129,9 +171,13 @@ def quick_worker(rules, instance_dir, done):
     done.value = 1.0
 
 
-@pytest.mark.parametrize(("lang", "rule"), [
-    ("fr", "Le conseil prépare au plus 1 table par jour pour une maison."),
-    ("en", "The advisor builds at most 1 table a day for a household.")])
+@pytest.mark.parametrize(
+    ("lang", "rule"),
+    [
+        ("fr", "Le conseil prépare au plus 1 table par jour pour une maison."),
+        ("en", "The advisor builds at most 1 table a day for a household."),
+    ],
+)
 def test_advice_past_the_advisor_builds_a_day(hosted, lang, rule):
     strategies = Strategies(hosted.instance_path, worker=quick_worker)
     hosted.extensions[advice_module.ADVISOR_EXTENSION] = strategies

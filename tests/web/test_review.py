@@ -50,18 +50,22 @@ def test_each_step_shows_the_sheet_as_it_was(client, duel):
     assert totals_shown(start) == [0, 0] and "Entrée précédente" not in start
 
 
-@pytest.mark.parametrize(("step", "message"), [
-    ("27", "Cette partie a 26 entrées : l'étape « 27 » n'existe pas."),
-    ("-1", "l'étape « -1 » n'existe pas."),
-    ("trois", "l'étape « trois » n'existe pas."),
-    ("", "l'étape «  » n'existe pas."),
-])
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        ("27", "Cette partie a 26 entrées : l'étape « 27 » n'existe pas."),
+        ("-1", "l'étape « -1 » n'existe pas."),
+        ("trois", "l'étape « trois » n'existe pas."),
+        ("", "l'étape «  » n'existe pas."),
+    ],
+)
 def test_a_step_that_does_not_exist_is_a_french_404(client, duel, step, message):
     assert message in page(client, f"/games/{duel}/review?step={step}", 404)
 
 
-@pytest.mark.parametrize("url", ["/games/404/review", "/games/404/abandon",
-                                 "/games/404/delete", "/games/404/game.json"])
+@pytest.mark.parametrize(
+    "url", ["/games/404/review", "/games/404/abandon", "/games/404/delete", "/games/404/game.json"]
+)
 def test_an_unknown_game_is_a_french_404(client, url):
     assert "Aucune partie n'a le numéro 404." in page(client, url, 404)
 
@@ -113,7 +117,8 @@ def test_a_finished_game_cannot_be_abandoned(client, store, duel):
 
 
 def test_delete_after_a_confirmation_also_takes_the_game_out_of_the_hall_of_fame(
-        client, store, duel):
+    client, store, duel
+):
     html = page(client, f"/games/{duel}/delete")
     assert "Supprimer la partie ?" in html and "quitte aussi le palmarès" in html
 
@@ -143,10 +148,10 @@ def test_delete_asks_for_the_household_pin_when_there_is_one(app, client, store,
     assert every_row(store) == before
 
 
-
 def test_the_sheet_links_to_abandon_and_the_ranking_to_the_review(app, client, table):
     game_id = table.new_game(["Mag"])
     assert f'href="/games/{game_id}/abandon"' in page(client, f"/games/{game_id}")
     finished = import_documents(app.extensions[STORE_EXTENSION], solo_document("Alix"))[0]
-    assert re.search(rf'href="/games/{finished}/review"',
-                     page(client, f"/games/{finished}/ranking"))
+    assert re.search(
+        rf'href="/games/{finished}/review"', page(client, f"/games/{finished}/ranking")
+    )

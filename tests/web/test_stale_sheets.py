@@ -39,15 +39,18 @@ def test_an_abandoned_game_refuses_an_entry_from_a_sheet_opened_before(table, ap
     seen = table.version(game_id)
     assert table.post(f"/games/{game_id}/abandon", {"submit": "Oui"}).status_code == 303
     before = snapshot()
-    response = table.play(game_id, len(boxes) - 1, "12346", f"free:{boxes[-1]}", confirm=True,
-                          version=seen)
+    response = table.play(
+        game_id, len(boxes) - 1, "12346", f"free:{boxes[-1]}", confirm=True, version=seen
+    )
     assert response.status_code == 409
     page = response.get_data(as_text=True)
     assert "abandonnée" in page and "Reprendre la partie" in page
     assert f'href="/games/{game_id}/review"' in page
     # Not even with the sheet's new version: an abandoned game is taken up first.
-    assert table.play(game_id, len(boxes) - 1, "12346", f"free:{boxes[-1]}",
-                      confirm=True).status_code == 409
+    assert (
+        table.play(game_id, len(boxes) - 1, "12346", f"free:{boxes[-1]}", confirm=True).status_code
+        == 409
+    )
     assert table.undo(game_id, len(boxes) - 1).status_code == 409
     assert snapshot() == before
     assert "Solo" not in table.client.get("/hall-of-fame").get_data(as_text=True)
@@ -79,8 +82,7 @@ def test_an_entry_without_the_games_version_is_refused(table, snapshot, version)
 
 def test_an_undo_confirmation_is_for_one_entry(table, app):
     game_id = table.new_game(["Mag", "Alix"])
-    for seq, (dice, box) in enumerate([("66662", "sixes"), ("11123", "ones"),
-                                       ("22234", "twos")]):
+    for seq, (dice, box) in enumerate([("66662", "sixes"), ("11123", "ones"), ("22234", "twos")]):
         table.play(game_id, seq, dice, f"free:{box}")
     confirmed = table.version(game_id)
     assert table.undo(game_id, 3, version=confirmed).status_code == 303
@@ -90,7 +92,8 @@ def test_an_undo_confirmation_is_for_one_entry(table, app):
     assert response.status_code == 303
     assert len(_entries(app, game_id)) == 2
     assert "n&#39;est plus la dernière" in table.client.get(f"/games/{game_id}").get_data(
-        as_text=True)
+        as_text=True
+    )
     # Nor after another entry brought the count back to what the page showed.
     table.play(game_id, 2, "33345", "free:threes")
     assert table.undo(game_id, 3, version=confirmed).status_code == 303

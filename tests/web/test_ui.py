@@ -151,7 +151,8 @@ def test_home_shows_the_lan_address_as_a_qr_code(client, monkeypatch):
     assert "http://192.168.1.20:8123" in page
     # The drawing in the page is the QR code of that address, module for module.
     modules = segno.make("http://192.168.1.20:8123", micro=False).svg_inline(
-        border=2, omitsize=True, dark="#1f1d1a", light="#ffffff", lineclass=None)
+        border=2, omitsize=True, dark="#1f1d1a", light="#ffffff", lineclass=None
+    )
     path = re.search(r'<path stroke="#1f1d1a" d="([^"]+)"', modules).group(1)
     assert f'd="{path}"' in page
     assert "aucun réseau" not in page
@@ -170,8 +171,11 @@ def test_home_warns_when_the_machine_has_no_network(client, monkeypatch):
 def test_ordered_columns_ring_their_next_box_and_sec_says_one_throw(table):
     game_id = table.new_game(["Mag"], preset="triple", sec="y")
     page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
-    nexts = re.findall(r'<td class="open active[^"]*\bnext\b[^"]*">\s*<button[^>]*'
-                       r'aria-label="([^"]+)"', page)
+    nexts = re.findall(
+        r'<td class="open active[^"]*\bnext\b[^"]*">\s*<button[^>]*'
+        r'aria-label="([^"]+)"',
+        page,
+    )
     assert nexts == ["As (Descendante)", "Chance (Montante)"]
     assert page.count('aria-label="As (Libre)"') == 1 and "1 lancer" in page
     page = table.client.get(f"/games/{game_id}?dice=66653").get_data(as_text=True)

@@ -47,8 +47,10 @@ from tests.support.walk import (
     snapshot,
 )
 
-HOUSEHOLDS = {"Les Aubert": ["Aglaé", "Anatole", "Apolline"],
-              "Les Berthier": ["Baptiste", "Bérénice", "Blanche"]}
+HOUSEHOLDS = {
+    "Les Aubert": ["Aglaé", "Anatole", "Apolline"],
+    "Les Berthier": ["Baptiste", "Bérénice", "Blanche"],
+}
 # The dice typed for a turn: every free box takes them (a barred box asks to confirm).
 DICE = "12346"
 
@@ -61,8 +63,11 @@ OWNERS = {
     "players": lambda row, of: [row["household_id"]],
     "game_players": lambda row, of: [of.game(row["game_id"]), of.player(row["player_id"])],
     "entries": lambda row, of: [of.game(row["game_id"])],
-    "results": lambda row, of: [row["household_id"], of.game(row["game_id"]),
-                                of.player(row["player_id"])],
+    "results": lambda row, of: [
+        row["household_id"],
+        of.game(row["game_id"]),
+        of.player(row["player_id"]),
+    ],
     "rule_sets": lambda row, of: [row["household_id"]],
     "player_stats": lambda row, of: [of.player(row["player_id"])],
     "player_box_stats": lambda row, of: [of.player(row["player_id"])],
@@ -82,11 +87,26 @@ OWNERS = {
 # a game played before it is abandoned, taken up, deleted; the forms that sign a device in
 # or remove one near the end, and the household's deletion last of all. A route missing
 # here goes before the first that deletes.
-ORDER = ["security.unlock", "games.new", "games.play", "games.undo", "games.rematch",
-         "households.spectator_link", "players.rename", "transfer.upload",
-         "households.new_join_link", "language.choose", "review.abandon", "review.resume",
-         "players.merge", "review.delete", "households.remove", "households.join",
-         "households.signup", "households.delete"]
+ORDER = [
+    "security.unlock",
+    "games.new",
+    "games.play",
+    "games.undo",
+    "games.rematch",
+    "households.spectator_link",
+    "players.rename",
+    "transfer.upload",
+    "households.new_join_link",
+    "language.choose",
+    "review.abandon",
+    "review.resume",
+    "players.merge",
+    "review.delete",
+    "households.remove",
+    "households.join",
+    "households.signup",
+    "households.delete",
+]
 UNLISTED = ORDER.index("review.abandon") - 0.5
 # Posted by a new device: they sign it in (into a new household, for the sign-up).
 SIGN_IN = {"households.join", "households.signup"}
@@ -111,8 +131,9 @@ class Owners:
         found = cls()
         for rows in snapshots:
             found.games.update({row["id"]: row["household_id"] for row in rows["games"].values()})
-            found.players.update({row["id"]: row["household_id"]
-                                  for row in rows["players"].values()})
+            found.players.update(
+                {row["id"]: row["household_id"] for row in rows["players"].values()}
+            )
         return found
 
     def game(self, game_id: int) -> int | None:
@@ -145,17 +166,24 @@ class Ledger:
         self.requests += 1
         changes = list(_changes(before, after))
         if household is None:
-            created = [new["id"] for table, old, new in changes
-                       if table == "households" and old is None]
+            created = [
+                new["id"] for table, old, new in changes if table == "households" and old is None
+            ]
             assert len(created) == 1, f"{what}: {len(created)} households created, not one"
             household = created[0]
         owners = Owners.of(before, after)
-        wrong = [f"{table} {row} (household {owners.owner(table, row)})"
-                 for table, old, new in changes for row in (old, new)
-                 if row is not None and OWNERS[table] is not None
-                 and owners.owner(table, row) != household]
-        assert not wrong, (f"{what}, asked by household {household}, changed rows that are "
-                           f"not its own: " + "; ".join(wrong[:8]))
+        wrong = [
+            f"{table} {row} (household {owners.owner(table, row)})"
+            for table, old, new in changes
+            for row in (old, new)
+            if row is not None
+            and OWNERS[table] is not None
+            and owners.owner(table, row) != household
+        ]
+        assert not wrong, (
+            f"{what}, asked by household {household}, changed rows that are "
+            f"not its own: " + "; ".join(wrong[:8])
+        )
         return len(changes)
 
 
@@ -178,8 +206,12 @@ class Household:
     device_id: int = 0
 
     def route_values(self) -> dict:
-        return {"game_id": self.owned["games"], "player_id": self.owned["players"],
-                "token": [self.owned["token"]], "filename": ["css/app.css"]}
+        return {
+            "game_id": self.owned["games"],
+            "player_id": self.owned["players"],
+            "token": [self.owned["token"]],
+            "filename": ["css/app.css"],
+        }
 
 
 def _replaced(fields: list[tuple[str, str]], values: dict[str, str]) -> list[tuple[str, str]]:
@@ -201,8 +233,9 @@ def _valid(form: FoundForm, endpoint: str, household: Household) -> MultiDict:
     if PIN_FIELD in form.names:
         fields = _replaced(fields, {PIN_FIELD: PASSPHRASE})
     if endpoint == "games.new":
-        fields = _replaced(fields, {"names-0": household.names[0],
-                                    "names-1": f"Invité {household.id}"})
+        fields = _replaced(
+            fields, {"names-0": household.names[0], "names-1": f"Invité {household.id}"}
+        )
     elif endpoint == "games.play" and form.value("target") is None:
         # The sheet: the dice typed, then the first free box of the active player tapped.
         fields = _replaced(fields, {"dice": DICE})
@@ -214,8 +247,9 @@ def _valid(form: FoundForm, endpoint: str, household: Household) -> MultiDict:
     elif endpoint == "households.join":
         fields = _replaced(fields, {"name": household.name, "passphrase": PASSPHRASE})
     elif endpoint == "households.signup":
-        fields = _replaced(fields, {"name": f"Nouvelle maison {household.id}",
-                                    "passphrase": PASSPHRASE})
+        fields = _replaced(
+            fields, {"name": f"Nouvelle maison {household.id}", "passphrase": PASSPHRASE}
+        )
     return MultiDict([*fields, *pressed])
 
 
@@ -251,12 +285,16 @@ class Walk:
 
     def run(self, wanted) -> None:
         """Post every form found so far, and found on the way, whose route is `wanted`."""
+
         def rank(key: tuple) -> float:
             endpoint = self.endpoint(self.found[key])
             return ORDER.index(endpoint) if endpoint in ORDER else UNLISTED
 
-        while pending := [key for key, form in self.found.items()
-                          if key not in self.posted and wanted(self.endpoint(form))]:
+        while pending := [
+            key
+            for key, form in self.found.items()
+            if key not in self.posted and wanted(self.endpoint(form))
+        ]:
             key = min(pending, key=rank)
             self.posted.add(key)
             self._post_found(self.found[key])
@@ -267,8 +305,11 @@ class Walk:
         endpoint = self.endpoint(form)
         device = self.app.test_client() if endpoint in SIGN_IN else self.client
         shown = self._page(device, form.page)
-        fresh = [found for found in shown if self.key(found) == self.key(form)
-                 and not self._is_this_device(found)]
+        fresh = [
+            found
+            for found in shown
+            if self.key(found) == self.key(form) and not self._is_this_device(found)
+        ]
         if fresh:
             self._submit(device, fresh[0])
 
@@ -288,13 +329,15 @@ class Walk:
 
     def _submit(self, device, form: FoundForm) -> None:
         endpoint = self.endpoint(form)
-        response = device.post(form.action, data=_valid(form, endpoint, self.household),
-                               follow_redirects=True)
+        response = device.post(
+            form.action, data=_valid(form, endpoint, self.household), follow_redirects=True
+        )
         self.posts += 1
         status = (response.history or [response])[0].status_code
         asker = None if endpoint == "households.signup" else self.household.id
         changed = self.ledger.check(
-            f"{self.household.name}: POST {form.action} ({endpoint}, {status})", asker)
+            f"{self.household.name}: POST {form.action} ({endpoint}, {status})", asker
+        )
         if status >= 400:
             assert changed == 0, f"a refused POST {form.action} ({status}) changed {changed} rows"
         else:
@@ -344,8 +387,9 @@ def hosted(instance_path, database_url):
         households = []
         for seed, (name, names) in enumerate(HOUSEHOLDS.items(), start=1):
             household_id = create_household(store, name, passphrase_hash(PASSPHRASE))
-            household = Household(household_id, name, names,
-                                  fill_household(store, household_id, names, seed))
+            household = Household(
+                household_id, name, names, fill_household(store, household_id, names, seed)
+            )
             # A second device, which the walking one may remove.
             join_household(app.test_client(), name, PASSPHRASE)
             household.device = app.test_client()
@@ -368,12 +412,16 @@ def test_every_post_route_writes_into_the_household_that_asked_only(hosted, caps
     for walk in walks:
         name = walk.household.name
         assert post_routes <= walk.succeeded, (
-            f"{name}: POST routes no form drove to success: {sorted(post_routes - walk.succeeded)}")
+            f"{name}: POST routes no form drove to success: {sorted(post_routes - walk.succeeded)}"
+        )
         assert post_routes - NO_ROWS <= walk.wrote, (
-            f"{name}: POST routes that wrote nothing: {sorted(post_routes - NO_ROWS - walk.wrote)}")
+            f"{name}: POST routes that wrote nothing: {sorted(post_routes - NO_ROWS - walk.wrote)}"
+        )
     engine = app.extensions[STORE_EXTENSION].engine.dialect.name
     with capsys.disabled():
-        print(f"\nwrite isolation ({engine}): {len(post_routes)} POST routes x "
-              f"{len(walks)} households, {sum(len(walk.posted) for walk in walks)} forms, "
-              f"{sum(walk.posts for walk in walks)} posts, {len(ledger.rows)} tables compared "
-              f"after each of {ledger.requests} steps")
+        print(
+            f"\nwrite isolation ({engine}): {len(post_routes)} POST routes x "
+            f"{len(walks)} households, {sum(len(walk.posted) for walk in walks)} forms, "
+            f"{sum(walk.posts for walk in walks)} posts, {len(ledger.rows)} tables compared "
+            f"after each of {ledger.requests} steps"
+        )

@@ -18,8 +18,18 @@ down_revision: str | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-COUNTERS = ("games", "duels", "wins", "total_sum", "column_count", "bonus_columns",
-            "yams_games", "yams_count", "cells", "barred_count")
+COUNTERS = (
+    "games",
+    "duels",
+    "wins",
+    "total_sum",
+    "column_count",
+    "bonus_columns",
+    "yams_games",
+    "yams_count",
+    "cells",
+    "barred_count",
+)
 
 
 def upgrade() -> None:
@@ -38,9 +48,21 @@ def upgrade() -> None:
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("rules_key", sa.String(16), nullable=False),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
-        *(sa.Column(name, sa.Integer(), nullable=False) for name in (
-            "player_count", "total", "upper", "upper_bonus", "lower", "yams_bonus",
-            "column_count", "bonus_columns", "yams_count", "barred_count")),
+        *(
+            sa.Column(name, sa.Integer(), nullable=False)
+            for name in (
+                "player_count",
+                "total",
+                "upper",
+                "upper_bonus",
+                "lower",
+                "yams_bonus",
+                "column_count",
+                "bonus_columns",
+                "yams_count",
+                "barred_count",
+            )
+        ),
         sa.Column("barred_cells", sa.Text(), nullable=False),
         sa.Column("rank", sa.Integer(), nullable=False),
         sa.Column("won", sa.Boolean(), nullable=False),
@@ -59,7 +81,8 @@ def upgrade() -> None:
     op.create_index("ix_results_rules_yams", "results", ["rules_key", "yams_count"])
     op.create_index("ix_results_rules_streak", "results", ["rules_key", "bonus_streak"])
     op.create_index(
-        "ix_results_player_rules_time", "results",
+        "ix_results_player_rules_time",
+        "results",
         ["player_id", "rules_key", "finished_at", "game_id"],
     )
     op.create_index("ix_results_player_rules_total", "results", ["player_id", "rules_key", "total"])

@@ -25,11 +25,17 @@ RECORDS = {"total": "total", "upper": "upper", "yams": "yams_count", "streak": "
 def upgrade() -> None:
     for name, column in RECORDS.items():
         op.drop_index(f"ix_results_rules_{name}", table_name="results")
-        op.create_index(f"ix_results_rules_{name}", "results",
-                        ["rules_key", sa.text(f"{column} DESC"), "finished_at", "game_id"])
+        op.create_index(
+            f"ix_results_rules_{name}",
+            "results",
+            ["rules_key", sa.text(f"{column} DESC"), "finished_at", "game_id"],
+        )
     op.drop_index("ix_results_player_rules_total", table_name="results")
-    op.create_index("ix_results_player_rules_total", "results",
-                    ["player_id", "rules_key", "total", "finished_at", "game_id"])
+    op.create_index(
+        "ix_results_player_rules_total",
+        "results",
+        ["player_id", "rules_key", "total", "finished_at", "game_id"],
+    )
     op.drop_index("ix_results_player_time", table_name="results")
     op.create_index("ix_results_player_time", "results", ["player_id", "finished_at", "game_id"])
 

@@ -29,10 +29,17 @@ OLD_ORDER = ("free", "down", "up", "sec")
 NEW_ORDER = ("down", "up", "free", "sec")
 KEY_LENGTH = 16
 
-rule_sets = sa.table("rule_sets", sa.column("key", sa.String), sa.column("rules", sa.Text),
-                     sa.column("games", sa.Integer), sa.column("results", sa.Integer))
-CHILDREN = [sa.table(name, sa.column("rules_key", sa.String))
-            for name in ("results", "player_stats", "player_box_stats")]
+rule_sets = sa.table(
+    "rule_sets",
+    sa.column("key", sa.String),
+    sa.column("rules", sa.Text),
+    sa.column("games", sa.Integer),
+    sa.column("results", sa.Integer),
+)
+CHILDREN = [
+    sa.table(name, sa.column("rules_key", sa.String))
+    for name in ("results", "player_stats", "player_box_stats")
+]
 
 
 def upgrade() -> None:
@@ -53,9 +60,11 @@ def _reorder(order: tuple[str, ...]) -> None:
         if key == row.key:
             continue
         # The new row first and the old one last: every foreign key holds at every step.
-        connection.execute(sa.insert(rule_sets).values(
-            key=key, rules=text, games=row.games, results=row.results))
+        connection.execute(
+            sa.insert(rule_sets).values(key=key, rules=text, games=row.games, results=row.results)
+        )
         for child in CHILDREN:
-            connection.execute(sa.update(child).where(child.c.rules_key == row.key)
-                               .values(rules_key=key))
+            connection.execute(
+                sa.update(child).where(child.c.rules_key == row.key).values(rules_key=key)
+            )
         connection.execute(sa.delete(rule_sets).where(rule_sets.c.key == row.key))

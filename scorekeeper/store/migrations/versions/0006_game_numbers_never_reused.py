@@ -26,8 +26,9 @@ depends_on: str | Sequence[str] | None = None
 def _rebuild_games(autoincrement: bool) -> None:
     if op.get_bind().dialect.name != "sqlite":
         return
-    with op.batch_alter_table("games", recreate="always",
-                              table_kwargs={"sqlite_autoincrement": autoincrement}):
+    with op.batch_alter_table(
+        "games", recreate="always", table_kwargs={"sqlite_autoincrement": autoincrement}
+    ):
         pass
 
 

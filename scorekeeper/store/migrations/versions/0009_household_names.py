@@ -30,15 +30,23 @@ def upgrade() -> None:
     from scorekeeper.store.household_names import household_key, household_skeleton
 
     op.add_column("households", sa.Column("name_skeleton", sa.String(64), nullable=True))
-    households = sa.table("households", sa.column("id"), sa.column("name"),
-                          sa.column("name_key"), sa.column("name_skeleton"))
+    households = sa.table(
+        "households",
+        sa.column("id"),
+        sa.column("name"),
+        sa.column("name_key"),
+        sa.column("name_skeleton"),
+    )
     connection = op.get_bind()
-    rows = connection.execute(sa.select(households.c.id, households.c.name)
-                              .where(households.c.name_key.is_not(None))
-                              .order_by(households.c.id)).all()
+    rows = connection.execute(
+        sa.select(households.c.id, households.c.name)
+        .where(households.c.name_key.is_not(None))
+        .order_by(households.c.id)
+    ).all()
     # Emptied first, so that no key is ever held twice on the way.
-    connection.execute(sa.update(households).where(households.c.name_key.is_not(None))
-                       .values(name_key=None))
+    connection.execute(
+        sa.update(households).where(households.c.name_key.is_not(None)).values(name_key=None)
+    )
     keys, skeletons = set(), set()
     for row in rows:
         key, skeleton = household_key(row.name), household_skeleton(row.name)
@@ -46,8 +54,11 @@ def upgrade() -> None:
         skeleton = skeleton if skeleton not in skeletons else None
         keys.add(key)
         skeletons.add(skeleton)
-        connection.execute(sa.update(households).where(households.c.id == row.id)
-                           .values(name_key=key, name_skeleton=skeleton))
+        connection.execute(
+            sa.update(households)
+            .where(households.c.id == row.id)
+            .values(name_key=key, name_skeleton=skeleton)
+        )
     op.create_index("ix_households_name_skeleton", "households", ["name_skeleton"], unique=True)
 
 

@@ -28,8 +28,7 @@ def upgrade() -> None:
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.PrimaryKeyConstraint("key", name="pk_attempt_counts"),
     )
-    op.create_index("ix_attempt_counts_window_started_at", "attempt_counts",
-                    ["window_started_at"])
+    op.create_index("ix_attempt_counts_window_started_at", "attempt_counts", ["window_started_at"])
     op.drop_index("ix_passphrase_failures_name_time", table_name="passphrase_failures")
     op.drop_index("ix_passphrase_failures_address_time", table_name="passphrase_failures")
     op.drop_table("passphrase_failures")
@@ -44,9 +43,11 @@ def downgrade() -> None:
         sa.Column("failed_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name="pk_passphrase_failures"),
     )
-    op.create_index("ix_passphrase_failures_name_time", "passphrase_failures",
-                    ["name_key", "failed_at"])
-    op.create_index("ix_passphrase_failures_address_time", "passphrase_failures",
-                    ["address", "failed_at"])
+    op.create_index(
+        "ix_passphrase_failures_name_time", "passphrase_failures", ["name_key", "failed_at"]
+    )
+    op.create_index(
+        "ix_passphrase_failures_address_time", "passphrase_failures", ["address", "failed_at"]
+    )
     op.drop_index("ix_attempt_counts_window_started_at", table_name="attempt_counts")
     op.drop_table("attempt_counts")

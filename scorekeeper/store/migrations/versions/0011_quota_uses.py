@@ -24,13 +24,17 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(20), nullable=False),
         sa.Column("used_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("amount", sa.Integer(), nullable=False),
-        sa.ForeignKeyConstraint(["household_id"], ["households.id"],
-                                name="fk_quota_uses_household_id_households",
-                                ondelete="CASCADE"),
+        sa.ForeignKeyConstraint(
+            ["household_id"],
+            ["households.id"],
+            name="fk_quota_uses_household_id_households",
+            ondelete="CASCADE",
+        ),
         sa.PrimaryKeyConstraint("id", name="pk_quota_uses"),
     )
-    op.create_index("ix_quota_uses_household_kind_time", "quota_uses",
-                    ["household_id", "kind", "used_at"])
+    op.create_index(
+        "ix_quota_uses_household_kind_time", "quota_uses", ["household_id", "kind", "used_at"]
+    )
 
 
 def downgrade() -> None:
