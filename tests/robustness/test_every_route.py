@@ -14,7 +14,7 @@ without anyone remembering to.
 A NUL and half of a surrogate pair are among the hostile values everywhere (path, query,
 form, JSON body, imported file): PostgreSQL's text holds neither, so the walk runs on the
 database of the suite, SQLite or PostgreSQL (tests/support/databases.py). The counts are printed
-(`-s`) for docs/development.md.
+(`-n 0 -s`) for docs/development.md.
 """
 
 from __future__ import annotations

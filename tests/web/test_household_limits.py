@@ -2,7 +2,7 @@
 when the tries come all at once (threads against the app, on the suite's database: SQLite or
 PostgreSQL), and a sign-up beyond its limit is refused before any passphrase is hashed.
 
-`-s` prints what the simultaneous tries did, for the README."""
+`-n 0 -s` prints what the simultaneous tries did, for the README."""
 
 import html
 import threading

@@ -11,7 +11,7 @@ map that no form reached, fails the test: a route or a table added later is cove
 anyone remembering to.
 
 Runs on SQLite, and on PostgreSQL with SCOREKEEPER_TEST_DATABASE_URL (tests/support/databases.py);
-`pytest -s` prints the counts.
+`pytest -n 0 -s` prints the counts.
 """
 
 from __future__ import annotations
