@@ -1,6 +1,7 @@
 // The dice keypad and the live preview of the sheet. Without this script every keypad button
-// is a plain submit and the server answers the same; the script only saves the page loads and
-// asks for a confirmation before a box is written. It never computes a score: every preview,
+// is a plain submit and the server answers the same; the script only saves the page loads.
+// A tap on a box whose preview scores writes it at once (« Oups » undoes it); a box the dice
+// would bar asks first, as does any box tapped before the preview of these dice came back. It never computes a score: every preview,
 // message and confirmation is HTML rendered by the server from the rules (games.turn), and a
 // turn written comes back as the next sheet, swapped into the page (games.play).
 document.documentElement.classList.add("js");
@@ -60,6 +61,7 @@ function start(form) {
   const faces = () => [...input.value].filter((char) => "123456".includes(char));
   let target = ""; // the box tapped, waiting for its confirmation
   let latest = 0; // only the answer to the latest request is shown
+  let previewed = input.defaultValue; // the dice the sheet's previews were drawn for
   let pending;
 
   // The dice typed and the box tapped outlive a reload or a trip away and Back, for this
@@ -117,6 +119,7 @@ function start(form) {
     fresh.innerHTML = await response.text();
     if (mine !== latest) return true;
     keep.save();
+    previewed = query.get("dice");
     for (const part of fresh.content.children) {
       const old = document.getElementById(part.id);
       if (old) {
@@ -145,12 +148,51 @@ function start(form) {
     refresh(() => buttonFor("target", box));
   }
 
+  // A refused tap the rules cannot judge (a box of another player, a die too many): the line
+  // the server wrote into the page for it, shown where the other refusals are.
+  function refuse(text) {
+    const bar = document.getElementById("confirm-bar");
+    target = "";
+    bar.className = "confirm-bar confirm-refused";
+    bar.replaceChildren();
+    const line = document.createElement("p");
+    line.className = "refusal";
+    line.setAttribute("role", "alert");
+    line.textContent = text;
+    bar.append(line);
+    bar.hidden = false;
+    bar.dataset.said = "1";
+  }
+
+  // The tap on a box that scores with the dice shown is the turn itself: one tap less than a
+  // confirmation, and « Oups » is there to take it back.
+  let atOnce = null; // the box whose tap is its own confirmation
+  function writeAtOnce(button) {
+    if (posted || previewed !== input.value || faces().length < count) return false;
+    if (!button.classList.contains("preview")) return false;
+    // A confirmation left from a barred box must not travel with this one.
+    document.querySelector('#confirm-bar input[name="confirm"]')?.remove();
+    atOnce = button;
+    form.requestSubmit(button); // a submit, as a confirmation is: live.js stops polling
+    return true;
+  }
+
   form.addEventListener("click", (event) => {
+    // The next tap takes such a line away again.
+    const said = form.querySelector("#confirm-bar[data-said]");
+    if (said) {
+      said.hidden = true;
+      delete said.dataset.said;
+    }
     // A filled box, or one the rules forbid now: the server says why in one line.
     const refused = event.target.closest("td[data-box]");
     if (refused) {
       target = refused.dataset.box;
       refresh();
+      return;
+    }
+    if (event.target.closest("td[data-seat]")) {
+      refuse(form.dataset.otherSeat);
       return;
     }
     const button = event.target.closest("button");
@@ -163,6 +205,7 @@ function start(form) {
     if (!["add", "drop", "clear", "preview", "target"].includes(name)) return;
     event.preventDefault();
     if (name === "target") {
+      if (writeAtOnce(button)) return;
       target = value;
       // No confirmation to show without the server: the tap posts the box as it would
       // without scripts (and a barred box still gets its confirmation page).
@@ -170,7 +213,11 @@ function start(form) {
       return;
     }
     const dice = name === "clear" ? [] : faces();
-    if (name === "add" && dice.length < count) {
+    if (name === "add" && dice.length >= count) {
+      refuse(form.dataset.diceFull);
+      return;
+    }
+    if (name === "add") {
       dice.push(value);
       // Draw the die at once in the first free spot; the server's answer redraws the tray.
       const spot = document.querySelector("#dice-drawn .die-empty");
@@ -209,7 +256,8 @@ function start(form) {
       return;
     }
     posted = true;
-    if (!event.submitter?.hasAttribute("data-confirm")) return;
+    const submitter = event.submitter;
+    if (!(submitter?.hasAttribute("data-confirm") || (submitter && submitter === atOnce))) return;
     keep.forget(); // the turn is written
     if (swapping) {
       event.preventDefault();

@@ -10,7 +10,7 @@ from scorekeeper.app import create_app
 from scorekeeper.rules import BOX_LABELS
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.browser.conftest import TABLETS, served_in_thread
-from tests.browser.test_turns import confirm, tap_box, tap_dice
+from tests.browser.test_turns import tap_dice, write_box
 from tests.support.databases import give_database, take_database
 
 PASSPHRASE = "la phrase de la maison"
@@ -68,8 +68,7 @@ def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, ar
         first.get_by_role("button", name="Commencer la partie").click()
         expect(first).to_have_title(re.compile("^À Mag de jouer"))
         tap_dice(first, "66666")
-        tap_box(first, BOX_LABELS["yams"])
-        confirm(first)
+        write_box(first, BOX_LABELS["yams"])
         game_url = first.url
 
         second.goto(game_url)

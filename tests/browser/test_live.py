@@ -9,8 +9,7 @@ def test_an_entry_from_one_tablet_shows_on_the_other(open_page, seed):
     other = open_page(f"/games/{game_id}")
     player = open_page(f"/games/{game_id}")
     player.fill("#dice", "66662")
-    player.locator('button[name="target"][value="free:sixes"]').click()
-    player.locator("button[data-confirm]").click()
+    player.locator('button[name="target"][value="free:sixes"].preview').click()
     # The next sheet comes in place of this one (no page load): it shows the entry written.
     expect(player.locator('[data-live-seq="1"]')).to_have_count(1)
     assert seed.state(game_id).sheets[0].total == 24

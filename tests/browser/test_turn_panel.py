@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from scorekeeper.store import HOME_HOUSEHOLD
 
 from .conftest import TABLETS
-from .test_turns import confirm, next_sheet, tap_box, tap_dice
+from .test_turns import next_sheet, tap_box, tap_dice, write_box
 
 KEYPAD_BOX = """() => { const box = document.querySelector('.keypad').getBoundingClientRect();
                        return [box.x, box.y, box.width, box.height]; }"""
@@ -42,8 +42,7 @@ def test_the_keypad_stays_put_after_a_turn(open_page, seed, size, players):
     page = open_page(f"/games/{seed(players)}", size=TABLETS[size])
     before = page.evaluate(KEYPAD_BOX)
     tap_dice(page, "66653")
-    tap_box(page, "Six")
-    confirm(page)
+    write_box(page, "Six")
     expect(page.locator(".flash-info")).to_have_text("Mag marque 18 en Six.")
     expect(page.locator(".flash-info")).to_be_visible()
     assert page.evaluate(KEYPAD_BOX) == before
@@ -75,11 +74,11 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     game_id = seed(["Mag", "Alix"])
     page = open_page(f"/games/{game_id}")
     tap_dice(page, "66653")
-    tap_box(page, "Six")
-    expect(page.locator("#confirm-text")).to_contain_text("18 en Six pour Mag ?")
+    tap_box(page, "Yams")
+    expect(page.locator("#confirm-text")).to_contain_text("Barrer la case Yams ?")
     page.reload()
     expect(page.get_by_label("Dés de Mag")).to_have_value("66653")
-    expect(page.locator("#confirm-text")).to_contain_text("18 en Six pour Mag ?")
+    expect(page.locator("#confirm-text")).to_contain_text("Barrer la case Yams ?")
     page.get_by_role("button", name="Autre case").click()
     page.goto("/hall-of-fame")
     page.go_back()
@@ -87,8 +86,7 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(5)
     expect(page.locator("#confirm-bar")).to_be_hidden()
     # Written: the next player starts from nothing, and so does a reload.
-    tap_box(page, "Six")
-    confirm(page)
+    write_box(page, "Six")
     expect(page.get_by_label("Dés de Alix")).to_have_value("")
     tap_dice(page, "12")
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(2)
@@ -119,13 +117,11 @@ def tab_to(page, selector, most=60):
 
 
 def turn_by_keyboard(page, dice, box, key):
-    """Tab to the dice, type them, Tab to the box, the key on it and on its confirmation."""
+    """Tab to the dice, type them, Tab to the box and press the key on it: written."""
     tab_to(page, "#dice")
     page.keyboard.type(dice)
     expect(page.locator(f'button[value="{box}"].preview')).to_be_visible()
     tab_to(page, f'button[value="{box}"]')
-    page.keyboard.press(key)
-    expect(page.locator("[data-confirm]")).to_be_focused()
     with next_sheet(page):
         page.keyboard.press(key)
 

@@ -30,7 +30,7 @@ SHEET_BOXES = """() => {
 # The font size of each kind of figure shown on the sheet, where the page has one.
 FIGURE_SIZES = """() => Object.fromEntries(Object.entries({
     written: '.sheet td.filled', preview: '.box-btn.preview', floor: '.box-btn .floor',
-    shortfall: '.sheet .missing', balance: '.sheet .balance',
+    shortfall: '.sheet .missing', balance: '.sheet .balance', kind: '.sheet thead .kind',
   }).map(([name, selector]) => [name, [...document.querySelectorAll(selector)]
     .filter((el) => el.getClientRects().length)
     .map((el) => parseFloat(getComputedStyle(el).fontSize))]))"""
@@ -82,6 +82,10 @@ def test_the_whole_sheet_is_on_screen(open_page, seed, artifacts, size, preset, 
     sizes = page.evaluate(FIGURE_SIZES)
     assert sizes["written"] and sizes["preview"] and sizes["shortfall"]
     assert min(sizes["written"] + sizes["preview"]) >= 20
-    assert min(sizes["floor"] + sizes["shortfall"] + sizes["balance"]) >= 14
+    # Read from across the table: the small figures and the column names at 16 px at least.
+    assert min(sizes["floor"] + sizes["shortfall"] + sizes["balance"] + sizes["kind"]) >= 16
+    print(
+        preset, count, size, language, {name: sorted(set(found)) for name, found in sizes.items()}
+    )
     assert low_contrast_texts(page) == []
     assert page.evaluate(WRAPPED_CELLS) == []
