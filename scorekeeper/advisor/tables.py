@@ -1,5 +1,6 @@
-"""What the server knows of the advisor's tables without loading one: which rules have a
-table, the file it is kept in, and whether a request for advice can be answered.
+"""What the server knows of the advisor's tables without loading one: the tables a game needs
+(one per column kind), the files they are kept in, how exact the advice is for a rule set,
+and whether a request for advice can be answered.
 
 Kept apart from the strategy so that a page showing a sheet never imports numpy: the server
 starts faster and idles smaller, and only asking for advice loads the tables.
@@ -17,16 +18,41 @@ from scorekeeper.rules.labels import N_
 from scorekeeper.rules.options import OPTIONS, Rules
 
 # Bumped when the table's layout or meaning changes, so that old cache files are not read.
-TABLE_FORMAT = 1
+TABLE_FORMAT = 2
 
-# The options that only change what a box scores: the table covers each of their values.
-_TABLE_OPTIONS = tuple(option.name for option in OPTIONS if option.scores_only)
+# The options a column's table depends on: what the boxes score and how many dice are thrown.
+_TABLE_OPTIONS = tuple(option.name for option in OPTIONS if option.scores_only) + (
+    "dice",
+    "plus_minus",
+)
+
+# Columns played in one throw a turn (Yams sec): their dice are those of the first throw.
+ONE_THROW_COLUMNS = frozenset({"sec"})
+
+# How exact the advice is, one key per kind of rule set (the pages say it in one line):
+# the optimal solitaire strategy; the same for the turn being played, la vache's floors
+# counted exactly, later turns valued by the solitaire table; a policy made of the columns'
+# exact tables, measured by simulation (docs/advisor.md).
+EXACT = "exact"
+EXACT_THIS_TURN = "exact_this_turn"
+POLICY = "policy"
+
+
+def advice_quality(rules: Rules, players: int) -> str:
+    """How exact the advice is for a game of these rules and this many players."""
+    if len(rules.columns) > 1:
+        return POLICY
+    if rules.vache and players > 1:
+        return EXACT_THIS_TURN
+    return EXACT
 
 
 def is_covered(rules: Rules) -> bool:
-    """Whether the exact table exists for these rules: one free column of the classique or
-    Yatzy sheet with five dice, and no house rule that looks at more than the player's own
-    column."""
+    """Whether the pages offer advice for these rules: today those of one free column with
+    five dice and no house rule that looks beyond the player's own column.
+
+    The advisor itself advises every rule set (``advice_quality`` says how exactly); the
+    pages and the commands widen to them by dropping this check."""
     return (
         rules.preset in ("classique", "yatzy")
         and rules.columns == ("free",)
@@ -40,9 +66,6 @@ def is_covered(rules: Rules) -> bool:
 
 def check_covered(rules: Rules) -> None:
     if not is_covered(rules):
-        # What the table's state (filled boxes, upper total, Yams at 50) cannot hold: la
-        # vache depends on the other players, Plus et Moins on the values written, ordered
-        # or several columns on an order and more boxes, sec and six dice on other throws.
         raise RuleError(
             N_(
                 "Le conseil n'existe que pour le Yams classique ou le Yatzy à "
@@ -52,17 +75,20 @@ def check_covered(rules: Rules) -> None:
         )
 
 
-def table_options(rules: Rules) -> dict:
-    options = {"format": TABLE_FORMAT, **{name: getattr(rules, name) for name in _TABLE_OPTIONS}}
+def table_options(rules: Rules, kind: str = "free") -> dict:
+    """What the table of one column kind of these rules depends on."""
+    options = {
+        "format": TABLE_FORMAT,
+        "kind": kind,
+        **{name: getattr(rules, name) for name in _TABLE_OPTIONS},
+    }
     if rules.preset != "classique":
-        # Named only for the other sheets: the classique tables keep the file names they had.
         options["preset"] = rules.preset
     return options
 
 
 def check_request(state: GameState, dice: object) -> Dice:
-    """The dice read, once the game and the dice are known to have advice (else RuleError)."""
-    check_covered(state.rules)
+    """The dice read, once the game is known to be in play (else RuleError)."""
     if state.is_over:
         raise RuleError(N_("La partie est terminée : il n'y a plus rien à conseiller."))
     return parse_dice(dice, state.rules.dice)
@@ -84,11 +110,24 @@ def check_throw(throw: object) -> int:
     return int(text)
 
 
+def turn_throws(state: GameState) -> int:
+    """How many throws the active player's turn has: one when every column left open to
+    them is played sec, else three."""
+    player = state.active_player
+    if player is None:
+        return LAST_THROW
+    open_kinds = {
+        kind for kind, column in state.sheets[player].columns.items() if not column.is_full
+    }
+    return 1 if open_kinds <= ONE_THROW_COLUMNS else LAST_THROW
+
+
 CACHE_GLOB = "advisor-*.npy"
 
 
-def cache_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
-    """The table's file in the instance folder, named by a hash of the options it depends on."""
-    options = json.dumps(table_options(rules), sort_keys=True)
+def cache_path(rules: Rules, instance_dir: str | os.PathLike, kind: str | None = None) -> Path:
+    """The file of the table of one column kind (the game's first column by default) in the
+    instance folder, named by a hash of the options it depends on."""
+    options = json.dumps(table_options(rules, kind or rules.columns[0]), sort_keys=True)
     digest = hashlib.sha256(options.encode()).hexdigest()
     return Path(instance_dir) / CACHE_GLOB.replace("*", digest[:16])

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.solver import build_table
+from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.advisor.strategy import _save
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.rules import Rules
@@ -24,8 +24,9 @@ def end_game_worker(rules, instance_dir, done):
     with log.open("a") as file:
         file.write(f"start {rules.joker} {rules.yams_bonus}\n")
     done.value = 0.5
-    table = build_table(rules, filled=END_GAME_FILLED)
-    table[0, 0, 0] = 254.5
+    sheet = SheetIndex(rules)
+    table = build_table(rules, filled=END_GAME_FILLED, sheet=sheet)
+    table[sheet.place(sheet.state({}))] = 254.5
     _save(table, cache_path(rules, instance_dir))
     with log.open("a") as file:
         file.write("end\n")

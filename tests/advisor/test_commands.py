@@ -69,11 +69,17 @@ def test_strategy_default_instance_and_rules(tmp_path, monkeypatch, fake_build):
     assert cache_path(fake_build[0], tmp_path / "default").exists()
 
 
+def test_strategy_builds_every_column_of_the_rules(tmp_path, fake_build):
+    # Triple: a table for each of its columns; the value printed is their sum.
+    result = _run(commands.strategy, "--instance", tmp_path, "--rules", '{"preset": "triple"}')
+    assert result.exit_code == 0, result.output
+    assert len(fake_build) == 3
+    assert result.stdout.splitlines()[-1] == f"{3 * 254.5:.4f}"
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        ('{"preset": "triple"}', "Le conseil n'existe que pour le Yams classique"),
-        ('{"vache": true}', "Le conseil n'existe que pour le Yams classique"),
         ('{"preset": "poker"}', "Règles inconnues"),
         ('{"preset": ', "--rules n'est pas du JSON valide"),
     ],
@@ -104,7 +110,7 @@ def test_advise_prints_every_allowed_box_best_first(
     advice = json.loads(result.stdout)
     state = read_document(document).replay()
     assert state.active_player == 1
-    expected = Strategy(Rules(), end_game_table).advise(state, (6, 6, 6, 5, 3))
+    expected = Strategy(Rules(), {"free": end_game_table}).advise(state, (6, 6, 6, 5, 3))
     assert advice == [
         {"box": item.box, "column": "free", "expected_total": round(item.expected_total, 4)}
         for item in expected
@@ -197,13 +203,15 @@ def test_advise_after_the_first_throws_ranks_every_keep(
     assert result.exit_code == 0, result.output
     advice = json.loads(result.stdout)
     state = read_document(document).replay()
-    expected = Strategy(Rules(), end_game_table).advise_keeps(state, (5, 5, 5, 2, 1), int(throw))
+    expected = Strategy(Rules(), {"free": end_game_table}).advise_keeps(
+        state, (5, 5, 5, 2, 1), int(throw)
+    )
     assert advice == [
         {"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
         for item in expected
     ]
     assert len(advice) == 16 and [] in [item["keep"] for item in advice]
-    assert [5, 5, 5, 2, 1] in [item["keep"] for item in advice]
+    assert [1, 2, 5, 5, 5] in [item["keep"] for item in advice]
 
 
 def test_advise_third_throw_is_the_default(tmp_path, game_file, fake_build):
