@@ -104,3 +104,20 @@ def test_households_take_turns_for_their_builds(tmp_path):
         "start free True",
         "start official False",
     ]
+
+
+def test_the_real_worker_builds_every_column_of_a_rule_set(tmp_path):
+    # Descendante and Montante: two tables (small ones), built in one worker process.
+    rules = Rules(columns=("down", "up"))
+    strategies = Strategies(str(tmp_path))
+    assert strategies.get(rules) is None
+    assert strategies.build(rules, household=1)
+    _wait_built(strategies, [rules])
+    strategy = strategies.get(rules)
+    files = {cache_path(rules, tmp_path, kind) for kind in rules.columns}
+    assert len(files) == 2 and files <= set(tmp_path.glob(CACHE_GLOB))
+    alone = []
+    for kind in rules.columns:
+        sheet = SheetIndex(rules, kind)
+        alone.append(sheet.value(build_table(rules, kind, sheet=sheet), sheet.state({}))[0])
+    assert strategy.start_value == pytest.approx(sum(alone), abs=1e-9)
