@@ -112,9 +112,9 @@ def _joker_score(rules: Rules, box: str, dice: Dice) -> int:
     return score(rules, box, dice, joker=True)
 
 
-def pm_place(value: int) -> int:
+def pm_place(value: int | np.ndarray) -> int | np.ndarray:
     """Where the value written in Plus or Moins, the other being free, is kept."""
-    return min(PM_HIGHEST, max(PM_LOWEST, value)) - PM_LOWEST
+    return np.clip(value, PM_LOWEST, PM_HIGHEST) - PM_LOWEST
 
 
 def _reachable_uppers() -> np.ndarray:
@@ -458,9 +458,7 @@ def _gains(
             written = np.where(~other_filled | kept_apart, sums, 0)
             if floors is not None:
                 written = np.where(written >= floors[box], written, 0)
-            bound = np.where(
-                other_filled, 0, np.minimum(PM_HIGHEST, np.maximum(PM_LOWEST, written)) - PM_LOWEST
-            )
+            bound = np.where(other_filled, 0, pm_place(written))
             gain = written + sheet.value(values, States(after[box], yams50, uppers, bound))
             pm[number] = np.where(is_open[box], gain, -np.inf)
             pm_written[number] = written
@@ -592,7 +590,9 @@ def box_values(
         return value, written
     # A Yams with the Yams box filled: the joker's boxes and points, and the +100.
     which = np.minimum(np.searchsorted(sheet.yams_rolls, rolls), len(sheet.yams_rolls) - 1)
-    joker = sheet.joker_points(states.mask.tolist(), joker_choices)[columns, which].T
+    joker = np.full((len(sheet.boxes), len(rolls)), -np.inf)
+    rows = sheet.joker_points(states.mask[has_joker].tolist(), joker_choices)
+    joker[:, has_joker] = rows[np.arange(len(rows)), which[has_joker]].T
     placed = _joker_values(sheet, gains, joker[None], floors, rolls[None])[0]
     bonus = YAMS_BONUS * states.yams50 if sheet.rules.has_yams_bonus else 0
     value = np.where(has_joker, placed + bonus, value)
