@@ -52,6 +52,8 @@ PM_SUMS = np.arange(5, 31)
 # turn's arrays (keeps x states, float64: under 2 MB) stay in a core's cache, which makes the
 # build about twice as fast as with tens of megabytes.
 CHUNK = 256
+# Masks whose states are listed at once during a build.
+MASKS_AT_ONCE = 256
 
 Progress = Callable[[int, int], None]
 # Where the dice of a Yams may go in a column whose Yams box is filled (the joker), among
@@ -162,6 +164,13 @@ class SheetIndex:
         self.yams_rolls = np.array(
             [index for index, roll in enumerate(rolls) if yams_face(roll) is not None]
         )
+        # What each box scores for each Yams roll when the joker applies.
+        self.joker_scores = np.array(
+            [
+                [_joker_score(rules, box, rolls[roll]) for box in self.boxes]
+                for roll in self.yams_rolls
+            ]
+        )
         self.upper = np.array([self.position[box] for box in UPPER_BOXES])
         upper_faces = np.array(FACES)
         # What an upper box scores for each count of its face: ``upper_points[box, count]``.
@@ -208,10 +217,11 @@ class SheetIndex:
         uppers = np.arange(UPPERS)
         yams50 = np.arange(2)
         with_fifty = (masks & self.yams_bit != 0) & self.rules.has_yams_bonus
+        self.in_play = self._in_play(masks)
         reachable = (
             _reachable_uppers()[masks & self.upper_bits][:, None, :]
             & ((yams50[None, :] == 0) | with_fifty[:, None])[:, :, None]
-            & self._in_play(masks)[:, None, None]
+            & self.in_play[:, None, None]
         )
         settled = (uppers >= UPPER_CAP) | (uppers + self.upper_room[:, None] < UPPER_CAP)
         settled_reachable = reachable & settled[:, None, :]
@@ -228,10 +238,13 @@ class SheetIndex:
         # What a build solves: every place but the full column's.
         self.to_solve = self.size - int(self._solved[self.full].sum())
 
-    def solved_states(self) -> States:
-        """Every state with a place of its own, in the order of their places: each solved
-        (mask, yams50, upper), repeated for each Plus et Moins value it may hold."""
-        mask, flag, upper = np.nonzero(self._solved)
+    def solved_states(self, masks: Iterable[int] | None = None) -> States:
+        """Every state of ``masks`` (all by default) with a place of its own, in the order of
+        their places: each solved (mask, yams50, upper), repeated for each Plus et Moins
+        value it may hold."""
+        masks = np.arange(self.full + 1) if masks is None else np.asarray(masks)
+        row, flag, upper = np.nonzero(self._solved[masks])
+        mask = masks[row]
         repeat = self._width[mask]
         first = np.repeat(np.cumsum(repeat) - repeat, repeat)
         return States(
@@ -240,6 +253,10 @@ class SheetIndex:
             np.repeat(upper, repeat),
             np.arange(repeat.sum()) - first,
         )
+
+    def count_states(self, masks: np.ndarray) -> int:
+        """How many states of these masks have a place of their own."""
+        return int((self._solved[masks].sum(axis=(1, 2)) * self._width[masks]).sum())
 
     def pending(self, masks: np.ndarray) -> np.ndarray:
         """Whether one of Plus and Moins is written and the other free."""
@@ -327,13 +344,15 @@ class SheetIndex:
     def value(self, values: np.ndarray, states: States) -> np.ndarray:
         return values[self.place(states)]
 
-    def joker_points(self, masks: Iterable[int], rule: JokerRule) -> np.ndarray:
+    def joker_points(self, masks: Iterable[int], rule: JokerRule = joker_choices) -> np.ndarray:
         """``points[row, yams roll, box]`` of each Yams roll when the Yams box of
         ``masks[row]`` is filled; -inf where the joker does not let it go."""
-        masks = list(masks)
+        masks = np.fromiter(masks, dtype=np.int64)
+        if rule is joker_choices:
+            return self._joker_points(masks)
         rolls = self.throws.rolls
         points = np.full((len(masks), len(self.yams_rolls), len(self.boxes)), -np.inf)
-        for row, mask in enumerate(masks):
+        for row, mask in enumerate(masks.tolist()):
             if mask & self.yams_bit:
                 open_boxes = tuple(
                     box for box in self.boxes if self.open_bits[mask] & self.bit[box]
@@ -342,6 +361,32 @@ class SheetIndex:
                     for box, value in rule(self.rules, self.kind, open_boxes, rolls[roll]).items():
                         points[row, number, self.position[box]] = value
         return points
+
+    def _joker_points(self, masks: np.ndarray) -> np.ndarray:
+        """``joker_points`` of the rules' own joker (``joker_choices``), for every mask at
+        once: the build asks it for thousands of masks and 6 or 36 Yams rolls."""
+        is_open = self.open_bits[masks][:, None] & self.bits != 0  # [mask, box]
+        allowed = np.broadcast_to(
+            is_open[:, None, :], (len(masks), len(self.yams_rolls), len(self.boxes))
+        )
+        if self.kind not in ORDERED_COLUMNS and self.rules.joker == "official":
+            # The face's upper box if open, else an open lower box, else any open box.
+            face_box = np.array(
+                [
+                    self.position[BOX_OF_FACE[yams_face(self.throws.rolls[roll])]]
+                    for roll in self.yams_rolls
+                ]
+            )
+            face_open = is_open[:, face_box]  # [mask, yams roll]
+            lower = is_open & np.isin(self.boxes, self.rules.lower_boxes)
+            otherwise = np.where(lower.any(axis=1)[:, None], lower, is_open)
+            allowed = np.where(
+                face_open[:, :, None],
+                np.arange(len(self.boxes)) == face_box[:, None],
+                otherwise[:, None, :],
+            )
+        allowed = allowed & (masks & self.yams_bit != 0)[:, None, None]
+        return np.where(allowed, self.joker_scores, -np.inf)
 
 
 def build_table(
@@ -363,31 +408,34 @@ def build_table(
     """
     sheet = sheet or SheetIndex(rules, kind)
     values = np.full(sheet.size, np.nan)
+    masks = np.arange(sheet.full + 1)
     base = sheet.mask(filled)
-    solved = sheet.solved_states()
-    chosen = solved.take(solved.mask & base == base)
-    values[sheet.place(chosen.take(chosen.mask == sheet.full))] = 0.0
-    filled_count = np.array([bin(mask).count("1") for mask in range(sheet.full + 1)])[chosen.mask]
-    total = int((chosen.mask != sheet.full).sum())
+    in_play = masks[(masks & base == base) & sheet.in_play]
+    values[sheet.place(sheet.solved_states([sheet.full]))] = 0.0
+    total = sheet.count_states(in_play[in_play != sheet.full])
+    filled_count = np.array([bin(mask).count("1") for mask in in_play.tolist()])
     done = 0
     # Each state's value needs the states with one more box filled: solve by number of
-    # filled boxes, from the full sheet down.
+    # filled boxes, from the full sheet down; a few masks at a time, so that the states
+    # listed (ten million with Plus et Moins) take little memory.
     for count in range(len(sheet.boxes) - 1, -1, -1):
-        batch = chosen.take(filled_count == count)
-        masks = np.unique(batch.mask)  # ascending: each state finds its mask's joker row
-        joker = sheet.joker_points(masks.tolist(), joker_rule) if rules.has_joker else None
-        for start in range(0, len(batch.mask), CHUNK):
-            part = batch.take(slice(start, start + CHUNK))
-            rows = None if joker is None else joker[np.searchsorted(masks, part.mask)]
-            last_roll = _last_roll_values(sheet, values, part, rows)
-            values[sheet.place(part)] = (
-                sheet.throws.turn_value(None, last_roll)
-                if sheet.one_throw
-                else sheet.throws.turn_value(last_roll)
-            )
-            done += len(part.mask)
-            if progress is not None:
-                progress(done, total)
+        counted = in_play[filled_count == count]
+        for first in range(0, len(counted), MASKS_AT_ONCE):
+            masks = counted[first : first + MASKS_AT_ONCE]  # ascending: for the joker's rows
+            batch = sheet.solved_states(masks)
+            joker = sheet.joker_points(masks, joker_rule) if rules.has_joker else None
+            for start in range(0, len(batch.mask), CHUNK):
+                part = batch.take(slice(start, start + CHUNK))
+                rows = None if joker is None else joker[np.searchsorted(masks, part.mask)]
+                last_roll = _last_roll_values(sheet, values, part, rows)
+                values[sheet.place(part)] = (
+                    sheet.throws.turn_value(None, last_roll)
+                    if sheet.one_throw
+                    else sheet.throws.turn_value(last_roll)
+                )
+                done += len(part.mask)
+                if progress is not None:
+                    progress(done, total)
     return values
 
 
@@ -400,7 +448,7 @@ def roll_values(
     box may score (la vache), 0 for none."""
     masks = np.unique(states.mask)
     joker = (
-        sheet.joker_points(masks.tolist(), joker_choices)[np.searchsorted(masks, states.mask)]
+        sheet.joker_points(masks)[np.searchsorted(masks, states.mask)]
         if sheet.rules.has_joker
         else None
     )
@@ -591,7 +639,7 @@ def box_values(
     # A Yams with the Yams box filled: the joker's boxes and points, and the +100.
     which = np.minimum(np.searchsorted(sheet.yams_rolls, rolls), len(sheet.yams_rolls) - 1)
     joker = np.full((len(sheet.boxes), len(rolls)), -np.inf)
-    rows = sheet.joker_points(states.mask[has_joker].tolist(), joker_choices)
+    rows = sheet.joker_points(states.mask[has_joker])
     joker[:, has_joker] = rows[np.arange(len(rows)), which[has_joker]].T
     placed = _joker_values(sheet, gains, joker[None], floors, rolls[None])[0]
     bonus = YAMS_BONUS * states.yams50 if sheet.rules.has_yams_bonus else 0

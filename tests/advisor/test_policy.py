@@ -9,6 +9,7 @@ from itertools import product
 
 import pytest
 
+from scorekeeper.advisor.review import review_game
 from scorekeeper.advisor.simulation import mean_interval, play_games
 from scorekeeper.advisor.strategy import Strategy, load_or_build
 from scorekeeper.rules import Entry, Rules, replay
@@ -212,3 +213,17 @@ def test_a_short_simulation_already_beats_turn_about(triple_sec):
     strategy = _strategy(triple_sec, TRIPLE)
     mean, half_width = mean_interval(play_games(strategy, 300, seed=8).totals[:, 0])
     assert mean - half_width > strategy.start_value
+
+
+def test_a_game_of_several_columns_is_reviewed_turn_by_turn(triple_sec):
+    # The review judges each entry's box among those its throw allowed: Sec's entries as
+    # dice of a first throw. The advised players' own choices give nothing away.
+    rules = replace(TRIPLE_SEC, vache=True)
+    strategy = _strategy(triple_sec, rules)
+    games = play_games(strategy, 1, 2, seed=9, logged=1)
+    final = replay(rules, ["Mag", "Alix"], games.logs[0])
+    turns, players = review_game(strategy, final)
+    assert len(turns) == 2 * rules.turns_per_player
+    assert [turn.player for turn in turns] == [entry.player for entry in final.entries]
+    assert all(turn.given_away == pytest.approx(0, abs=1e-9) for turn in turns)
+    assert [player.precision for player in players] == [100.0, 100.0]

@@ -215,11 +215,7 @@ def test_joker_matches_the_rules_engine_in_every_column_kind(options):
     kind = rules.columns[0]
     sheet = SheetIndex(rules, kind)
     chooser = random.Random(3)
-    masks = [
-        mask
-        for mask in range(sheet.full)
-        if sheet._in_play(np.array([mask]))[0] and mask & sheet.yams_bit
-    ]
+    masks = [mask for mask in range(sheet.full) if sheet.in_play[mask] and mask & sheet.yams_bit]
     for mask in masks if kind != "free" else chooser.sample(masks, 150):
         filled = [box for box in rules.boxes if mask & sheet.bit[box]]
         state = game(rules, {"Solo": dict.fromkeys(filled, 0)})
@@ -228,6 +224,25 @@ def test_joker_matches_the_rules_engine_in_every_column_kind(options):
             dice = sheet.throws.rolls[roll]
             engine = {box: cell.points for (_, box), cell in state.preview(dice).items()}
             assert joker_choices(rules, kind, open_boxes, dice) == engine, (filled, dice)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"joker": "free"},
+        {"dice": 6},
+        {"columns": ["up"]},
+        {"columns": ["down"], "dice": 6},
+        {"plus_minus": True, "dice": 6, "joker": "free"},
+    ],
+)
+def test_the_joker_of_many_masks_at_once_is_the_rule_asked_mask_by_mask(options):
+    rules = Rules.from_dict(options)
+    sheet = SheetIndex(rules, rules.columns[0])
+    masks = np.random.default_rng(6).choice(sheet.full + 1, 400, replace=False)
+    one_by_one = sheet.joker_points(masks, lambda *question: joker_choices(*question))
+    np.testing.assert_array_equal(sheet.joker_points(masks), one_by_one)
 
 
 @pytest.mark.parametrize(
