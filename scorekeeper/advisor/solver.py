@@ -109,7 +109,7 @@ def joker_choices(
     return {box: _joker_score(rules, box, dice) for box in open_boxes}
 
 
-@cache  # asked for each of thousands of sheets with a filled Yams box; a few hundred answers
+@cache  # asked by every sheet index and by the joker's rule, always the same few hundred
 def _joker_score(rules: Rules, box: str, dice: Dice) -> int:
     return score(rules, box, dice, joker=True)
 
@@ -119,6 +119,7 @@ def pm_place(value: int | np.ndarray) -> int | np.ndarray:
     return np.clip(value, PM_LOWEST, PM_HIGHEST) - PM_LOWEST
 
 
+@cache
 def _reachable_uppers() -> np.ndarray:
     """``reach[filled, upper]``: whether the upper boxes of ``filled`` (six bits, ones first)
     can add up to this capped total."""
@@ -178,7 +179,8 @@ class SheetIndex:
         self.face_count = np.array(
             [[min(MOST_COUNTED, roll.count(face)) for roll in rolls] for face in FACES]
         )
-        self.roll_sum = np.array([score(rules, "chance", roll) for roll in rolls])
+        # What Plus and Moins score (the same, their best five dice), when the sheet has them.
+        self.pm_sums = self.points[self.boxes[self.pm[0]]].astype(np.int64) if self.pm else None
         masks = np.arange(self.full + 1)
         self.open_bits = self._open_bits(masks)
         # The most the open upper boxes of each mask can still add: five of their face each.
@@ -212,40 +214,47 @@ class SheetIndex:
         return np.ones(len(masks), dtype=bool)
 
     def _index(self, masks: np.ndarray) -> None:
-        """Number the states: ``slots[(mask * 2 + yams50) * 64 + upper]``, -1 when the state
-        cannot happen."""
-        uppers = np.arange(UPPERS)
-        yams50 = np.arange(2)
-        with_fifty = (masks & self.yams_bit != 0) & self.rules.has_yams_bonus
+        """Number the states of the masks in play: ``slots[row[mask] * 128 + yams50 * 64 +
+        upper]``, -1 when the state cannot happen. int32 and in place: with 32,768 masks
+        (Yatzy) the arrays are tens of MB, and fresh pages cost system time."""
         self.in_play = self._in_play(masks)
-        reachable = (
-            _reachable_uppers()[masks & self.upper_bits][:, None, :]
-            & ((yams50[None, :] == 0) | with_fifty[:, None])[:, :, None]
-            & self.in_play[:, None, None]
-        )
-        settled = (uppers >= UPPER_CAP) | (uppers + self.upper_room[:, None] < UPPER_CAP)
+        # One row per mask in play, then one for all the others (looked up for boxes that
+        # are not open, then dropped): no state, -1.
+        rows = np.append(masks[self.in_play], 0)
+        self._row = np.full(len(masks), len(rows) - 1, dtype=np.int32)
+        self._row[rows[:-1]] = np.arange(len(rows) - 1, dtype=np.int32)
+        uppers = np.arange(UPPERS)
+        with_fifty = (rows & self.yams_bit != 0) & self.rules.has_yams_bonus
+        flags = np.stack([np.ones(len(rows), dtype=bool), with_fifty], axis=1)
+        reachable = _reachable_uppers()[rows & self.upper_bits][:, None, :] & flags[:, :, None]
+        reachable[-1] = False
+        settled = (uppers >= UPPER_CAP) | (uppers + self.upper_room[rows][:, None] < UPPER_CAP)
         settled_reachable = reachable & settled[:, None, :]
-        first_settled = settled_reachable & (np.cumsum(settled_reachable, axis=2) == 1)
+        first_settled = settled_reachable & (
+            np.cumsum(settled_reachable, axis=2, dtype=np.int8) == 1
+        )
         self._solved = reachable & (~settled[:, None, :] | first_settled)
-        self._width = np.where(self.pending(masks), PM_WIDTH, 1)
-        places = (self._solved * self._width[:, None, None]).ravel()
-        start = np.cumsum(places) - places
-        slots = np.where(self._solved.ravel(), start, -1).reshape(self._solved.shape)
-        shared = (slots * first_settled).sum(axis=2)
-        slots = np.where(settled_reachable & ~first_settled, shared[:, :, None], slots)
-        self.slots = slots.ravel().astype(np.int32)
-        self.size = int(places.sum())
+        self._width = np.where(self.pending(rows), PM_WIDTH, 1).astype(np.int32)
+        places = self._solved * self._width[:, None, None]
+        slots = np.cumsum(places, dtype=np.int32).reshape(places.shape)
+        self.size = int(slots[-1, -1, -1])
+        slots -= places
+        del places
+        shared = np.where(first_settled, slots, 0).sum(axis=2, dtype=np.int32)
+        np.copyto(slots, -1, where=~reachable)
+        np.copyto(slots, shared[:, :, None], where=settled_reachable & ~first_settled)
+        self.slots = slots.ravel()
         # What a build solves: every place but the full column's.
-        self.to_solve = self.size - int(self._solved[self.full].sum())
+        self.to_solve = self.size - int(self._solved[self._row[self.full]].sum())
 
     def solved_states(self, masks: Iterable[int] | None = None) -> States:
         """Every state of ``masks`` (all by default) with a place of its own, in the order of
         their places: each solved (mask, yams50, upper), repeated for each Plus et Moins
         value it may hold."""
-        masks = np.arange(self.full + 1) if masks is None else np.asarray(masks)
-        row, flag, upper = np.nonzero(self._solved[masks])
+        masks = np.nonzero(self.in_play)[0] if masks is None else np.asarray(masks)
+        row, flag, upper = np.nonzero(self._solved[self._row[masks]])
         mask = masks[row]
-        repeat = self._width[mask]
+        repeat = self._width[self._row[mask]]
         first = np.repeat(np.cumsum(repeat) - repeat, repeat)
         return States(
             np.repeat(mask, repeat),
@@ -256,7 +265,8 @@ class SheetIndex:
 
     def count_states(self, masks: np.ndarray) -> int:
         """How many states of these masks have a place of their own."""
-        return int((self._solved[masks].sum(axis=(1, 2)) * self._width[masks]).sum())
+        rows = self._row[masks]
+        return int((self._solved[rows].sum(axis=(1, 2)) * self._width[rows]).sum())
 
     def pending(self, masks: np.ndarray) -> np.ndarray:
         """Whether one of Plus and Moins is written and the other free."""
@@ -310,9 +320,9 @@ class SheetIndex:
             rows += [
                 self.pm_options.start
                 + len(PM_SUMS) * number
-                + int(self.points[self.boxes[index]][roll_index])
+                + self.pm_sums[roll_index]
                 - PM_SUMS[0]
-                for number, index in enumerate(self.pm)
+                for number in range(len(self.pm))
             ]
             if bonus_box is not None and yams_face(roll) is not None:
                 rows.append(self.option_count - 1)
@@ -339,7 +349,10 @@ class SheetIndex:
 
     def place(self, states: States) -> np.ndarray:
         """Where each state's value is kept (meaningless for a state that cannot happen)."""
-        return self.slots[(states.mask * 2 + states.yams50) * UPPERS + states.upper] + states.pm
+        return (
+            self.slots[(self._row[states.mask] * 2 + states.yams50) * UPPERS + states.upper]
+            + states.pm
+        )
 
     def value(self, values: np.ndarray, states: States) -> np.ndarray:
         return values[self.place(states)]
@@ -598,7 +611,7 @@ def _joker_values(
     if gains.pm is not None:
         value[:, sheet.pm] = gains.pm[
             np.arange(len(sheet.pm))[:, None, None],
-            sheet.roll_sum[rolls] - PM_SUMS[0],
+            sheet.pm_sums[rolls] - PM_SUMS[0],
             np.arange(states),
         ].transpose(1, 0, 2)
     return np.where(np.isfinite(points), value, -np.inf)
@@ -624,7 +637,7 @@ def box_values(
     value[sheet.upper] = gains.upper[
         np.arange(len(FACES))[:, None], sheet.face_count[:, rolls], columns
     ]
-    sums = sheet.roll_sum[rolls] - PM_SUMS[0]
+    sums = None if sheet.pm_sums is None else sheet.pm_sums[rolls] - PM_SUMS[0]
     for number, box in enumerate(sheet.pm):
         value[box] = gains.pm[number, sums, columns]
         written[box] = gains.pm_written[number, sums, columns]
