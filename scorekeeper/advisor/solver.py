@@ -165,13 +165,19 @@ class SheetIndex:
         self.yams_rolls = np.array(
             [index for index, roll in enumerate(rolls) if yams_face(roll) is not None]
         )
-        # What each box scores for each Yams roll when the joker applies.
+        # What each box scores for each Yams roll when the joker applies; the upper box of
+        # each Yams roll's face, where the official joker sends it first.
         self.joker_scores = np.array(
             [
                 [_joker_score(rules, box, rolls[roll]) for box in self.boxes]
                 for roll in self.yams_rolls
             ]
         )
+        self._face_box = np.array(
+            [self.position[BOX_OF_FACE[yams_face(rolls[roll])]] for roll in self.yams_rolls]
+        )
+        self._only_face_box = np.arange(len(self.boxes)) == self._face_box[:, None]
+        self._is_lower = np.isin(self.boxes, rules.lower_boxes)
         self.upper = np.array([self.position[box] for box in UPPER_BOXES])
         upper_faces = np.array(FACES)
         # What an upper box scores for each count of its face: ``upper_points[box, count]``.
@@ -340,12 +346,23 @@ class SheetIndex:
 
     def state(self, points: Mapping[str, int]) -> States:
         """The state of a column whose filled boxes hold ``points``, as arrays of one."""
+        return States(*(np.array([part], dtype=np.int64) for part in self._key(points)))
+
+    def rest(self, values: np.ndarray, points: Mapping[str, int]) -> float:
+        """The value of the state of a column whose filled boxes hold ``points``: ``value``
+        of ``state``, without arrays (the advice asks it for every box)."""
+        mask, yams50, upper, pm = self._key(points)
+        return float(
+            values[int(self.slots[(int(self._row[mask]) * 2 + yams50) * UPPERS + upper]) + pm]
+        )
+
+    def _key(self, points: Mapping[str, int]) -> tuple[int, int, int, int]:
         mask = self.mask(points)
         upper = min(UPPER_CAP, sum(points[box] for box in UPPER_BOXES if box in points))
-        yams50 = self.rules.has_yams_bonus and points.get("yams", 0) > 0
+        yams50 = int(self.rules.has_yams_bonus and points.get("yams", 0) > 0)
         written = [points[box] for box in ("plus", "minus") if box in points]
-        pm = pm_place(written[0]) if self.pending(np.array([mask]))[0] else 0
-        return States(*(np.array([part], dtype=np.int64) for part in (mask, yams50, upper, pm)))
+        pm = int(pm_place(written[0])) if len(written) == 1 else 0
+        return mask, yams50, upper, pm
 
     def place(self, states: States) -> np.ndarray:
         """Where each state's value is kept (meaningless for a state that cannot happen)."""
@@ -384,20 +401,10 @@ class SheetIndex:
         )
         if self.kind not in ORDERED_COLUMNS and self.rules.joker == "official":
             # The face's upper box if open, else an open lower box, else any open box.
-            face_box = np.array(
-                [
-                    self.position[BOX_OF_FACE[yams_face(self.throws.rolls[roll])]]
-                    for roll in self.yams_rolls
-                ]
-            )
-            face_open = is_open[:, face_box]  # [mask, yams roll]
-            lower = is_open & np.isin(self.boxes, self.rules.lower_boxes)
+            face_open = is_open[:, self._face_box]  # [mask, yams roll]
+            lower = is_open & self._is_lower
             otherwise = np.where(lower.any(axis=1)[:, None], lower, is_open)
-            allowed = np.where(
-                face_open[:, :, None],
-                np.arange(len(self.boxes)) == face_box[:, None],
-                otherwise[:, None, :],
-            )
+            allowed = np.where(face_open[:, :, None], self._only_face_box, otherwise[:, None, :])
         allowed = allowed & (masks & self.yams_bit != 0)[:, None, None]
         return np.where(allowed, self.joker_scores, -np.inf)
 

@@ -86,8 +86,7 @@ class Strategy:
         return self._rest(column.kind, {box: cell.points for box, cell in column.cells.items()})
 
     def _rest(self, kind: str, points: Mapping[str, int]) -> float:
-        sheet = self.sheets[kind]
-        return float(sheet.value(self.tables[kind], sheet.state(points))[0])
+        return self.sheets[kind].rest(self.tables[kind], points)
 
     def advise(self, state: GameState, dice: object, throw: int = LAST_THROW) -> list[Advice]:
         """Every box the active player may fill with ``dice`` of this ``throw``, best first
@@ -102,14 +101,19 @@ class Strategy:
         sheet = state.sheets[player]
         first_throw = self._first_throw(state, throw)
         rests = {kind: self.expected_rest(column) for kind, column in sheet.columns.items()}
+        # The player's total and the other columns' rests, apart from each column's own.
+        besides = {
+            kind: sheet.total
+            - column.total
+            + sum(rest for other, rest in rests.items() if other != kind)
+            for kind, column in sheet.columns.items()
+        }
         advice = []
         for (kind, box), cell in state.preview(dice, player).items():
             if kind in ONE_THROW_COLUMNS and not first_throw:
                 continue
-            column = sheet.columns[kind]
-            after = column.with_score(cell)
-            others = sum(rest for other, rest in rests.items() if other != kind)
-            expected = sheet.total - column.total + after.total + self.expected_rest(after) + others
+            after = sheet.columns[kind].with_score(cell)
+            expected = besides[kind] + after.total + self.expected_rest(after)
             advice.append(Advice(box, kind, expected, cell.points))
         # A stable sort: equal values keep the sheet order.
         advice.sort(key=lambda item: -item.expected_total)
@@ -242,7 +246,8 @@ def load(rules: Rules, instance_dir: str | os.PathLike) -> Strategy | None:
 
 def _load_table(path: Path, sheet: SheetIndex) -> np.ndarray | None:
     try:
-        values = np.load(path, mmap_mode="r", allow_pickle=False)
+        # A plain array over the mapped file: numpy's memmap subclass costs at every lookup.
+        values = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
     except (OSError, ValueError, EOFError):
         return None
     if (
