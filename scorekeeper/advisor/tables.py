@@ -36,6 +36,19 @@ ONE_THROW_COLUMNS = frozenset({"sec"})
 EXACT = "exact"
 EXACT_THIS_TURN = "exact_this_turn"
 POLICY = "policy"
+# Each key in one line, as the page and the commands say it.
+QUALITY_LINES = {
+    EXACT: N_("Conseil exact : la meilleure stratégie en solitaire."),
+    EXACT_THIS_TURN: N_(
+        "Conseil exact pour ce tour, planchers de la vache compris ; les tours suivants sont "
+        "estimés par la stratégie en solitaire, qui ignore la vache."
+    ),
+    POLICY: N_(
+        "Conseil estimé : chaque colonne jouée au mieux, la colonne choisie selon les dés "
+        "(mesuré en simulant des parties, il fait bien mieux que jouer les colonnes chacune "
+        "son tour)."
+    ),
+}
 
 
 def advice_quality(rules: Rules, players: int) -> str:
@@ -45,34 +58,6 @@ def advice_quality(rules: Rules, players: int) -> str:
     if rules.vache and players > 1:
         return EXACT_THIS_TURN
     return EXACT
-
-
-def is_covered(rules: Rules) -> bool:
-    """Whether the pages offer advice for these rules: today those of one free column with
-    five dice and no house rule that looks beyond the player's own column.
-
-    The advisor itself advises every rule set (``advice_quality`` says how exactly); the
-    pages and the commands widen to them by dropping this check."""
-    return (
-        rules.preset in ("classique", "yatzy")
-        and rules.columns == ("free",)
-        and all(
-            getattr(rules, option.name) == option.default
-            for option in OPTIONS
-            if not option.scores_only
-        )
-    )
-
-
-def check_covered(rules: Rules) -> None:
-    if not is_covered(rules):
-        raise RuleError(
-            N_(
-                "Le conseil n'existe que pour le Yams classique ou le Yatzy à "
-                "cinq dés, sur une seule colonne libre, sans la vache ni Plus et "
-                "Moins."
-            )
-        )
 
 
 def table_options(rules: Rules, kind: str = "free") -> dict:
@@ -120,6 +105,13 @@ def turn_throws(state: GameState) -> int:
         kind for kind, column in state.sheets[player].columns.items() if not column.is_full
     }
     return 1 if open_kinds <= ONE_THROW_COLUMNS else LAST_THROW
+
+
+def is_last_throw(state: GameState, throw: int) -> bool:
+    """Whether dice of this ``throw`` are the turn's last, to be scored (else some are kept
+    and the others thrown again): the 3rd throw, or the only one of a turn left with Sec
+    columns alone."""
+    return throw >= turn_throws(state)
 
 
 CACHE_GLOB = "advisor-*.npy"
