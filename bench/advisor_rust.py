@@ -23,8 +23,9 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 from scorekeeper.advisor.builds import reuse_freed_memory
-from scorekeeper.advisor.solver import build_table, joker_choices
+from scorekeeper.advisor.solver import SheetIndex, build_table, joker_choices
 from scorekeeper.rules import Rules
+from scorekeeper.rules.dice import Dice, yams_face
 from scorekeeper.rules.options import BOX_OF_FACE
 from scorekeeper.rules.scoring import score
 
@@ -50,15 +51,21 @@ PAIRS = [
 ]
 
 
-def verhoeff_free_choice(rules: Rules, filled: frozenset[str], face: int) -> dict[str, int]:
+def verhoeff_free_choice(
+    rules: Rules, kind: str, open_boxes: tuple[str, ...], dice: Dice
+) -> dict[str, int]:
     """Verhoeff's "free choice" joker: any free box, but Full and the straights score their
     full value only once the face's upper box is filled. Not one of our rules (docs/rules.md §4:
     the free joker always gives the full value): the rules of yatzy-solver's ``american``."""
-    dice = (face,) * 5
-    full_value = BOX_OF_FACE[face] in filled
-    return {
-        box: score(rules, box, dice, joker=full_value) for box in rules.boxes if box not in filled
-    }
+    full_value = BOX_OF_FACE[yams_face(dice)] not in open_boxes
+    return {box: score(rules, box, dice, joker=full_value) for box in open_boxes}
+
+
+def start_value(rules: Rules, joker_rule=joker_choices) -> float:
+    """Our build of a free column of ``rules``, and the value of a fresh sheet."""
+    sheet = SheetIndex(rules)
+    values = build_table(rules, joker_rule=joker_rule, sheet=sheet)
+    return float(sheet.value(values, sheet.state({}))[0])
 
 
 def measure_ours(options: dict, verhoeff: bool) -> dict:
@@ -66,7 +73,7 @@ def measure_ours(options: dict, verhoeff: bool) -> dict:
     reuse_freed_memory()
     rules = Rules.from_dict(options)
     joker_rule = verhoeff_free_choice if verhoeff else joker_choices
-    return _timed(lambda: float(build_table(rules, joker_rule=joker_rule)[0, 0, 0]))
+    return _timed(lambda: start_value(rules, joker_rule))
 
 
 def measure_rust(variant: str) -> dict | None:

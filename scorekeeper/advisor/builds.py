@@ -1,12 +1,13 @@
-"""The strategy tables of one server: loaded on demand, a bounded number kept, and a missing
-one built in a worker process, one build at a time, while requests go on.
+"""The strategy tables of one server: loaded on demand, a bounded number kept, and the
+missing ones built in a worker process, one build at a time, while requests go on.
 
-A build takes seconds of numpy work (3 s for the classique sheet, 6 s for Yatzy, on one
-quiet core) and peaks near 120 MB: in its own process, its memory leaves with it and it runs
-at a lower priority than the request threads. The builds households asked for wait in a
-fair queue (scorekeeper/fairness.py): one household asking for many tables gets one built
-in its turn, between the others'. A lock file in the instance folder makes the builds one
-at a time across processes too (gunicorn).
+A rule set needs one table per column kind (Triple: three). A build takes seconds of numpy
+work (3 s for a free column, 6 s for Yatzy, a fraction of a second for an ordered column,
+minutes with Plus et Moins, on one quiet core): in its own process, its memory leaves with
+it and it runs at a lower priority than the request threads. The builds households asked for
+wait in a fair queue (scorekeeper/fairness.py): one household asking for many tables gets
+one built in its turn, between the others'. A lock file in the instance folder makes the
+builds one at a time across processes too (gunicorn).
 """
 
 from __future__ import annotations
@@ -33,9 +34,11 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-# A table is 8 MB in memory and on disk; 48 rule sets are covered, few are played.
+# Strategies kept loaded (their tables are mapped from their files, shared by the server's
+# processes), and tables kept on disk: 3 MB for a free column, 80 MB with Plus et Moins, a
+# few kB for an ordered one. Hundreds of rule sets exist, few are played.
 KEPT_IN_MEMORY = 4
-KEPT_ON_DISK = 8
+KEPT_ON_DISK = 16
 # How often the watching thread reads the worker's progress.
 POLL_SECONDS = 0.2
 LOCK_FILE = "advisor-build.lock"
@@ -133,8 +136,9 @@ class Strategies:
         strategy = load(rules, self.instance_path)
         if strategy is None:
             return None
-        with contextlib.suppress(OSError):
-            os.utime(cache_path(rules, self.instance_path))  # the disk's recently used order
+        for kind in rules.columns:  # the disk's recently used order
+            with contextlib.suppress(OSError):
+                os.utime(cache_path(rules, self.instance_path, kind))
         with self.lock:
             self.loaded[rules] = strategy
             self.loaded.move_to_end(rules)
@@ -173,7 +177,7 @@ class Strategies:
 
     def _forget_old_files(self) -> None:
         """The least recently used tables beyond ``kept_on_disk`` are deleted (rebuilt if
-        asked for again)."""
+        asked for again); a strategy loaded keeps reading its mapped files."""
         used = []
         for path in Path(self.instance_path).glob(CACHE_GLOB):
             with contextlib.suppress(FileNotFoundError):  # another process deleted it

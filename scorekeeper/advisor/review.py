@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scorekeeper.advisor.tables import LAST_THROW, ONE_THROW_COLUMNS, THROWS
 from scorekeeper.rules import GameState
 
 if TYPE_CHECKING:  # the strategy brings numpy: imported by whoever loads a table
@@ -52,7 +53,9 @@ def review_game(
     turns = []
     before = GameState.start(state.rules, state.players)
     for number, entry in enumerate(state.entries, start=1):
-        ranked = strategy.advise(before, entry.dice)
+        # Only the final dice of a turn are known: those of the first throw in Sec.
+        throw = THROWS[0] if entry.column in ONE_THROW_COLUMNS else LAST_THROW
+        ranked = strategy.advise(before, entry.dice, throw)
         chosen = next(a for a in ranked if (a.column, a.box) == (entry.column, entry.box))
         best = ranked[0]
         turns.append(

@@ -1,23 +1,34 @@
-"""The optimal solitaire strategy of the classique and Yatzy sheets: the expected rest of the
-game from every state, solved backwards from the full sheet (Verhoeff 1999, Glenn 2006).
+"""The exact solitaire strategy of one column played alone: the expected rest of the game from
+every state, solved backwards from the full column (Verhoeff 1999, Glenn 2006).
+
+Every column kind the app plays has its table: ``free`` (any order, three throws a turn),
+``sec`` (any order, one throw), ``down`` and ``up`` (one fixed order), with five or six dice
+and with or without Plus et Moins.
 
 A state is what the rest of a column's game depends on: which boxes are filled (a bitmask in
-sheet order), the upper total capped at 63 (the bonus only asks whether 63 is reached), and
-whether the Yams box holds 50 (the +100; without it, always 0). The table
-``values[mask, yams50, upper]`` holds the expected points still to come; unreachable states
-hold NaN.
+sheet order; in an ordered column only the masks of its order happen), the upper total
+capped at 63 (the bonus only asks whether 63 is reached), whether the Yams box holds 50 (the
++100; without it, always 0) and, with Plus et Moins, the value written in one of the two
+while the other is free (the other must then end below or above it).
+
+The values of a column are one flat array: ``SheetIndex.slots`` gives the place of each
+(mask, yams50, upper), to which the Plus et Moins value adds. States whose upper total no
+longer matters (the bonus won, or out of reach) share one place: they have one value.
 """
 
-from collections.abc import Callable, Iterable, Mapping, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
-from scorekeeper.advisor.turn import DICE, FACES, ROLLS, turn_value
+from scorekeeper.advisor.tables import ONE_THROW_COLUMNS
+from scorekeeper.advisor.turn import FACES, Throws
 from scorekeeper.rules.dice import Dice, yams_face
 from scorekeeper.rules.options import (
     BOX_OF_FACE,
     FACE_OF_BOX,
+    ORDERED_COLUMNS,
     UPPER_BONUS_THRESHOLD,
     UPPER_BOXES,
     Rules,
@@ -25,16 +36,42 @@ from scorekeeper.rules.options import (
 from scorekeeper.rules.scoring import score
 
 YAMS_BONUS = 100
+YAMS_POINTS = 50
 UPPER_CAP = UPPER_BONUS_THRESHOLD
+UPPERS = UPPER_CAP + 1
+# An upper box counts five dice at most: with six, it scores its best five (Yams 6).
+MOST_COUNTED = 5
+# Plus et Moins: Plus and Moins score the sum of five dice, 5 to 30. What one of them leaves
+# to the other is its written value clamped to 4..30: a Moins of 4 or less (0 when la vache
+# barred it) lets every Plus through, a Plus of 5 or less bars every Moins.
+PM_LOWEST, PM_HIGHEST = 4, 30
+PM_WIDTH = PM_HIGHEST - PM_LOWEST + 1
+PM_SUMS = np.arange(5, 31)
 
 # States solved together: enough for numpy's cost per call to vanish, few enough that the
-# turn's arrays (462 keeps x states, float64: under 1 MB) stay in a core's cache, which
-# makes the build about twice as fast as with tens of megabytes.
+# turn's arrays (keeps x states, float64: under 2 MB) stay in a core's cache, which makes the
+# build about twice as fast as with tens of megabytes.
 CHUNK = 256
+# Masks whose states are listed at once during a build.
+MASKS_AT_ONCE = 256
 
 Progress = Callable[[int, int], None]
-# Where a Yams of ``face`` may go when the Yams box is filled, and what each box then scores.
-JokerRule = Callable[[Rules, frozenset[str], int], dict[str, int]]
+# Where the dice of a Yams may go in a column whose Yams box is filled (the joker), among
+# the boxes the column leaves open, and what each scores.
+JokerRule = Callable[[Rules, str, tuple[str, ...], Dice], dict[str, int]]
+
+
+class States(NamedTuple):
+    """Column states, one per position of each array."""
+
+    mask: np.ndarray
+    yams50: np.ndarray
+    upper: np.ndarray
+    pm: np.ndarray  # the Plus et Moins value's place (0 when neither or both are written)
+
+    def take(self, which) -> "States":
+        """The states ``which`` (a slice, indices or a boolean array) selects."""
+        return States(*(array[which] for array in self))
 
 
 def allowed_boxes(rules: Rules, filled: Iterable[str], dice: Dice) -> tuple[str, ...]:
@@ -43,13 +80,15 @@ def allowed_boxes(rules: Rules, filled: Iterable[str], dice: Dice) -> tuple[str,
     The same rule as ``GameState.placement`` for one free column, on a bare set of filled
     boxes so that the solver can ask it for thousands of sheets; a test holds them equal.
     """
-    return _boxes_for(rules, set(filled), yams_face(dice))
+    filled = set(filled)
+    return _boxes_for(rules, filled, yams_face(dice) if "yams" in filled else None)
 
 
 def _boxes_for(rules: Rules, filled: Set[str], face: int | None) -> tuple[str, ...]:
-    """``allowed_boxes`` of dice that are a Yams of ``face``, or no Yams (None)."""
+    """The free boxes that dice may fill, knowing whether they are a Yams of ``face`` with
+    the Yams box filled (the joker) or not (None)."""
     free = tuple(box for box in rules.boxes if box not in filled)
-    if face is None or "yams" not in filled or rules.joker == "free" or not rules.has_joker:
+    if face is None or rules.joker == "free" or not rules.has_joker:
         return free
     if BOX_OF_FACE[face] in free:
         return (BOX_OF_FACE[face],)
@@ -58,277 +97,482 @@ def _boxes_for(rules: Rules, filled: Set[str], face: int | None) -> tuple[str, .
     return lower or free
 
 
-def sheet_state(rules: Rules, points: Mapping[str, int]) -> tuple[int, int, int]:
-    """The table index ``(mask, yams50, upper)`` of a column whose filled boxes hold
-    ``points``: boxes are bits in sheet order, the upper total is capped at 63."""
-    mask = sum(1 << index for index, box in enumerate(rules.boxes) if box in points)
-    upper = sum(points[box] for box in UPPER_BOXES if box in points)
-    yams50 = rules.has_yams_bonus and points.get("yams", 0) > 0
-    return mask, int(yams50), min(UPPER_CAP, upper)
+def joker_choices(
+    rules: Rules, kind: str, open_boxes: tuple[str, ...], dice: Dice
+) -> dict[str, int]:
+    """The joker of ``rules``: where a Yams may go when the column's Yams box is filled, and
+    what each box then scores. In an ordered column the order decides the box; the joker only
+    gives Full and the suites their full value there."""
+    if kind not in ORDERED_COLUMNS:
+        filled = {box for box in rules.boxes if box not in open_boxes}
+        open_boxes = _boxes_for(rules, filled, yams_face(dice))
+    return {box: _joker_score(rules, box, dice) for box in open_boxes}
 
 
-def joker_choices(rules: Rules, filled: frozenset[str], face: int) -> dict[str, int]:
-    """The joker of ``rules``: the boxes ``allowed_boxes`` gives, scored with the joker."""
-    return {box: _joker_score(rules, box, face) for box in _boxes_for(rules, filled, face)}
+@cache  # asked by every sheet index and by the joker's rule, always the same few hundred
+def _joker_score(rules: Rules, box: str, dice: Dice) -> int:
+    return score(rules, box, dice, joker=True)
 
 
-@cache  # asked for each of the 4,096 sheets with a filled Yams box; only 78 answers
-def _joker_score(rules: Rules, box: str, face: int) -> int:
-    return score(rules, box, (face,) * 5, joker=True)
+def pm_place(value: int | np.ndarray) -> int | np.ndarray:
+    """Where the value written in Plus or Moins, the other being free, is kept."""
+    return np.clip(value, PM_LOWEST, PM_HIGHEST) - PM_LOWEST
+
+
+@cache
+def _reachable_uppers() -> np.ndarray:
+    """``reach[filled, upper]``: whether the upper boxes of ``filled`` (six bits, ones first)
+    can add up to this capped total."""
+    reach = np.zeros((1 << len(FACES), UPPERS), dtype=bool)
+    for filled in range(1 << len(FACES)):
+        totals = {0}
+        for position, face in enumerate(FACES):
+            if filled >> position & 1:
+                totals = {
+                    min(UPPER_CAP, total + face * count)
+                    for total in totals
+                    for count in range(MOST_COUNTED + 1)
+                }
+        reach[filled, sorted(totals)] = True
+    return reach
 
 
 class SheetIndex:
-    """Indexing of the states of one sheet, and the points each roll gives."""
+    """The states of one column kind under one set of rules, where their values are kept,
+    and the points each roll gives."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, kind: str = "free") -> None:
         self.rules = rules
+        self.kind = kind
+        self.throws = Throws.of(rules.dice)
+        self.one_throw = kind in ONE_THROW_COLUMNS
         self.boxes = rules.boxes
+        self.position = {box: index for index, box in enumerate(self.boxes)}
         self.bit = {box: 1 << index for index, box in enumerate(self.boxes)}
         self.full = (1 << len(self.boxes)) - 1
         self.yams_bit = self.bit["yams"]
+        # The upper boxes come first in sheet order: the mask's six low bits.
         self.upper_bits = sum(self.bit[box] for box in UPPER_BOXES)
-        self._rows: dict[int, np.ndarray] = {}
+        self.bits = np.array([self.bit[box] for box in self.boxes], dtype=np.int64)
+        self.pm = [self.position[box] for box in ("plus", "minus") if box in self.bit]
+        self.pm_bits = sum(int(self.bits[index]) for index in self.pm)
+        rolls = self.throws.rolls
         # Points of each box for each roll, from the rules engine itself.
         self.points = {
-            box: np.array([score(rules, box, roll) for roll in ROLLS], dtype=float)
+            box: np.array([score(rules, box, roll) for roll in rolls], dtype=float)
             for box in self.boxes
         }
-        self.yams_rolls = np.array([ROLLS.index((face,) * 5) for face in FACES])
-        self.bits = np.array([self.bit[box] for box in self.boxes], dtype=np.int64)
-        self.upper = np.array([index for index, box in enumerate(self.boxes) if box in FACE_OF_BOX])
-        self.lower = [index for index, box in enumerate(self.boxes) if box not in FACE_OF_BOX]
-        upper_faces = np.array([FACE_OF_BOX[self.boxes[index]] for index in self.upper])
-        # What an upper box scores for each count of its face: ``upper_points[box, count]``.
-        self.upper_points = upper_faces[:, None] * np.arange(DICE + 1)
-        self.face_count = np.array([[roll.count(face) for roll in ROLLS] for face in upper_faces])
-        self._list_choices()
-        # The most the open upper boxes of each mask can still add: five of their face each.
-        masks = np.arange(self.full + 1)
-        self.upper_room = sum(
-            np.where(masks & self.bits[index], 0, DICE * face)
-            for index, face in zip(self.upper, upper_faces, strict=True)
+        self.yams_rolls = np.array(
+            [index for index, roll in enumerate(rolls) if yams_face(roll) is not None]
         )
+        # What each box scores for each Yams roll when the joker applies; the upper box of
+        # each Yams roll's face, where the official joker sends it first.
+        self.joker_scores = np.array(
+            [
+                [_joker_score(rules, box, rolls[roll]) for box in self.boxes]
+                for roll in self.yams_rolls
+            ]
+        )
+        self._face_box = np.array(
+            [self.position[BOX_OF_FACE[yams_face(rolls[roll])]] for roll in self.yams_rolls]
+        )
+        self._only_face_box = np.arange(len(self.boxes)) == self._face_box[:, None]
+        self._is_lower = np.isin(self.boxes, rules.lower_boxes)
+        self.upper = np.array([self.position[box] for box in UPPER_BOXES])
+        upper_faces = np.array(FACES)
+        # What an upper box scores for each count of its face: ``upper_points[box, count]``.
+        self.upper_points = upper_faces[:, None] * np.arange(MOST_COUNTED + 1)
+        self.face_count = np.array(
+            [[min(MOST_COUNTED, roll.count(face)) for roll in rolls] for face in FACES]
+        )
+        # What Plus and Moins score (the same, their best five dice), when the sheet has them.
+        self.pm_sums = self.points[self.boxes[self.pm[0]]].astype(np.int64) if self.pm else None
+        masks = np.arange(self.full + 1)
+        self.open_bits = self._open_bits(masks)
+        # The most the open upper boxes of each mask can still add: five of their face each.
+        self.upper_room = sum(
+            np.where(masks & self.bits[index], 0, MOST_COUNTED * face)
+            for index, face in zip(self.upper, FACES, strict=True)
+        )
+        self._list_choices()
+        self._index(masks)
+
+    def _open_bits(self, masks: np.ndarray) -> np.ndarray:
+        """The boxes each mask leaves open to the next turn: every free one, or the next in
+        the column's order."""
+        free = self.full & ~masks
+        if self.kind == "down":
+            return free & (masks + 1)  # the lowest free bit
+        if self.kind == "up":
+            highest = np.zeros_like(masks)
+            for bit in self.bits:
+                highest = np.where(free & bit, bit, highest)
+            return highest
+        return free
+
+    def _in_play(self, masks: np.ndarray) -> np.ndarray:
+        """The masks the column's order lets happen."""
+        if self.kind == "down":
+            return masks & (masks + 1) == 0
+        if self.kind == "up":
+            free = self.full & ~masks
+            return free & (free + 1) == 0
+        return np.ones(len(masks), dtype=bool)
+
+    def _index(self, masks: np.ndarray) -> None:
+        """Number the states of the masks in play: ``slots[row[mask] * 128 + yams50 * 64 +
+        upper]``, -1 when the state cannot happen. int32 and in place: with 32,768 masks
+        (Yatzy) the arrays are tens of MB, and fresh pages cost system time."""
+        self.in_play = self._in_play(masks)
+        # One row per mask in play, then one for all the others (looked up for boxes that
+        # are not open, then dropped): no state, -1.
+        rows = np.append(masks[self.in_play], 0)
+        self._row = np.full(len(masks), len(rows) - 1, dtype=np.int32)
+        self._row[rows[:-1]] = np.arange(len(rows) - 1, dtype=np.int32)
+        uppers = np.arange(UPPERS)
+        with_fifty = (rows & self.yams_bit != 0) & self.rules.has_yams_bonus
+        flags = np.stack([np.ones(len(rows), dtype=bool), with_fifty], axis=1)
+        reachable = _reachable_uppers()[rows & self.upper_bits][:, None, :] & flags[:, :, None]
+        reachable[-1] = False
+        settled = (uppers >= UPPER_CAP) | (uppers + self.upper_room[rows][:, None] < UPPER_CAP)
+        settled_reachable = reachable & settled[:, None, :]
+        first_settled = settled_reachable & (
+            np.cumsum(settled_reachable, axis=2, dtype=np.int8) == 1
+        )
+        self._solved = reachable & (~settled[:, None, :] | first_settled)
+        self._width = np.where(self.pending(rows), PM_WIDTH, 1).astype(np.int32)
+        places = self._solved * self._width[:, None, None]
+        slots = np.cumsum(places, dtype=np.int32).reshape(places.shape)
+        self.size = int(slots[-1, -1, -1])
+        slots -= places
+        del places
+        shared = np.where(first_settled, slots, 0).sum(axis=2, dtype=np.int32)
+        np.copyto(slots, -1, where=~reachable)
+        np.copyto(slots, shared[:, :, None], where=settled_reachable & ~first_settled)
+        self.slots = slots.ravel()
+        # What a build solves: every place but the full column's.
+        self.to_solve = self.size - int(self._solved[self._row[self.full]].sum())
+
+    def solved_states(self, masks: Iterable[int] | None = None) -> States:
+        """Every state of ``masks`` (all by default) with a place of its own, in the order of
+        their places: each solved (mask, yams50, upper), repeated for each Plus et Moins
+        value it may hold."""
+        masks = np.nonzero(self.in_play)[0] if masks is None else np.asarray(masks)
+        row, flag, upper = np.nonzero(self._solved[self._row[masks]])
+        mask = masks[row]
+        repeat = self._width[self._row[mask]]
+        first = np.repeat(np.cumsum(repeat) - repeat, repeat)
+        return States(
+            np.repeat(mask, repeat),
+            np.repeat(flag, repeat),
+            np.repeat(upper, repeat),
+            np.arange(repeat.sum()) - first,
+        )
+
+    def count_states(self, masks: np.ndarray) -> int:
+        """How many states of these masks have a place of their own."""
+        rows = self._row[masks]
+        return int((self._solved[rows].sum(axis=(1, 2)) * self._width[rows]).sum())
+
+    def pending(self, masks: np.ndarray) -> np.ndarray:
+        """Whether one of Plus and Moins is written and the other free."""
+        both = masks & self.pm_bits
+        return (both != 0) & (both != self.pm_bits)
 
     def _list_choices(self) -> None:
         """The rows of ``_last_roll_values``'s options, and which of them each roll takes.
 
         The rows: each lower box with each of its points, each upper box with each count
-        from 1 to 5, then the Yams box at 50 when a +100 exists. ``choices`` lists, for the
-        n-th row of every roll that has n rows or more, those rolls (None: all) and rows.
-        Every roll has a first row: it scores in the upper box of each face it shows.
+        from 1 to 5, Plus and Moins with each sum, then the Yams box at 50 when a +100
+        exists. ``choices`` lists, for the n-th row of every roll that has n rows or more,
+        those rolls (None: all) and rows. Every roll has a first row: it scores in the upper
+        box of each face it shows.
         """
-        bonus_box = self.boxes.index("yams") if self.rules.has_yams_bonus else None
+        bonus_box = self.position["yams"] if self.rules.has_yams_bonus else None
+        self.lower = [
+            index
+            for index, box in enumerate(self.boxes)
+            if box not in FACE_OF_BOX and index not in self.pm and index != bonus_box
+        ]
         pairs = sorted(
             {
                 (index, value)
                 for index in self.lower
-                if index != bonus_box
                 for value in self.points[self.boxes[index]]
                 if value > 0
             }
         )
-        self.option_box = np.array([index for index, _ in pairs])
+        self.option_box = np.array([index for index, _ in pairs], dtype=np.int64)
         self.option_points = np.array([value for _, value in pairs])
         row_of = {pair: row for row, pair in enumerate(pairs)}
         upper_start = len(pairs)
-        self.upper_options = slice(upper_start, upper_start + len(self.upper) * DICE)
-        self.option_count = self.upper_options.stop + (bonus_box is not None)
+        self.upper_options = slice(upper_start, upper_start + len(FACES) * MOST_COUNTED)
+        self.pm_options = slice(
+            self.upper_options.stop, self.upper_options.stop + len(self.pm) * len(PM_SUMS)
+        )
+        self.option_count = self.pm_options.stop + (bonus_box is not None)
         rows_of_roll = []
-        for roll_index, roll in enumerate(ROLLS):
+        for roll_index, roll in enumerate(self.throws.rolls):
             rows = [
                 row_of[index, self.points[self.boxes[index]][roll_index]]
                 for index in self.lower
-                if index != bonus_box and self.points[self.boxes[index]][roll_index] > 0
+                if self.points[self.boxes[index]][roll_index] > 0
             ]
             rows += [
-                upper_start + DICE * position + count - 1
+                upper_start + MOST_COUNTED * position + count - 1
                 for position, count in enumerate(self.face_count[:, roll_index])
                 if count
             ]
-            if bonus_box is not None and len(set(roll)) == 1:
+            rows += [
+                self.pm_options.start
+                + len(PM_SUMS) * number
+                + self.pm_sums[roll_index]
+                - PM_SUMS[0]
+                for number in range(len(self.pm))
+            ]
+            if bonus_box is not None and yams_face(roll) is not None:
                 rows.append(self.option_count - 1)
             rows_of_roll.append(rows)
         self.choices = []
         for number in range(max(len(rows) for rows in rows_of_roll)):
             rolls = [index for index, rows in enumerate(rows_of_roll) if len(rows) > number]
             rows = np.array([rows_of_roll[index][number] for index in rolls])
-            self.choices.append((None if len(rolls) == len(ROLLS) else np.array(rolls), rows))
+            self.choices.append(
+                (None if len(rolls) == len(rows_of_roll) else np.array(rolls), rows)
+            )
 
     def mask(self, filled: Iterable[str]) -> int:
         return sum(self.bit[box] for box in filled)
 
-    def filled(self, mask: int) -> frozenset[str]:
-        return frozenset(box for box in self.boxes if mask & self.bit[box])
+    def state(self, points: Mapping[str, int]) -> States:
+        """The state of a column whose filled boxes hold ``points``, as arrays of one."""
+        return States(*(np.array([part], dtype=np.int64) for part in self._key(points)))
 
-    def reachable_uppers(self, mask: int) -> list[int]:
-        """The capped upper totals that the filled upper boxes of ``mask`` can add up to."""
-        totals = {0}
-        for box in UPPER_BOXES:
-            if mask & self.bit[box]:
-                face = FACE_OF_BOX[box]
-                totals = {
-                    min(UPPER_CAP, total + face * count) for total in totals for count in range(6)
-                }
-        return sorted(totals)
+    def rest(self, values: np.ndarray, points: Mapping[str, int]) -> float:
+        """The value of the state of a column whose filled boxes hold ``points``: ``value``
+        of ``state``, without arrays (the advice asks it for every box)."""
+        mask, yams50, upper, pm = self._key(points)
+        return float(
+            values[int(self.slots[(int(self._row[mask]) * 2 + yams50) * UPPERS + upper]) + pm]
+        )
 
-    def states(self, masks: Iterable[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every reachable (mask, yams50, upper) of these masks, as three flat arrays.
+    def _key(self, points: Mapping[str, int]) -> tuple[int, int, int, int]:
+        mask = self.mask(points)
+        upper = min(UPPER_CAP, sum(points[box] for box in UPPER_BOXES if box in points))
+        yams50 = int(self.rules.has_yams_bonus and points.get("yams", 0) > 0)
+        written = [points[box] for box in ("plus", "minus") if box in points]
+        pm = int(pm_place(written[0])) if len(written) == 1 else 0
+        return mask, yams50, upper, pm
 
-        Yams50 can only be true once the Yams box is filled, and only matters (so is only
-        solved) when a later Yams earns the +100.
-        """
+    def place(self, states: States) -> np.ndarray:
+        """Where each state's value is kept (meaningless for a state that cannot happen)."""
+        return (
+            self.slots[(self._row[states.mask] * 2 + states.yams50) * UPPERS + states.upper]
+            + states.pm
+        )
+
+    def value(self, values: np.ndarray, states: States) -> np.ndarray:
+        return values[self.place(states)]
+
+    def joker_points(self, masks: Iterable[int], rule: JokerRule = joker_choices) -> np.ndarray:
+        """``points[row, yams roll, box]`` of each Yams roll when the Yams box of
+        ``masks[row]`` is filled; -inf where the joker does not let it go."""
         masks = np.fromiter(masks, dtype=np.int64)
-        parts = [self.rows(mask) for mask in masks.tolist()]
-        if not parts:
-            return (np.zeros(0, dtype=np.int64),) * 3
-        rows = np.concatenate(parts)
-        return np.repeat(masks, [len(part) for part in parts]), rows[:, 0], rows[:, 1]
-
-    def rows(self, mask: int) -> np.ndarray:
-        """The reachable (yams50, upper) of ``mask``, one row each."""
-        # They depend only on the upper boxes and the Yams box: a few hundred answers.
-        key = mask & (self.upper_bits | self.yams_bit)
-        if key not in self._rows:
-            yams50 = (0, 1) if mask & self.yams_bit and self.rules.has_yams_bonus else (0,)
-            self._rows[key] = np.array(
-                [(flag, upper) for upper in self.reachable_uppers(mask) for flag in yams50],
-                dtype=np.int64,
-            ).reshape(-1, 2)
-        return self._rows[key]
-
-    def joker_points(self, masks: Sequence[int], rule: JokerRule) -> np.ndarray:
-        """``points[row, face - 1, box]`` of a Yams when the Yams box of ``masks[row]`` is
-        filled; -inf (no choice) where the joker does not let it go."""
-        points = np.full((len(masks), len(FACES), len(self.boxes)), -np.inf)
-        position = {box: index for index, box in enumerate(self.boxes)}
-        for row, mask in enumerate(masks):
+        if rule is joker_choices:
+            return self._joker_points(masks)
+        rolls = self.throws.rolls
+        points = np.full((len(masks), len(self.yams_rolls), len(self.boxes)), -np.inf)
+        for row, mask in enumerate(masks.tolist()):
             if mask & self.yams_bit:
-                filled = self.filled(mask)
-                for face in FACES:
-                    for box, value in rule(self.rules, filled, face).items():
-                        points[row, face - 1, position[box]] = value
+                open_boxes = tuple(
+                    box for box in self.boxes if self.open_bits[mask] & self.bit[box]
+                )
+                for number, roll in enumerate(self.yams_rolls):
+                    for box, value in rule(self.rules, self.kind, open_boxes, rolls[roll]).items():
+                        points[row, number, self.position[box]] = value
         return points
+
+    def _joker_points(self, masks: np.ndarray) -> np.ndarray:
+        """``joker_points`` of the rules' own joker (``joker_choices``), for every mask at
+        once: the build asks it for thousands of masks and 6 or 36 Yams rolls."""
+        is_open = self.open_bits[masks][:, None] & self.bits != 0  # [mask, box]
+        allowed = np.broadcast_to(
+            is_open[:, None, :], (len(masks), len(self.yams_rolls), len(self.boxes))
+        )
+        if self.kind not in ORDERED_COLUMNS and self.rules.joker == "official":
+            # The face's upper box if open, else an open lower box, else any open box.
+            face_open = is_open[:, self._face_box]  # [mask, yams roll]
+            lower = is_open & self._is_lower
+            otherwise = np.where(lower.any(axis=1)[:, None], lower, is_open)
+            allowed = np.where(face_open[:, :, None], self._only_face_box, otherwise[:, None, :])
+        allowed = allowed & (masks & self.yams_bit != 0)[:, None, None]
+        return np.where(allowed, self.joker_scores, -np.inf)
 
 
 def build_table(
     rules: Rules,
+    kind: str = "free",
     filled: Iterable[str] = (),
     progress: Progress | None = None,
     joker_rule: JokerRule = joker_choices,
+    sheet: SheetIndex | None = None,
 ) -> np.ndarray:
-    """The expected rest of the game of every reachable state, shape (2 ** boxes, 2, 64):
-    (8192, 2, 64) for the classique sheet, (32768, 2, 64) for Yatzy.
+    """The expected rest of the game of every state of a column of ``kind`` played alone:
+    one value per place of ``SheetIndex(rules, kind)`` (355,390 for the classique sheet).
 
     With ``filled``, only the states where those boxes are already filled are solved (the end
     of a game, small enough to check by brute force); the others stay NaN.
     ``progress(done, total)`` is called as states get solved. ``joker_rule`` replaces the
-    joker of ``rules``, for the benchmark to reproduce a published variant.
+    joker of ``rules``, for the benchmark to reproduce a published variant. ``sheet`` is
+    ``SheetIndex(rules, kind)`` when the caller has it already.
     """
-    sheet = SheetIndex(rules)
-    values = np.full((sheet.full + 1, 2, UPPER_CAP + 1), np.nan)
-    values[sheet.full] = 0.0
-    flat = values.reshape(-1)  # a view: solved states are written through it
+    sheet = sheet or SheetIndex(rules, kind)
+    values = np.full(sheet.size, np.nan)
+    masks = np.arange(sheet.full + 1)
     base = sheet.mask(filled)
-    masks_in_play = [mask for mask in range(sheet.full) if mask & base == base]
-    # Each state's value needs the states with one more box filled: solve by number of
-    # filled boxes, from the full sheet down, listing each number's states in turn (their
-    # arrays take the memory of the ones before instead of fresh pages).
-    total = sum(len(sheet.rows(mask)) for mask in masks_in_play)
+    in_play = masks[(masks & base == base) & sheet.in_play]
+    values[sheet.place(sheet.solved_states([sheet.full]))] = 0.0
+    total = sheet.count_states(in_play[in_play != sheet.full])
+    filled_count = np.array([bin(mask).count("1") for mask in in_play.tolist()])
     done = 0
+    # Each state's value needs the states with one more box filled: solve by number of
+    # filled boxes, from the full sheet down; a few masks at a time, so that the states
+    # listed (ten million with Plus et Moins) take little memory.
     for count in range(len(sheet.boxes) - 1, -1, -1):
-        in_batch = [mask for mask in masks_in_play if mask.bit_count() == count]
-        masks, yams50, uppers = sheet.states(in_batch)
-        joker = sheet.joker_points(in_batch, joker_rule) if rules.has_joker else None
-        joker_masks = np.array(in_batch)  # ascending: each state finds its mask's joker row
-        states = _flat_index(masks, yams50, uppers)
-        solved, sharing = _states_to_solve(sheet, masks, yams50, uppers)
-        masks, yams50, uppers = masks[solved], yams50[solved], uppers[solved]
-        for start in range(0, len(masks), CHUNK):
-            part = slice(start, start + CHUNK)
-            rows = None if joker is None else joker[np.searchsorted(joker_masks, masks[part])]
-            last_roll = _last_roll_values(
-                sheet, rows, flat, masks[part], yams50[part], uppers[part]
-            )
-            flat[_flat_index(masks[part], yams50[part], uppers[part])] = turn_value(last_roll)
-            done += len(masks[part])
-            if progress is not None:
-                progress(done, total)
-        flat[states[~solved]] = flat[states[sharing[~solved]]]
-        done += int((~solved).sum())
-        if progress is not None:
-            progress(done, total)
+        counted = in_play[filled_count == count]
+        for first in range(0, len(counted), MASKS_AT_ONCE):
+            masks = counted[first : first + MASKS_AT_ONCE]  # ascending: for the joker's rows
+            batch = sheet.solved_states(masks)
+            joker = sheet.joker_points(masks, joker_rule) if rules.has_joker else None
+            for start in range(0, len(batch.mask), CHUNK):
+                part = batch.take(slice(start, start + CHUNK))
+                rows = None if joker is None else joker[np.searchsorted(masks, part.mask)]
+                last_roll = _last_roll_values(sheet, values, part, rows)
+                values[sheet.place(part)] = (
+                    sheet.throws.turn_value(None, last_roll)
+                    if sheet.one_throw
+                    else sheet.throws.turn_value(last_roll)
+                )
+                done += len(part.mask)
+                if progress is not None:
+                    progress(done, total)
     return values
 
 
-def _states_to_solve(
-    sheet: SheetIndex, masks: np.ndarray, yams50: np.ndarray, uppers: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """Which states to solve, and for each state the row of the one whose value it takes.
-
-    Once the upper bonus is won, or out of reach (the open upper boxes cannot bring the total
-    to 63), the upper total changes nothing to the rest of the game: all such states of one
-    mask and Yams flag have the value of the first of them. A third of the states are so.
-    """
-    rows = np.arange(len(masks))
-    settled = (uppers >= UPPER_CAP) | (uppers + sheet.upper_room[masks] < UPPER_CAP)
-    sharing = rows.copy()
-    settled_rows = rows[settled]
-    _, first, group = np.unique(
-        masks[settled] * 2 + yams50[settled], return_index=True, return_inverse=True
+def roll_values(
+    sheet: SheetIndex, values: np.ndarray, states: States, floors: np.ndarray | None = None
+) -> np.ndarray:
+    """What each roll (row) is worth as the last of the turn in each of ``states`` (column)
+    of a solved table: the best open box's points, bonuses included, plus the expected rest
+    of the game after it; -inf when no box is open. ``floors[box, state]``: the least each
+    box may score (la vache), 0 for none."""
+    masks = np.unique(states.mask)
+    joker = (
+        sheet.joker_points(masks)[np.searchsorted(masks, states.mask)]
+        if sheet.rules.has_joker
+        else None
     )
-    sharing[settled_rows] = settled_rows[first][group]
-    return sharing == rows, sharing
+    return _last_roll_values(sheet, values, states, joker, floors)
 
 
-def roll_values(sheet: SheetIndex, values: np.ndarray, state: tuple[int, int, int]) -> np.ndarray:
-    """What each roll is worth as the last of the turn in one state of a solved table: the
-    best free box's points, bonuses included, plus the expected rest of the game after it."""
-    mask, yams50, upper = (np.array([part], dtype=np.int64) for part in state)
-    joker = sheet.joker_points([state[0]], joker_choices) if sheet.rules.has_joker else None
-    return _last_roll_values(sheet, joker, values.reshape(-1), mask, yams50, upper)[:, 0]
+class _Gains(NamedTuple):
+    """What each way of filling a box brings in each state: points and the rest after."""
+
+    rest: np.ndarray  # [box, state]: the box filled with 0, -inf when not open
+    upper: np.ndarray  # [upper box, count, state]
+    pm: np.ndarray | None  # [Plus or Moins, sum - 5, state]
+    pm_written: np.ndarray | None  # the points Plus or Moins then keep: 0 when barred
+    fifty: np.ndarray | None  # [state]: the Yams box at 50, when a +100 exists
 
 
-def _flat_index(masks: np.ndarray, yams50: np.ndarray | int, uppers: np.ndarray) -> np.ndarray:
-    return (masks * 2 + yams50) * (UPPER_CAP + 1) + uppers
+def _gains(
+    sheet: SheetIndex, values: np.ndarray, states: States, floors: np.ndarray | None
+) -> _Gains:
+    """The points written, the upper bonus they earn and the rest of the game after, for
+    every box of every state; a box under its floor scores 0 (la vache)."""
+    masks, yams50, uppers, pms = states
+    is_open = sheet.open_bits[masks] & sheet.bits[:, None] != 0
+    # The rest of the game after each box filled with 0; -inf where the box is not open,
+    # set before the values are spread over the rolls (which looked up states that do not
+    # exist). A Plus or Moins at 0 leaves the other free of any bound, or both written.
+    after = masks | sheet.bits[:, None]
+    kept_pm = np.where(np.isin(np.arange(len(sheet.boxes)), sheet.pm)[:, None], 0, pms)
+    rest = np.where(is_open, sheet.value(values, States(after, yams50, uppers, kept_pm)), -np.inf)
+
+    points = sheet.upper_points[:, :, None]
+    raised = np.minimum(UPPER_CAP, uppers + points)
+    bonus = np.where((uppers < UPPER_CAP) & (raised >= UPPER_CAP), sheet.rules.upper_bonus, 0)
+    upper = (
+        points
+        + bonus
+        + sheet.value(values, States(after[sheet.upper][:, None, :], yams50, raised, pms))
+    )
+    if floors is not None:
+        upper = np.where(
+            points >= floors[sheet.upper][:, None, :], upper, rest[sheet.upper][:, None, :]
+        )
+    upper = np.where(is_open[sheet.upper][:, None, :], upper, -np.inf)
+
+    pm = pm_written = None
+    if sheet.pm:
+        shape = (len(sheet.pm), len(PM_SUMS), len(masks))
+        pm, pm_written = np.empty(shape), np.empty(shape)
+        sums = PM_SUMS[:, None]
+        other_value = pms + PM_LOWEST
+        for number, (box, other) in enumerate(zip(sheet.pm, sheet.pm[::-1], strict=True)):
+            other_filled = masks & sheet.bits[other] != 0
+            # Plus must end above Moins: the entry that breaks it is barred (RULES.md §2).
+            kept_apart = sums > other_value if number == 0 else sums < other_value
+            written = np.where(~other_filled | kept_apart, sums, 0)
+            if floors is not None:
+                written = np.where(written >= floors[box], written, 0)
+            bound = np.where(other_filled, 0, pm_place(written))
+            gain = written + sheet.value(values, States(after[box], yams50, uppers, bound))
+            pm[number] = np.where(is_open[box], gain, -np.inf)
+            pm_written[number] = written
+
+    fifty = None
+    if sheet.rules.has_yams_bonus:
+        # Only a Yams fills the Yams box with 50, and then a later Yams earns the +100.
+        yams = sheet.position["yams"]
+        fifty = np.where(
+            is_open[yams],
+            YAMS_POINTS
+            + sheet.value(values, States(after[yams], np.ones_like(yams50), uppers, pms)),
+            -np.inf,
+        )
+    return _Gains(rest, upper, pm, pm_written, fifty)
 
 
 def _last_roll_values(
     sheet: SheetIndex,
+    values: np.ndarray,
+    states: States,
     joker: np.ndarray | None,
-    flat: np.ndarray,
-    masks: np.ndarray,
-    yams50: np.ndarray,
-    uppers: np.ndarray,
+    floors: np.ndarray | None = None,
 ) -> np.ndarray:
     """What each roll (row) is worth as the last of the turn, in each state (column): the best
-    free box's points, bonuses included, plus the expected rest of the game after it.
+    open box's points, bonuses included, plus the expected rest of the game after it.
 
     ``joker`` holds each state's ``joker_points`` row, or is None for a sheet without joker.
     Every box is looked up for every state at once: a few dozen numpy calls per chunk.
     """
-    free = masks & sheet.bits[:, None] == 0
-    # The rest of the game after each box filled with 0 points; a filled box is no choice:
-    # -inf, set before the values are spread over the rolls (where a filled box also looked
-    # up states that do not exist).
-    after = masks | sheet.bits[:, None]
-    rest = np.where(free, flat[_flat_index(after, yams50, uppers)], -np.inf)
-    gain = np.where(
-        free[sheet.upper, None],
-        _upper_gains(sheet, flat, after[sheet.upper], yams50, uppers),
-        -np.inf,
-    )
-
+    gains = _gains(sheet, values, states, floors)
+    rest = gains.rest
     # Each way a roll scores points, one row per (box, points). A roll's value is the best of
-    # its own rows and of every free box filled with 0: a box is never worth less with points
+    # its own rows and of every open box filled with 0: a box is never worth less with points
     # than with 0, so which boxes the roll scores 0 in needs no asking.
-    options = np.empty((sheet.option_count, len(masks)))
+    options = np.empty((sheet.option_count, len(states.mask)))
     scored = len(sheet.option_box)
     np.add(sheet.option_points[:, None], rest[sheet.option_box], out=options[:scored])
-    options[sheet.upper_options] = gain[:, 1:].reshape(-1, len(masks))
-    if sheet.rules.has_yams_bonus:
-        # Only a Yams roll fills the Yams box with 50, and then a later Yams earns the +100.
-        yams = sheet.boxes.index("yams")
-        options[-1] = np.where(free[yams], 50 + flat[_flat_index(after[yams], 1, uppers)], -np.inf)
+    if floors is not None:
+        below = sheet.option_points[:, None] < floors[sheet.option_box]
+        options[:scored][below] = -np.inf
+    options[sheet.upper_options] = gains.upper[:, 1:].reshape(-1, len(states.mask))
+    if gains.pm is not None:
+        options[sheet.pm_options] = gains.pm.reshape(-1, len(states.mask))
+    if gains.fifty is not None:
+        options[-1] = gains.fifty
     best = np.maximum(rest.max(axis=0), options[sheet.choices[0][1]])
     for rolls, rows in sheet.choices[1:]:
         if rolls is None:
@@ -340,29 +584,91 @@ def _last_roll_values(
     # and a Yams box holding 50 adds the +100.
     if joker is None:  # Yatzy: a Yatzy with its box filled is scored like any other roll
         return best
-    has_joker = masks & sheet.yams_bit != 0
+    has_joker = states.mask & sheet.yams_bit != 0
     if not has_joker.any():
         return best
-    # choices[face - 1, box, state]: the joker's points plus the rest of the game.
-    choices = joker.transpose(1, 2, 0) + rest
-    # The Yams's own upper box takes all five dice: its gain, upper bonus included.
-    own = sheet.upper_points[:, 1] - 1  # the face - 1 of each upper box
-    choices[own, sheet.upper] = np.where(
-        np.isfinite(joker[:, own, sheet.upper].T), gain[:, DICE], -np.inf
+    choices = _joker_values(
+        sheet, gains, joker.transpose(1, 2, 0), floors, sheet.yams_rolls[:, None]
     )
-    bonus = YAMS_BONUS * yams50 if sheet.rules.has_yams_bonus else 0
+    bonus = YAMS_BONUS * states.yams50 if sheet.rules.has_yams_bonus else 0
     best[sheet.yams_rolls] = np.where(
         has_joker, choices.max(axis=1) + bonus, best[sheet.yams_rolls]
     )
     return best
 
 
-def _upper_gains(
-    sheet: SheetIndex, flat: np.ndarray, after: np.ndarray, yams50: np.ndarray, uppers: np.ndarray
+def _joker_values(
+    sheet: SheetIndex,
+    gains: _Gains,
+    points: np.ndarray,
+    floors: np.ndarray | None,
+    rolls: np.ndarray,
 ) -> np.ndarray:
-    """``gain[box, count, state]`` of each upper box: the points written, the 35 if they reach
-    63, and the rest of the game."""
-    points = sheet.upper_points[:, :, None]
-    raised = np.minimum(UPPER_CAP, uppers + points)
-    bonus = np.where((uppers < UPPER_CAP) & (raised >= UPPER_CAP), sheet.rules.upper_bonus, 0)
-    return points + bonus + flat[_flat_index(after[:, None, :], yams50, raised)]
+    """``value[yams roll, box, state]`` of a Yams placed by the joker (``points[yams roll,
+    box, state]``, -inf where it may not go; ``rolls`` says which roll, per Yams roll or per
+    state): the box's gain for those points."""
+    count, _boxes, states = points.shape
+    rolls = np.broadcast_to(rolls, (count, states))
+    written = points if floors is None else np.where(points >= floors, points, 0)
+    value = written + gains.rest
+    # An upper box scores the count of its face, Plus and Moins their sum: their gains.
+    value[:, sheet.upper] = gains.upper[
+        np.arange(len(FACES))[:, None, None], sheet.face_count[:, rolls], np.arange(states)
+    ].transpose(1, 0, 2)
+    if gains.pm is not None:
+        value[:, sheet.pm] = gains.pm[
+            np.arange(len(sheet.pm))[:, None, None],
+            sheet.pm_sums[rolls] - PM_SUMS[0],
+            np.arange(states),
+        ].transpose(1, 0, 2)
+    return np.where(np.isfinite(points), value, -np.inf)
+
+
+def box_values(
+    sheet: SheetIndex,
+    values: np.ndarray,
+    states: States,
+    rolls: np.ndarray,
+    floors: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each box filled with each state's own final roll (``rolls``, indices of
+    ``sheet.throws.rolls``): ``(value[box, state], points[box, state])``, the value being
+    the points written, the bonuses and the expected rest of the game after (-inf where the
+    box may not take the roll), the points what the box gets (0 when barred). The same
+    arithmetic as ``roll_values``, box by box."""
+    gains = _gains(sheet, values, states, floors)
+    columns = np.arange(len(rolls))
+    points = np.array([sheet.points[box][rolls] for box in sheet.boxes])
+    written = points if floors is None else np.where(points >= floors, points, 0)
+    value = written + gains.rest
+    value[sheet.upper] = gains.upper[
+        np.arange(len(FACES))[:, None], sheet.face_count[:, rolls], columns
+    ]
+    sums = None if sheet.pm_sums is None else sheet.pm_sums[rolls] - PM_SUMS[0]
+    for number, box in enumerate(sheet.pm):
+        value[box] = gains.pm[number, sums, columns]
+        written[box] = gains.pm_written[number, sums, columns]
+    is_yams = np.isin(rolls, sheet.yams_rolls)
+    if gains.fifty is not None:
+        yams = sheet.position["yams"]
+        value[yams] = np.where(is_yams, gains.fifty, value[yams])
+    value = np.where(np.isfinite(gains.rest), value, -np.inf)
+    has_joker = (states.mask & sheet.yams_bit != 0) & is_yams & sheet.rules.has_joker
+    if not has_joker.any():
+        return value, written
+    # A Yams with the Yams box filled: the joker's boxes and points, and the +100.
+    which = np.minimum(np.searchsorted(sheet.yams_rolls, rolls), len(sheet.yams_rolls) - 1)
+    joker = np.full((len(sheet.boxes), len(rolls)), -np.inf)
+    rows = sheet.joker_points(states.mask[has_joker])
+    joker[:, has_joker] = rows[np.arange(len(rows)), which[has_joker]].T
+    placed = _joker_values(sheet, gains, joker[None], floors, rolls[None])[0]
+    bonus = YAMS_BONUS * states.yams50 if sheet.rules.has_yams_bonus else 0
+    value = np.where(has_joker, placed + bonus, value)
+    joker_written = joker if floors is None else np.where(joker >= floors, joker, 0)
+    joker_written = np.where(np.isfinite(joker), joker_written, 0)
+    for number, box in enumerate(sheet.pm):
+        joker_written[box] = np.where(
+            np.isfinite(joker[box]), gains.pm_written[number, sums, columns], 0
+        )
+    written = np.where(has_joker, joker_written, written)
+    return value, written

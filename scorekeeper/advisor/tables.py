@@ -1,5 +1,6 @@
-"""What the server knows of the advisor's tables without loading one: which rules have a
-table, the file it is kept in, and whether a request for advice can be answered.
+"""What the server knows of the advisor's tables without loading one: the tables a game needs
+(one per column kind), the files they are kept in, how exact the advice is for a rule set,
+and whether a request for advice can be answered.
 
 Kept apart from the strategy so that a page showing a sheet never imports numpy: the server
 starts faster and idles smaller, and only asking for advice loads the tables.
@@ -17,52 +18,62 @@ from scorekeeper.rules.labels import N_
 from scorekeeper.rules.options import OPTIONS, Rules
 
 # Bumped when the table's layout or meaning changes, so that old cache files are not read.
-TABLE_FORMAT = 1
+TABLE_FORMAT = 2
 
-# The options that only change what a box scores: the table covers each of their values.
-_TABLE_OPTIONS = tuple(option.name for option in OPTIONS if option.scores_only)
+# The options a column's table depends on: what the boxes score and how many dice are thrown.
+_TABLE_OPTIONS = tuple(option.name for option in OPTIONS if option.scores_only) + (
+    "dice",
+    "plus_minus",
+)
 
+# Columns played in one throw a turn (Yams sec): their dice are those of the first throw.
+ONE_THROW_COLUMNS = frozenset({"sec"})
 
-def is_covered(rules: Rules) -> bool:
-    """Whether the exact table exists for these rules: one free column of the classique or
-    Yatzy sheet with five dice, and no house rule that looks at more than the player's own
-    column."""
-    return (
-        rules.preset in ("classique", "yatzy")
-        and rules.columns == ("free",)
-        and all(
-            getattr(rules, option.name) == option.default
-            for option in OPTIONS
-            if not option.scores_only
-        )
-    )
-
-
-def check_covered(rules: Rules) -> None:
-    if not is_covered(rules):
-        # What the table's state (filled boxes, upper total, Yams at 50) cannot hold: la
-        # vache depends on the other players, Plus et Moins on the values written, ordered
-        # or several columns on an order and more boxes, sec and six dice on other throws.
-        raise RuleError(
-            N_(
-                "Le conseil n'existe que pour le Yams classique ou le Yatzy à "
-                "cinq dés, sur une seule colonne libre, sans la vache ni Plus et "
-                "Moins."
-            )
-        )
+# How exact the advice is, one key per kind of rule set (the pages say it in one line):
+# the optimal solitaire strategy; the same for the turn being played, la vache's floors
+# counted exactly, later turns valued by the solitaire table; a policy made of the columns'
+# exact tables, measured by simulation (docs/advisor.md).
+EXACT = "exact"
+EXACT_THIS_TURN = "exact_this_turn"
+POLICY = "policy"
+# Each key in one line, as the page and the commands say it.
+QUALITY_LINES = {
+    EXACT: N_("Conseil exact : la meilleure stratégie en solitaire."),
+    EXACT_THIS_TURN: N_(
+        "Conseil exact pour ce tour, planchers de la vache compris ; les tours suivants sont "
+        "estimés par la stratégie en solitaire, qui ignore la vache."
+    ),
+    POLICY: N_(
+        "Conseil estimé : chaque colonne jouée au mieux, la colonne choisie selon les dés "
+        "(mesuré en simulant des parties, il fait bien mieux que jouer les colonnes chacune "
+        "son tour)."
+    ),
+}
 
 
-def table_options(rules: Rules) -> dict:
-    options = {"format": TABLE_FORMAT, **{name: getattr(rules, name) for name in _TABLE_OPTIONS}}
+def advice_quality(rules: Rules, players: int) -> str:
+    """How exact the advice is for a game of these rules and this many players."""
+    if len(rules.columns) > 1:
+        return POLICY
+    if rules.vache and players > 1:
+        return EXACT_THIS_TURN
+    return EXACT
+
+
+def table_options(rules: Rules, kind: str = "free") -> dict:
+    """What the table of one column kind of these rules depends on."""
+    options = {
+        "format": TABLE_FORMAT,
+        "kind": kind,
+        **{name: getattr(rules, name) for name in _TABLE_OPTIONS},
+    }
     if rules.preset != "classique":
-        # Named only for the other sheets: the classique tables keep the file names they had.
         options["preset"] = rules.preset
     return options
 
 
 def check_request(state: GameState, dice: object) -> Dice:
-    """The dice read, once the game and the dice are known to have advice (else RuleError)."""
-    check_covered(state.rules)
+    """The dice read, once the game is known to be in play (else RuleError)."""
     if state.is_over:
         raise RuleError(N_("La partie est terminée : il n'y a plus rien à conseiller."))
     return parse_dice(dice, state.rules.dice)
@@ -84,11 +95,31 @@ def check_throw(throw: object) -> int:
     return int(text)
 
 
+def turn_throws(state: GameState) -> int:
+    """How many throws the active player's turn has: one when every column left open to
+    them is played sec, else three."""
+    player = state.active_player
+    if player is None:
+        return LAST_THROW
+    open_kinds = {
+        kind for kind, column in state.sheets[player].columns.items() if not column.is_full
+    }
+    return 1 if open_kinds <= ONE_THROW_COLUMNS else LAST_THROW
+
+
+def is_last_throw(state: GameState, throw: int) -> bool:
+    """Whether dice of this ``throw`` are the turn's last, to be scored (else some are kept
+    and the others thrown again): the 3rd throw, or the only one of a turn left with Sec
+    columns alone."""
+    return throw >= turn_throws(state)
+
+
 CACHE_GLOB = "advisor-*.npy"
 
 
-def cache_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
-    """The table's file in the instance folder, named by a hash of the options it depends on."""
-    options = json.dumps(table_options(rules), sort_keys=True)
+def cache_path(rules: Rules, instance_dir: str | os.PathLike, kind: str | None = None) -> Path:
+    """The file of the table of one column kind (the game's first column by default) in the
+    instance folder, named by a hash of the options it depends on."""
+    options = json.dumps(table_options(rules, kind or rules.columns[0]), sort_keys=True)
     digest = hashlib.sha256(options.encode()).hexdigest()
     return Path(instance_dir) / CACHE_GLOB.replace("*", digest[:16])

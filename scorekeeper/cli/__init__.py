@@ -39,9 +39,9 @@ LAZY_COMMANDS = {
         "scorekeeper.cli.advisor:advise",
         False,
         "Print, as JSON and best first, what the active player of GAME should do with "
-        "these dice and the final total to expect under optimal play: after the 3rd "
-        "throw every box they may fill, after the 1st or 2nd every distinct keep "
-        "(keeping all five: scoring now).",
+        "these dice and the final total to expect: after the last throw every box they may "
+        "fill with the points it scores now, after the 1st or 2nd every distinct keep "
+        "(keeping all: scoring now).",
     ),
     "backup": (
         "scorekeeper.cli.backup:backup_command",
@@ -61,8 +61,8 @@ LAZY_COMMANDS = {
     "strategy": (
         "scorekeeper.cli.advisor:strategy",
         False,
-        "Build (or load) the optimal strategy; the last line is the expected score "
-        "of a fresh sheet.",
+        "Build (or load) the tables of these rules, one per column kind; the last line is "
+        "the expected score of a fresh sheet (for several columns, played turn about).",
     ),
 }
 

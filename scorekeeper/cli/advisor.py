@@ -14,10 +14,12 @@ from scorekeeper.advisor.builds import reuse_freed_memory
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import (
     LAST_THROW,
+    QUALITY_LINES,
+    advice_quality,
     cache_path,
-    check_covered,
     check_request,
     check_throw,
+    is_last_throw,
 )
 from scorekeeper.app import default_instance_path
 from scorekeeper.rules.document import read_document
@@ -54,15 +56,16 @@ def _instance_option(command: Callable) -> Callable:
     help="The rules, as in a game document.",
 )
 def strategy(instance: Path | None, rules_json: str) -> None:
-    """Build (or load) the optimal strategy; the last line is the expected score of a fresh
-    sheet."""
+    """Build (or load) the tables of these rules, one per column kind; the last line is the
+    expected score of a fresh sheet (for several columns, played turn about)."""
     with _french_errors():
         rules = _read_rules(rules_json)
         folder = instance or default_instance()
         reuse_freed_memory()  # this process ends with the build
         with _progress_bar() as progress:
             solved = load_or_build(rules, folder, progress)
-    click.echo(f"Table : {cache_path(rules, folder)}")
+    for kind in rules.columns:
+        click.echo(f"Table : {cache_path(rules, folder, kind)}")
     click.echo(f"{solved.start_value:.4f}")
 
 
@@ -79,8 +82,9 @@ def strategy(instance: Path | None, rules_json: str) -> None:
 )
 def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
     """Print, as JSON and best first, what the active player of GAME should do with these
-    dice and the final total to expect under optimal play: after the 3rd throw every box
-    they may fill, after the 1st or 2nd every distinct keep (keeping all five: scoring now)."""
+    dice and the final total to expect: after the last throw every box they may fill with the
+    points it scores now, after the 1st or 2nd every distinct keep (keeping all: scoring
+    now). How exact that is for these rules goes to stderr."""
     with _french_errors():
         state = _read_game(game)
         # Before a build that may take a while.
@@ -89,20 +93,22 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
         reuse_freed_memory()  # this process ends with the build, if one is needed
         with _progress_bar() as progress:
             solved = load_or_build(state.rules, instance or default_instance(), progress)
-        if throw_number == LAST_THROW:
+        if is_last_throw(state, throw_number):
             result = [
                 {
                     "box": item.box,
                     "column": item.column,
+                    "points": item.points,
                     "expected_total": round(item.expected_total, 4),
                 }
-                for item in solved.advise(state, dice)
+                for item in solved.advise(state, dice, throw_number)
             ]
         else:
             result = [
                 {"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
                 for item in solved.advise_keeps(state, dice, throw_number)
             ]
+    click.echo(QUALITY_LINES[advice_quality(state.rules, len(state.players))], err=True)
     click.echo(json.dumps(result, indent=2))
 
 
@@ -125,9 +131,6 @@ def _read_game(path: Path) -> GameState:
         _fail(f"Impossible de lire {path} : {error.strerror or error}.")
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         _fail(f"{path} n'est pas un document de partie en JSON valide ({error}).")
-    # The rules first: a game the advisor cannot cover gets that answer, whatever its entries.
-    if isinstance(data, dict):
-        check_covered(Rules.from_dict(data.get("rules")))
     return read_document(data).replay()
 
 

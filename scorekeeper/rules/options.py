@@ -87,8 +87,8 @@ class Option:
     yatzy: bool = False
     # The print page's words, where they are shorter than the form's.
     print_label: str | None = None
-    # Whether it only changes what a box scores, which the advisor's tables can cover for
-    # each value; any other option leaves a game without advice unless at its default.
+    # Whether it only changes what a box scores: the advisor's tables then need no new kind
+    # of state for it, only the points of each value.
     scores_only: bool = False
 
     @property

@@ -1,6 +1,7 @@
-"""The "Conseil" page: after the 3rd throw the boxes ranked by the final total to expect under
-optimal play, after the 1st or 2nd the dice to keep; while the table is being built, its
-progress.
+"""The "Conseil" page, for every game the app can start: one sentence saying what to do, then
+after the last throw the boxes ranked by the final total to expect, after the 1st or 2nd the
+dice to keep, and one line saying how exact that is for these rules; while the tables are
+being built, their progress.
 
 Shown only when a player asks: players play their own game.
 """
@@ -10,7 +11,15 @@ from flask_babel import gettext as _
 
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
-from scorekeeper.advisor.tables import LAST_THROW, THROWS, check_request, check_throw, is_covered
+from scorekeeper.advisor.tables import (
+    QUALITY_LINES,
+    THROWS,
+    advice_quality,
+    check_request,
+    check_throw,
+    is_last_throw,
+    turn_throws,
+)
 from scorekeeper.rules import GameState, RuleError
 from scorekeeper.store.quotas import QuotaExceeded, give_back, take
 from scorekeeper.web.quotas import quota_message, retry_after
@@ -39,35 +48,25 @@ def show(game_id: int):
     _record, state = load_or_404(game_id)
     dice = request.args.get("dice", "")[:40]
     page = {
-        "throw": LAST_THROW,
+        "throw": THROWS[-1],
         "advice": [],
         "keeps": [],
         "kept": [],
+        "best_box": None,
         "building": None,
         "error": None,
     }
     status, wait = 200, None
-    if not is_covered(state.rules):
-        page["error"], status = (
-            _(
-                "Le conseil ne couvre que le Yams classique et le Yatzy "
-                "à une colonne libre et cinq dés, sans règle de la vache "
-                "ni Plus et Moins : pour ces règles-ci, il n'a pas de "
-                "réponse exacte."
-            ),
-            422,
-        )
-    else:
-        try:
-            page["throw"] = check_throw(request.args.get("throw", "")[:10])
-            page |= _advice(state, dice, page["throw"])
-        except RuleError as rule_error:
-            page["error"], status = rule_error.render(_), 422
-        except QuotaExceeded as exceeded:
-            page["error"], status = quota_message(exceeded), 429
-            wait = retry_after(exceeded)
-        if page["building"] is not None:
-            status, wait = 503, PROGRESS_EVERY
+    try:
+        page["throw"] = min(check_throw(request.args.get("throw", "")[:10]), turn_throws(state))
+        page |= _advice(state, dice, page["throw"])
+    except RuleError as rule_error:
+        page["error"], status = rule_error.render(_), 422
+    except QuotaExceeded as exceeded:
+        page["error"], status = quota_message(exceeded), 429
+        wait = retry_after(exceeded)
+    if page["building"] is not None:
+        status, wait = 503, PROGRESS_EVERY
     response = current_app.make_response(
         (
             render_template(
@@ -75,7 +74,8 @@ def show(game_id: int):
                 game_id=game_id,
                 state=state,
                 dice=dice,
-                throws=THROWS,
+                throws=THROWS[: turn_throws(state)],
+                quality=QUALITY_LINES[advice_quality(state.rules, len(state.players))],
                 progress_every=PROGRESS_EVERY,
                 **page,
             ),
@@ -88,9 +88,10 @@ def show(game_id: int):
 
 
 def _advice(state: GameState, dice: str, throw: int) -> dict:
-    """The boxes (3rd throw) or the best keeps and the dice they set aside (1st or 2nd), or
-    how far the table's build went while it is missing. A build started costs the household
-    one of its advisor builds (QuotaExceeded past them)."""
+    """The boxes (last throw) or the best keeps and the dice they set aside (1st or 2nd) with
+    the box that keeping them all scores, or how far the tables' build went while one is
+    missing. A build started costs the household one of its advisor builds (QuotaExceeded
+    past them)."""
     typed = check_request(state, dice)  # bad dice are told before a build is started
     strategy = strategies().get(state.rules)
     if strategy is None:
@@ -101,18 +102,18 @@ def _advice(state: GameState, dice: str, throw: int) -> dict:
             if not strategies().build(state.rules, household=household()):
                 give_back(store(), use)  # another request queued it meanwhile
         return {"building": strategies().progress(state.rules) or 0.0}
-    if throw == LAST_THROW:
-        return {"advice": strategy.advise(state, typed)}
+    if is_last_throw(state, throw):
+        return {"advice": strategy.advise(state, typed, throw)}
     keeps = strategy.advise_keeps(state, typed, throw)[:KEEPS_SHOWN]
-    return {"keeps": keeps, "kept": kept_positions(typed, keeps[0].keep)}
+    # Keeping every die is scoring now: the sentence then names the box.
+    best_box = strategy.advise(state, typed, throw)[0] if len(keeps[0].keep) == len(typed) else None
+    return {"keeps": keeps, "kept": kept_positions(typed, keeps[0].keep), "best_box": best_box}
 
 
 @bp.get("/<int:game_id>/advice/progress")
 def progress(game_id: int):
     """How far the build of this game's table went, for the page's script to fill its bar."""
     _record, state = load_or_404(game_id)
-    if not is_covered(state.rules):
-        return jsonify(ready=False, progress=None), 422
     ready = strategies().get(state.rules) is not None
     return jsonify(ready=ready, progress=1.0 if ready else strategies().progress(state.rules))
 
@@ -135,7 +136,7 @@ def game_review(state: GameState) -> tuple[list[TurnReview], list[PlayerReview]]
     None too while the table is missing: reading a past game never starts a build of tens
     of seconds; asking for advice does (or ``scorekeeper strategy``), and the page says so.
     """
-    if not state.is_over or not is_covered(state.rules):
+    if not state.is_over:
         return None
     strategy = strategies().get(state.rules)
     return None if strategy is None else review_game(strategy, state)

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
-from scorekeeper.advisor.tables import is_covered
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
@@ -158,7 +157,6 @@ def _render_sheet(
         form=form,
         view=view,
         error=error,
-        advice_covered=is_covered(state.rules),
     ), status
 
 

@@ -8,7 +8,6 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from wtforms import SubmitField
 
-from scorekeeper.advisor.tables import is_covered
 from scorekeeper.rules import COLUMN_LABELS, Entry, GameState, Score, replay
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store import GameNotFound
@@ -100,7 +99,6 @@ def show(game_id: int):
         log=log,
         players=players_of_game(store(), game_id, household=household()),
         resume_form=ResumeForm(),
-        covered=is_covered(final.rules),
         analysis=game_review(final),
     )
 

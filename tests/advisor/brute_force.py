@@ -1,9 +1,10 @@
 """An independent reference for the advisor: the rest of a solo game by plain recursion.
 
 It shares nothing with the advisor's solver but the rules engine: every score, every allowed
-box, the upper bonus and the +100 come from ``GameState.preview`` and ``GameState.play``; the
-dice probabilities come from enumerating every ordered throw; keeps are every sub-multiset.
-Only the end of a game (a few boxes left) is small enough for it.
+box, the column's order, the upper bonus, Plus et Moins and the +100 come from
+``GameState.preview`` and ``GameState.play``; the dice probabilities come from enumerating
+every ordered throw; keeps are every sub-multiset. Only the end of a game (a few boxes left)
+is small enough for it.
 """
 
 from collections import Counter
@@ -16,70 +17,94 @@ ROLLS = list(combinations_with_replacement(range(1, 7), 5))
 
 
 @cache
-def _throws(count: int) -> list[tuple[tuple[int, ...], float]]:
+def rolls(dice: int) -> list[tuple[int, ...]]:
+    return list(combinations_with_replacement(range(1, 7), dice))
+
+
+@cache
+def throws(count: int) -> list[tuple[tuple[int, ...], float]]:
     """Each sorted outcome of throwing ``count`` dice, with its probability."""
     outcomes = Counter(tuple(sorted(throw)) for throw in product(range(1, 7), repeat=count))
     return [(outcome, times / 6**count) for outcome, times in outcomes.items()]
 
 
 @cache
-def _keeps(roll: tuple[int, ...]) -> set[tuple[int, ...]]:
-    return {keep for size in range(6) for keep in combinations(roll, size)}
+def keeps(roll: tuple[int, ...]) -> set[tuple[int, ...]]:
+    return {keep for size in range(len(roll) + 1) for keep in combinations(roll, size)}
 
 
 @cache
-def _throw_results(keep: tuple[int, ...]) -> list[tuple[tuple[int, ...], float]]:
+def throw_results(keep: tuple[int, ...], dice: int) -> list[tuple[tuple[int, ...], float]]:
     """Each roll that keeping ``keep`` and throwing the other dice ends on, with its chance."""
     return [
         (tuple(sorted(keep + outcome)), probability)
-        for outcome, probability in _throws(5 - len(keep))
+        for outcome, probability in throws(dice - len(keep))
     ]
 
 
 class BruteForce:
+    """The rest of the game of the only player of a game of one column (any kind)."""
+
     def __init__(self) -> None:
         self._memo: dict[tuple, float] = {}
 
     def rest(self, state: GameState) -> float:
         """Expected points still to come for the only player, under optimal play."""
-        key = self._key(state.rules, state.sheets[0].columns["free"])
+        kind = state.rules.columns[0]
+        key = self._key(state.rules, state.sheets[0].columns[kind])
         if state.is_over:
             self._memo[key] = 0.0
         elif key not in self._memo:
-            last = {roll: max(gain for _, gain in self.choices(state, roll)) for roll in ROLLS}
-            second = self.best_keeps(last)
-            first = self.best_keeps(second)
-            self._memo[key] = self.keep_value((), first)
+            dice = state.rules.dice
+            last = {
+                roll: max(gain for _, gain in self.choices(state, roll)) for roll in rolls(dice)
+            }
+            if kind == "sec":  # one throw a turn
+                self._memo[key] = sum(
+                    probability * last[roll] for roll, probability in throws(dice)
+                )
+            else:
+                second = self.best_keeps(last, dice)
+                first = self.best_keeps(second, dice)
+                self._memo[key] = self.keep_value((), first, dice)
         return self._memo[key]
 
     def choices(self, state: GameState, dice: tuple[int, ...]) -> list[tuple[str, float]]:
         """Each allowed box for ``dice`` and the points it brings now and later."""
-        column = state.sheets[0].columns["free"]
+        kind = state.rules.columns[0]
+        column = state.sheets[0].columns[kind]
         result = []
         for (_, box), cell in state.preview(dice).items():
             after = column.with_score(cell)
             later = self._memo.get(self._key(state.rules, after))
             if later is None:
-                later = self.rest(state.play(Entry(0, "free", box, dice)))
+                later = self.rest(state.play(Entry(0, kind, box, dice)))
             result.append((box, after.total - column.total + later))
         return result
 
     @staticmethod
     def _key(rules: Rules, column: Column) -> tuple:
-        # What the future depends on; the upper total is kept exact (not capped at 63).
+        # What the future depends on; the upper total is kept exact (not capped at 63), and
+        # Plus or Moins written while the other is free is kept with its value.
         yams = column.cells["yams"].points if "yams" in column.cells else None
-        return rules, frozenset(column.cells), column.upper, yams
+        written = [column.cells[box].points for box in ("plus", "minus") if box in column.cells]
+        bound = written[0] if len(written) == 1 else None
+        return rules, frozenset(column.cells), column.upper, yams, bound
 
-    def best_keeps(self, after: dict[tuple[int, ...], float]) -> dict[tuple[int, ...], float]:
+    def best_keeps(
+        self, after: dict[tuple[int, ...], float], dice: int = 5
+    ) -> dict[tuple[int, ...], float]:
         values: dict[tuple[int, ...], float] = {}
         best = {}
-        for roll in ROLLS:
-            for keep in _keeps(roll):
+        for roll in rolls(dice):
+            for keep in keeps(roll):
                 if keep not in values:
-                    values[keep] = self.keep_value(keep, after)
-            best[roll] = max(values[keep] for keep in _keeps(roll))
+                    values[keep] = self.keep_value(keep, after, dice)
+            best[roll] = max(values[keep] for keep in keeps(roll))
         return best
 
     @staticmethod
-    def keep_value(keep: tuple[int, ...], after: dict[tuple[int, ...], float]) -> float:
-        return sum(probability * after[roll] for roll, probability in _throw_results(keep))
+    def keep_value(
+        keep: tuple[int, ...], after: dict[tuple[int, ...], float], dice: int = 5
+    ) -> float:
+        return sum(probability * after[roll] for roll, probability in throw_results(keep, dice))

@@ -4,9 +4,11 @@
 import pytest
 
 from scorekeeper.advisor import strategy as strategy_module
-from scorekeeper.advisor.solver import build_table
+from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.rules import Rules
 from tests.advisor.helpers import END_GAME_FILLED
+
+FAKE_START_VALUE = 254.5
 
 
 @pytest.fixture(scope="session")
@@ -16,16 +18,21 @@ def end_game_table():
 
 @pytest.fixture
 def fake_build(monkeypatch, end_game_table):
-    """Replaces the full build: the sub-game table, with a start value; records the calls."""
+    """Replaces the full build: the sub-game table of the same rules, with a start value;
+    records the calls."""
     calls = []
 
-    def build(rules, progress=None):
+    def build(rules, kind="free", progress=None, sheet=None):
         calls.append(rules)
         if progress is not None:
             progress(1, 2)
             progress(2, 2)
-        table = end_game_table.copy()
-        table[0, 0, 0] = 254.5
+        sheet = sheet or SheetIndex(rules, kind)
+        if sheet.size == len(end_game_table) and kind == "free":
+            table = end_game_table.copy()
+        else:
+            table = build_table(rules, kind, filled=END_GAME_FILLED, sheet=sheet)
+        table[sheet.place(sheet.state({}))] = FAKE_START_VALUE
         return table
 
     monkeypatch.setattr(strategy_module, "build_table", build)

@@ -10,26 +10,40 @@ from scorekeeper.rules import Column, Entry, GameState, Rules, Score, Sheet
 END_GAME_FILLED = ("ones", "twos", "full_house", "small_straight", "chance", "three_kind")
 
 
-def column(rules: Rules, points: dict[str, int]) -> Column:
-    cells = {box: Score("free", box, (), value) for box, value in points.items()}
-    return Column(rules, "free", MappingProxyType(cells))
+def column(rules: Rules, points: dict[str, int], kind: str = "free") -> Column:
+    cells = {box: Score(kind, box, (), value) for box, value in points.items()}
+    return Column(rules, kind, MappingProxyType(cells))
 
 
-def game(rules: Rules, sheets: dict[str, dict[str, int]]) -> GameState:
-    """A game whose players' sheets already hold these points (player -> box -> points).
+def columns_game(rules: Rules, sheets: dict[str, dict[str, dict[str, int]]]) -> GameState:
+    """A game whose players' columns already hold these points (player -> column -> box ->
+    points; a column not given is empty).
 
     The log holds one entry per filled box, so that the turn and the game's end follow.
     """
     built = tuple(
-        Sheet(name, MappingProxyType({"free": column(rules, points)}))
-        for name, points in sheets.items()
+        Sheet(
+            name,
+            MappingProxyType(
+                {kind: column(rules, columns.get(kind, {}), kind) for kind in rules.columns}
+            ),
+        )
+        for name, columns in sheets.items()
     )
     entries = tuple(
-        Entry(seat, "free", box, ())
-        for seat, points in enumerate(sheets.values())
+        Entry(seat, kind, box, ())
+        for seat, columns in enumerate(sheets.values())
+        for kind, points in columns.items()
         for box in points
     )
     return GameState(rules, list(sheets), built, entries)
+
+
+def game(rules: Rules, sheets: dict[str, dict[str, int]]) -> GameState:
+    """A game of one column whose players' sheets already hold these points (player -> box
+    -> points)."""
+    kind = rules.columns[0]
+    return columns_game(rules, {name: {kind: points} for name, points in sheets.items()})
 
 
 def solo_state(rules: Rules, points: dict[str, int]) -> GameState:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.solver import build_table
+from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.advisor.strategy import _save
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.rules import Rules
@@ -24,8 +24,9 @@ def end_game_worker(rules, instance_dir, done):
     with log.open("a") as file:
         file.write(f"start {rules.joker} {rules.yams_bonus}\n")
     done.value = 0.5
-    table = build_table(rules, filled=END_GAME_FILLED)
-    table[0, 0, 0] = 254.5
+    sheet = SheetIndex(rules)
+    table = build_table(rules, filled=END_GAME_FILLED, sheet=sheet)
+    table[sheet.place(sheet.state({}))] = 254.5
     _save(table, cache_path(rules, instance_dir))
     with log.open("a") as file:
         file.write("end\n")
@@ -103,3 +104,20 @@ def test_households_take_turns_for_their_builds(tmp_path):
         "start free True",
         "start official False",
     ]
+
+
+def test_the_real_worker_builds_every_column_of_a_rule_set(tmp_path):
+    # Descendante and Montante: two tables (small ones), built in one worker process.
+    rules = Rules(columns=("down", "up"))
+    strategies = Strategies(str(tmp_path))
+    assert strategies.get(rules) is None
+    assert strategies.build(rules, household=1)
+    _wait_built(strategies, [rules])
+    strategy = strategies.get(rules)
+    files = {cache_path(rules, tmp_path, kind) for kind in rules.columns}
+    assert len(files) == 2 and files <= set(tmp_path.glob(CACHE_GLOB))
+    alone = []
+    for kind in rules.columns:
+        sheet = SheetIndex(rules, kind)
+        alone.append(sheet.value(build_table(rules, kind, sheet=sheet), sheet.state({}))[0])
+    assert strategy.start_value == pytest.approx(sum(alone), abs=1e-9)

@@ -69,11 +69,49 @@ def test_strategy_default_instance_and_rules(tmp_path, monkeypatch, fake_build):
     assert cache_path(fake_build[0], tmp_path / "default").exists()
 
 
+def test_strategy_builds_every_column_of_the_rules(tmp_path, fake_build):
+    # Triple: a table for each of its columns; the value printed is their sum.
+    result = _run(commands.strategy, "--instance", tmp_path, "--rules", '{"preset": "triple"}')
+    assert result.exit_code == 0, result.output
+    assert len(fake_build) == 3
+    lines = result.stdout.splitlines()
+    assert lines[:3] == [
+        f"Table : {cache_path(Rules.from_dict({'preset': 'triple'}), tmp_path, kind)}"
+        for kind in ("down", "up", "free")
+    ]
+    assert lines[-1] == f"{3 * 254.5:.4f}"
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "quality"),
+    [
+        ({"preset": "triple", "columns": ["down", "up", "free", "sec"]}, 1, "Conseil estimé"),
+        ({"vache": True}, 2, "Conseil exact pour ce tour, planchers de la vache compris"),
+        ({"dice": 6, "columns": ["sec"]}, 1, "Conseil exact : la meilleure"),
+    ],
+)
+def test_advise_answers_every_rule_set_and_says_how_exactly(
+    tmp_path, game_file, fake_build, rules, players, quality
+):
+    document = _document(players=("Mag", "Alix")[:players], turns=[], rules=rules)
+    state = read_document(document).replay()
+    strategy = commands.load_or_build(state.rules, tmp_path)  # the command loads it
+    dice = "6,6,6,6,5" + (",1" if state.rules.dice == 6 else "")
+    result = _run(commands.advise, "--instance", tmp_path, game_file(document), "--dice", dice)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith(quality)
+    expected = strategy.advise(state, dice, 3)
+    assert [
+        (item["box"], item["column"], item["points"]) for item in json.loads(result.stdout)
+    ] == [(item.box, item.column, item.points) for item in expected]
+    # A Sec column takes the first throw's dice only: its boxes are offered on the 1st throw.
+    offered = {item.column for item in expected}
+    assert ("sec" in offered) == (state.rules.columns == ("sec",))
+
+
 @pytest.mark.parametrize(
     ("rules", "message"),
     [
-        ('{"preset": "triple"}', "Le conseil n'existe que pour le Yams classique"),
-        ('{"vache": true}', "Le conseil n'existe que pour le Yams classique"),
         ('{"preset": "poker"}', "Règles inconnues"),
         ('{"preset": ', "--rules n'est pas du JSON valide"),
     ],
@@ -104,11 +142,19 @@ def test_advise_prints_every_allowed_box_best_first(
     advice = json.loads(result.stdout)
     state = read_document(document).replay()
     assert state.active_player == 1
-    expected = Strategy(Rules(), end_game_table).advise(state, (6, 6, 6, 5, 3))
+    expected = Strategy(Rules(), {"free": end_game_table}).advise(state, (6, 6, 6, 5, 3))
     assert advice == [
-        {"box": item.box, "column": "free", "expected_total": round(item.expected_total, 4)}
+        {
+            "box": item.box,
+            "column": "free",
+            "points": item.points,
+            "expected_total": round(item.expected_total, 4),
+        }
         for item in expected
     ]
+    points = {item["box"]: item["points"] for item in advice}
+    assert points["sixes"] == 18 and points["yams"] == 0  # crossed out: points now beside the total
+    assert result.stderr == "Conseil exact : la meilleure stratégie en solitaire.\n"
     assert {item["box"] for item in advice} == {
         "threes",
         "fours",
@@ -125,16 +171,6 @@ def test_advise_prints_every_allowed_box_best_first(
     [
         (lambda document: document, "6,6,6", "Il faut 5 dés, vous en avez donné 3."),
         (lambda document: document, "6,6,6,5,9", "« 9 » n'est pas un dé"),
-        (
-            lambda document: document | {"rules": {"preset": "triple"}},
-            "66653",
-            "Le conseil n'existe que pour le Yams classique",
-        ),
-        (
-            lambda document: document | {"rules": {"dice": 6}},
-            "666531",
-            "Le conseil n'existe que pour le Yams classique",
-        ),
         (
             lambda document: document | {"entries": document["entries"] * 2},
             "66653",
@@ -197,13 +233,15 @@ def test_advise_after_the_first_throws_ranks_every_keep(
     assert result.exit_code == 0, result.output
     advice = json.loads(result.stdout)
     state = read_document(document).replay()
-    expected = Strategy(Rules(), end_game_table).advise_keeps(state, (5, 5, 5, 2, 1), int(throw))
+    expected = Strategy(Rules(), {"free": end_game_table}).advise_keeps(
+        state, (5, 5, 5, 2, 1), int(throw)
+    )
     assert advice == [
         {"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
         for item in expected
     ]
     assert len(advice) == 16 and [] in [item["keep"] for item in advice]
-    assert [5, 5, 5, 2, 1] in [item["keep"] for item in advice]
+    assert [1, 2, 5, 5, 5] in [item["keep"] for item in advice]
 
 
 def test_advise_third_throw_is_the_default(tmp_path, game_file, fake_build):

@@ -6,7 +6,7 @@ from itertools import combinations, product
 
 import pytest
 
-from scorekeeper.advisor.solver import build_table, sheet_state
+from scorekeeper.advisor.solver import build_table
 from scorekeeper.advisor.strategy import Strategy
 from scorekeeper.advisor.tables import check_throw
 from scorekeeper.advisor.turn import ROLLS
@@ -33,6 +33,10 @@ SUB_GAMES = [
         id="free-joker",
     ),
     pytest.param({"preset": "yatzy"}, ["sixes", "two_pairs", "yams"], {"fives": 15}, id="yatzy"),
+    pytest.param({"plus_minus": True}, ["plus", "minus"], {"sixes": 24}, id="plus-et-moins"),
+    pytest.param(
+        {"columns": ["up"]}, ["ones", "twos", "threes"], {"fours": 16, "yams": 50}, id="up"
+    ),
 ]
 DICE = ["55521", "66666", "12345", "44331", "61526"]
 
@@ -41,7 +45,8 @@ def _sub_game(options, free, points):
     rules = Rules.from_dict(options)
     written = {box: 0 for box in rules.boxes if box not in free} | points
     state = solo_state(rules, written)
-    return state, Strategy(rules, build_table(rules, filled=written)), written
+    kind = rules.columns[0]
+    return state, Strategy(rules, {kind: build_table(rules, kind, filled=written)}), written
 
 
 ROLL_CHANCES = {
@@ -64,8 +69,7 @@ def test_every_keep_matches_brute_force(options, free, points):
         for throw, after in ((1, second), (2, last)):
             advice = strategy.advise_keeps(state, dice, throw)
             expected = {
-                tuple(sorted(keep, reverse=True)): total
-                + (last[roll] if keep == roll else reference.keep_value(keep, after))
+                keep: total + (last[roll] if keep == roll else reference.keep_value(keep, after))
                 for keep in {tuple(sorted(kept)) for kept in _sub_keeps(roll)}
             }
             assert {item.keep: item.expected_total for item in advice} == pytest.approx(
@@ -89,7 +93,9 @@ def test_best_keep_averages_to_the_state_value(options, free, points):
         ROLL_CHANCES[roll] * strategy.advise_keeps(state, roll, 1)[0].expected_total
         for roll in ROLLS
     )
-    expected = state.sheets[0].total + strategy.values[sheet_state(state.rules, written)]
+    expected = state.sheets[0].total + strategy.expected_rest(
+        state.sheets[0].columns[state.rules.columns[0]]
+    )
     assert average == pytest.approx(expected, abs=1e-9)
 
 
@@ -106,13 +112,18 @@ def test_keeping_all_five_after_the_second_throw_is_the_best_box_now():
         )
 
 
-def test_keeps_list_each_distinct_keep_once_highest_face_first():
+def test_keeps_list_each_distinct_keep_once_lowest_face_first():
     state, strategy, _written = _sub_game({}, ["fives", "sixes"], {})
-    advice = strategy.advise_keeps(state, "55521", 1)
-    # 4 x 2 x 2 sub-multisets of 5-5-5-2-1 (0 to 3 fives, with or without the 2 and the 1).
+    advice = strategy.advise_keeps(state, "52551", 1)
+    # 4 x 2 x 2 sub-multisets of 5-2-5-5-1 (0 to 3 fives, with or without the 2 and the 1).
     assert len(advice) == 16
-    assert advice[0].keep == (5, 5, 5)
-    assert (5, 5, 2, 1) in {item.keep for item in advice}
+    assert advice[0].keep == (5, 5, 5) and advice[0].positions == (0, 2, 3)
+    kept = {item.keep: item.positions for item in advice}
+    assert kept[1, 2, 5, 5] == (0, 1, 2, 4) and kept[()] == ()
+    for item in advice:
+        assert tuple(sorted("52551"[position] for position in item.positions)) == tuple(
+            str(face) for face in item.keep
+        )
 
 
 @pytest.mark.parametrize(("throw", "expected"), [(None, 3), ("", 3), ("1", 1), (2, 2), (" 3 ", 3)])

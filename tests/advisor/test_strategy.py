@@ -1,4 +1,4 @@
-"""Advice from a strategy table: what it proposes, for whom, and the cache file behind it."""
+"""Advice from the strategy tables: what it proposes, for whom, and the cache files behind it."""
 
 import random
 
@@ -6,34 +6,13 @@ import numpy as np
 import pytest
 
 from scorekeeper.advisor import strategy as strategy_module
+from scorekeeper.advisor.solver import SheetIndex
 from scorekeeper.advisor.strategy import Advice, Strategy, load, load_or_build
-from scorekeeper.advisor.tables import cache_path, check_covered, is_covered
+from scorekeeper.advisor.tables import cache_path
 from scorekeeper.rules import Entry, RuleError, Rules
 from tests.advisor.brute_force import ROLLS, BruteForce
+from tests.advisor.conftest import FAKE_START_VALUE
 from tests.advisor.helpers import END_GAME_FILLED, game, solo_state
-
-COVERED = [
-    {},
-    {"joker": "free"},
-    {"yams_bonus": False},
-    {"four_kind": "fixed40"},
-    {"four_kind": "base", "three_kind": "base", "full_house": "base"},
-    {"four_kind": "matching", "three_kind": "matching"},
-    {"columns": ["free"], "dice": 5},
-    {"preset": "yatzy"},
-]
-NOT_COVERED = [
-    {"preset": "yatzy", "vache": True},
-    {"preset": "yatzy", "columns": ["down"]},
-    {"preset": "triple"},
-    {"columns": ["down"]},
-    {"columns": ["up"]},
-    {"columns": ["sec"]},
-    {"columns": ["free", "sec"]},
-    {"dice": 6},
-    {"vache": True},
-    {"plus_minus": True},
-]
 
 
 def _end_game_sheet(**points):
@@ -42,24 +21,7 @@ def _end_game_sheet(**points):
 
 @pytest.fixture
 def strategy(end_game_table):
-    return Strategy(Rules(), end_game_table)
-
-
-@pytest.mark.parametrize("options", COVERED)
-def test_covered_rules(options):
-    rules = Rules.from_dict(options)
-    assert is_covered(rules)
-    check_covered(rules)
-
-
-@pytest.mark.parametrize("options", NOT_COVERED)
-def test_other_rules_are_refused_in_french(options):
-    rules = Rules.from_dict(options)
-    assert not is_covered(rules)
-    with pytest.raises(RuleError, match="Le conseil n'existe que pour le Yams classique ou"):
-        check_covered(rules)
-    with pytest.raises(RuleError):
-        Strategy(rules, np.zeros((8192, 2, 64)))
+    return Strategy(Rules(), {"free": end_game_table})
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +30,7 @@ def late_game():
     rules = Rules()
     points = {box: 0 for box in rules.boxes if box not in ("fours", "sixes", "large_straight")}
     points |= {"yams": 50, "fives": 20, "threes": 9}
-    strategy = Strategy(rules, strategy_module.build_table(rules, filled=points))
+    strategy = Strategy(rules, {"free": strategy_module.build_table(rules, filled=points)})
     return solo_state(rules, points), strategy, BruteForce()
 
 
@@ -135,10 +97,16 @@ def test_advice_refuses_what_it_cannot_advise(strategy):
     state = solo_state(rules, _end_game_sheet())
     with pytest.raises(RuleError, match="Il faut 5 dés"):
         strategy.advise(state, "1234")
-    with pytest.raises(RuleError, match="d'autres règles"):
-        strategy.advise(solo_state(Rules(joker="free"), _end_game_sheet()), "12345")
-    with pytest.raises(RuleError, match="Le conseil n'existe que"):
-        strategy.advise(solo_state(Rules(vache=True), _end_game_sheet()), "12345")
+    for other in (
+        Rules(joker="free"),
+        Rules(plus_minus=True),
+        Rules(dice=6),
+        Rules(columns=("down", "free")),
+    ):
+        with pytest.raises(RuleError, match="d'autres règles"):
+            strategy.advise(solo_state(other, {}), "1" * other.dice)
+    # La vache is played on the same tables: its floors count at request time.
+    assert strategy.advise(solo_state(Rules(vache=True), _end_game_sheet()), "12345")
 
 
 def test_build_once_then_load_from_the_instance_folder(tmp_path, fake_build):
@@ -146,21 +114,23 @@ def test_build_once_then_load_from_the_instance_folder(tmp_path, fake_build):
     assert load(rules, tmp_path) is None
     seen = []
     built = load_or_build(rules, tmp_path / "instance", progress=lambda *news: seen.append(news))
-    assert built.start_value == 254.5
-    assert seen == [(1, 2), (2, 2)]
+    assert built.start_value == FAKE_START_VALUE
+    # Counted over every table the rules need, in states solved.
+    total = SheetIndex(rules).to_solve
+    assert seen == [(1, total), (2, total)]
     assert cache_path(rules, tmp_path / "instance").exists()
     assert list((tmp_path / "instance").iterdir()) == [cache_path(rules, tmp_path / "instance")]
     loaded = load_or_build(rules, tmp_path / "instance")
     assert len(fake_build) == 1
-    assert loaded.start_value == 254.5
-    np.testing.assert_array_equal(loaded.values, built.values)
+    assert loaded.start_value == FAKE_START_VALUE
+    np.testing.assert_array_equal(loaded.tables["free"], built.tables["free"])
 
 
 def test_a_damaged_cache_file_is_rebuilt(tmp_path, fake_build):
     rules = Rules()
     cache_path(rules, tmp_path).write_bytes(b"not a table")
     assert load(rules, tmp_path) is None
-    assert load_or_build(rules, tmp_path).start_value == 254.5
+    assert load_or_build(rules, tmp_path).start_value == FAKE_START_VALUE
     assert len(fake_build) == 1
     np.save(cache_path(rules, tmp_path), np.zeros((3, 3)))
     assert load(rules, tmp_path) is None
@@ -171,11 +141,35 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, fake_build):
 def test_each_table_has_its_own_file(tmp_path):
     # The classique without the +100 and Yatzy (no +100 either) differ only by their sheet.
     paths = {
-        cache_path(Rules.from_dict(options), tmp_path) for options in COVERED[:5] + COVERED[-1:]
+        cache_path(Rules.from_dict(options), tmp_path)
+        for options in [
+            {},
+            {"joker": "free"},
+            {"yams_bonus": False},
+            {"four_kind": "fixed40"},
+            {"four_kind": "base", "three_kind": "base", "full_house": "base"},
+            {"preset": "yatzy"},
+        ]
     }
     assert len(paths) == 6
     assert all(path.parent == tmp_path and path.suffix == ".npy" for path in paths)
     # Options the table does not depend on do not change its file.
     assert cache_path(Rules(), tmp_path) == cache_path(
         Rules.from_dict({"columns": ["free"]}), tmp_path
+    )
+    # Each column kind has its table, shared by every game that plays it.
+    triple = Rules.from_dict({"preset": "triple", "vache": True})
+    kinds = {cache_path(triple, tmp_path, kind) for kind in ("down", "up", "free", "sec")}
+    assert len(kinds) == 4 and cache_path(Rules(), tmp_path) in kinds
+    assert cache_path(triple, tmp_path) == cache_path(Rules(columns=("down",)), tmp_path)
+    # Six dice and Plus et Moins change the table.
+    assert (
+        len(
+            {
+                cache_path(Rules(dice=6), tmp_path),
+                cache_path(Rules(plus_minus=True), tmp_path),
+                cache_path(Rules(), tmp_path),
+            }
+        )
+        == 3
     )

@@ -9,6 +9,7 @@ import re
 import shutil
 import time
 from collections import Counter
+from html import unescape
 from itertools import product
 from pathlib import Path
 
@@ -16,9 +17,10 @@ import pytest
 
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.strategy import load_or_build
-from scorekeeper.advisor.tables import cache_path
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.advisor.turn import ROLLS
-from scorekeeper.rules import BOX_LABELS, GameState, Rules
+from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, GameState, Rules
+from scorekeeper.rules.options import OPTIONS, PRESETS, SEC
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from scorekeeper.web import advice as advice_module
@@ -55,31 +57,86 @@ def with_table(classique_table, app):
     shutil.copy(classique_table, cache_path(Rules(), app.instance_path))
 
 
+# Rule sets whose pages are checked on their real tables, beside the classique one: Triple
+# (Descendante, Montante, Libre), Yams 6 and Sec (a few seconds each; Plus et Moins takes
+# minutes, tests/advisor checks its table on end-game sheets).
+MORE_RULES = [
+    Rules.from_dict({"preset": "triple"}),
+    Rules(dice=6),
+    Rules(columns=("free", "sec")),
+]
+
+
+@pytest.fixture
+def with_tables(classique_table, app):
+    for rules in MORE_RULES:
+        load_or_build(rules, classique_table.parent)
+    for path in classique_table.parent.glob(CACHE_GLOB):
+        shutil.copy(path, Path(app.instance_path) / path.name)
+
+
+def _state(app, game_id):
+    return load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)[1]
+
+
+def _rows(page):
+    """Each row of the page's table: its first cell and the others, as text."""
+    rows = re.findall(r"<tr[^>]*>\s*<th scope=\"row\">(.*?)</th>(.*?)</tr>", page, re.S)
+    return [
+        (unescape(head), [unescape(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", rest)])
+        for head, rest in rows
+    ]
+
+
+def _verdict(page):
+    return unescape(re.search(r'<p class="advice-verdict">(.*?)</p>', page, re.S).group(1))
+
+
+def _total(value):
+    return f"{value:.1f}".replace(".", ",")
+
+
 def test_advice_ranks_every_allowed_box(table, app, with_table):
     game_id = table.new_game(["Mag", "Alix"])
     table.play(game_id, 0, "66662", "free:sixes")
     response = table.client.get(f"/games/{game_id}/advice?dice=66653")
     page = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "Pour Alix, avec les dés 66653" in page
-    assert page.count("<tr") == 1 + 13  # the header row and every free box
-    state = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)[1]
-    ranked = load_or_build(Rules(), app.instance_path).advise(state, "66653")
-    shown = [row.split("</th>")[0].strip() for row in page.split('<th scope="row">')[1:]]
-    assert shown == [BOX_LABELS[item.box] for item in ranked]
-    assert f"<td>{ranked[0].expected_total:.1f}</td>".replace(".", ",") in page
+    ranked = load_or_build(Rules(), app.instance_path).advise(_state(app, game_id), "66653")
+    # First what to do, with the points it scores now, then every free box.
+    assert _verdict(page) == f"Mets {ranked[0].points} en {BOX_LABELS[ranked[0].box]}."
+    assert page.index("advice-verdict") < page.index("<table")
+    assert _rows(page) == [
+        (
+            BOX_LABELS[item.box],
+            [
+                str(item.points),
+                _total(item.expected_total),
+                "" if number == 0 else "−" + _total(ranked[0].expected_total - item.expected_total),
+            ],
+        )
+        for number, item in enumerate(ranked)
+    ]
+    assert len(ranked) == 13 and {"yams": 0, "sixes": 18} == {
+        item.box: item.points for item in ranked if item.box in ("yams", "sixes")
+    }
     totals = [item.expected_total for item in ranked]
     assert totals == sorted(totals, reverse=True) and totals[0] > totals[-1]
+    assert "Pour Alix, qui a la main, avec les dés 66653 du 3e lancer." in page
+    assert "Conseil exact : la meilleure stratégie en solitaire." in page
 
 
-def test_advice_refuses_bad_dice_and_uncovered_rules(table, with_table):
+def test_advice_refuses_bad_dice_and_says_why_when_the_game_is_over(table, with_table):
     game_id = table.new_game(["Mag"])
     response = table.client.get(f"/games/{game_id}/advice?dice=6665")
     assert response.status_code == 422 and "Il faut 5 dés" in response.get_data(as_text=True)
-    game_id = table.new_game(["Mag"], vache="y")
+    for seq, box in enumerate(Rules().boxes):
+        table.play(game_id, seq, "12346", f"free:{box}", confirm=True)
     response = table.client.get(f"/games/{game_id}/advice?dice=66653")
+    page = unescape(response.get_data(as_text=True))
     assert response.status_code == 422
-    assert "il n&#39;a pas de réponse exacte" in response.get_data(as_text=True)
+    assert "La partie est terminée : il n'y a plus rien à conseiller." in page
+    assert "advice-verdict" not in page
     assert table.client.get("/games/999/advice?dice=66653").status_code == 404
 
 
@@ -121,13 +178,16 @@ def test_advice_after_the_first_throw_lists_the_best_keeps(table, app, with_tabl
     state = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)[1]
     keeps = load_or_build(Rules(), app.instance_path).advise_keeps(state, "52551", 1)
     assert keeps[0].keep == (5, 5, 5)
-    shown = re.findall(r"<li[^>]*>([^<:]*) : ([\d,]+)</li>", page)
-    assert shown == [
+    assert _verdict(page) == "Garde 5 5 5 et relance deux dés."
+    assert _rows(page) == [
         (
             ("garder " + " ".join(map(str, item.keep))) if item.keep else "tout relancer",
-            f"{item.expected_total:.1f}".replace(".", ","),
+            [
+                _total(item.expected_total),
+                "" if number == 0 else "−" + _total(keeps[0].expected_total - item.expected_total),
+            ],
         )
-        for item in keeps[:3]
+        for number, item in enumerate(keeps[:3])
     ]
     # The three fives stand out in the tray, in the order typed; the 2 and the 1 do not.
     marks = re.findall(r'<span class="advice-die( kept)?"><span class="die face-(\d)', page)
@@ -140,7 +200,7 @@ def test_advice_in_english_after_the_second_throw(table, app, with_table):
     page = table.client.get(
         f"/games/{game_id}/advice?dice=66666&throw=2", headers={"Accept-Language": "en"}
     ).get_data(as_text=True)
-    assert "keep all five and score" in page and "2nd throw" in page
+    assert "Keep them all and score " in page and "2nd throw" in page
 
 
 def test_best_first_keep_of_a_fresh_sheet_averages_to_the_published_value(classique_table):
@@ -217,7 +277,7 @@ def test_review_counts_points_given_away(table, app, with_table):
     assert "mieux : Yams" in page
 
 
-def test_the_sheet_asks_for_advice_only_when_the_rules_are_covered(table):
+def test_the_sheet_asks_for_advice_with_the_throw(table):
     game_id = table.new_game(["Mag"])
     sheet = table.client.get(f"/games/{game_id}").get_data(as_text=True)
     assert 'name="advice"' in sheet
@@ -232,11 +292,128 @@ def test_the_sheet_asks_for_advice_only_when_the_rules_are_covered(table):
     assert response.headers["Location"].endswith(f"/games/{game_id}/advice?dice=66653")
     response = table.entry_form(game_id, 0, dice="66653", throw="2", advice="Conseil")
     assert response.headers["Location"].endswith(f"/games/{game_id}/advice?dice=66653&throw=2")
-    triple = table.new_game(["Mag"], preset="triple")
-    yatzy = table.new_game(["Mag"], preset="yatzy")
-    assert 'name="advice"' in table.client.get(f"/games/{yatzy}").get_data(as_text=True)
-    triple_sheet = table.client.get(f"/games/{triple}").get_data(as_text=True)
-    assert 'name="advice"' not in triple_sheet and 'name="throw"' not in triple_sheet
+
+
+class RecordedStrategies(Strategies):
+    """No table, and every build asked for recorded instead of run."""
+
+    def __init__(self, instance_path):
+        super().__init__(instance_path)
+        self.asked = []
+
+    def get(self, rules):
+        return None
+
+    def build(self, rules, *, household):
+        self.asked.append(rules)
+        return True
+
+
+def new_game_choices():
+    """Every preset, with and without Sec, with every value of each option that changes the
+    state of the game (the others, which only change scores, take each of their values in
+    turn): the form data, as the new-game form sends it."""
+    changing = [option for option in OPTIONS if not option.scores_only]
+    scoring = [option for option in OPTIONS if option.scores_only]
+    number = 0
+    for preset in PRESETS:
+        mine = [option for option in changing if option.yatzy or preset != "yatzy"]
+        for values in product((False, True), *(option.values for option in mine)):
+            chosen = {SEC.name: values[0]} | {
+                option.name: value for option, value in zip(mine, values[1:], strict=True)
+            }
+            for option in scoring:
+                if option.yatzy or preset != "yatzy":
+                    chosen[option.name] = option.values[number % len(option.values)]
+            number += 1
+            yield {"preset": preset} | {
+                name: ("y" if value is True else value if value is False else str(value))
+                for name, value in chosen.items()
+            }
+
+
+def test_every_game_the_new_game_form_can_start_gets_the_conseil(table, app):
+    strategies = RecordedStrategies(app.instance_path)
+    app.extensions[advice_module.ADVISOR_EXTENSION] = strategies
+    seen = set()
+    for data in new_game_choices():
+        game_id = table.new_game(["Mag", "Alix"], **data)
+        rules = _state(app, game_id).rules
+        seen.add(rules)
+        sheet = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+        assert 'name="advice"' in sheet and 'name="throw"' in sheet, data
+        dice = "6" * rules.dice
+        for throw in (1, 2, 3):
+            response = table.client.get(f"/games/{game_id}/advice?dice={dice}&throw={throw}")
+            page = response.get_data(as_text=True)
+            # The tables are asked for, and the page shows the build, not a refusal.
+            assert response.status_code == 503 and "Le conseil se prépare" in page, data
+            assert strategies.asked[-1] == rules
+    # Every preset, Sec, la vache, Plus et Moins, six dice and each scoring value were met.
+    assert {rules.columns for rules in seen} >= {
+        ("free",),
+        ("free", "sec"),
+        ("down", "up", "free"),
+        ("down", "up", "free", "sec"),
+    }
+    for option in OPTIONS:
+        assert {getattr(rules, option.name) for rules in seen} == set(option.values)
+
+
+@pytest.mark.parametrize(
+    ("options", "players", "dice", "quality"),
+    [
+        (
+            {"vache": "y"},
+            ["Mag", "Alix"],
+            "66653",
+            "Conseil exact pour ce tour, planchers de la vache compris",
+        ),
+        ({"preset": "triple"}, ["Mag"], "66653", "Conseil estimé : chaque colonne jouée au mieux"),
+        ({"dice": "6"}, ["Mag"], "666532", "Conseil exact : la meilleure stratégie"),
+        ({"sec": "y"}, ["Mag"], "66653", "Conseil estimé : chaque colonne jouée au mieux"),
+    ],
+)
+def test_advice_for_every_kind_of_rule_set(
+    table, app, with_tables, options, players, dice, quality
+):
+    game_id = table.new_game(players, **options)
+    if len(players) > 1:  # la vache: Mag's 24 in Sixes bars Alix's 18 there
+        table.play(game_id, 0, "66664", "free:sixes")
+    state = _state(app, game_id)
+    strategy = load_or_build(state.rules, app.instance_path)
+    several = len(state.rules.columns) > 1
+
+    def box(item):
+        name = BOX_LABELS[item.box]
+        return f"{name} ({COLUMN_LABELS[item.column]})" if several else name
+
+    page = table.client.get(f"/games/{game_id}/advice?dice={dice}").get_data(as_text=True)
+    ranked = strategy.advise(state, dice, 3)
+    assert _verdict(page) == f"Mets {ranked[0].points} en {box(ranked[0])}."
+    shown = _rows(page)
+    assert [row[0] for row in shown] == [BOX_LABELS[item.box] for item in ranked]
+    assert [row[1][-3:-1] for row in shown] == [
+        [str(item.points), _total(item.expected_total)] for item in ranked
+    ]
+    if several:
+        assert [row[1][0] for row in shown] == [COLUMN_LABELS[item.column] for item in ranked]
+    assert "sec" not in {item.column for item in ranked}  # Sec takes the 1st throw's dice
+    assert quality in unescape(page)
+    if len(players) > 1:
+        assert {item.box: item.points for item in ranked}["sixes"] == 0
+
+    page = table.client.get(f"/games/{game_id}/advice?dice={dice}&throw=1").get_data(as_text=True)
+    keeps = strategy.advise_keeps(state, dice, 1)
+    best = keeps[0]
+    if len(best.keep) == len(dice):
+        now = strategy.advise(state, dice, 1)[0]
+        assert _verdict(page) == f"Garde tout et mets {now.points} en {box(now)}."
+    else:
+        assert _verdict(page).startswith(f"Garde {' '.join(map(str, best.keep))} et relance ")
+    assert list(best.keep) == sorted(best.keep)
+    assert [row[1][0] for row in _rows(page)] == [_total(item.expected_total) for item in keeps[:3]]
+    assert quality in unescape(page)
 
 
 def test_review_without_the_table_says_how_to_get_it_and_builds_nothing(table, app):

@@ -1,0 +1,93 @@
+"""The Conseil in Chromium, for the rule sets a family plays: asked from the sheet, built,
+then read as a tablet shows it, in French and English. Screenshots go to test-artifacts/."""
+
+import pytest
+
+from .checks import low_contrast_texts, page_overflow
+from .conftest import TABLETS
+
+# (name, rules, players, dice): the dice typed on the sheet after the turns seeded.
+GAMES = {
+    "classique": ({}, ["Mag"], "66653"),
+    "triple": ({"preset": "triple"}, ["Mag"], "66653"),
+    "vache": ({"vache": True}, ["Mag", "Alix"], "66653"),
+    "yams6": ({"dice": 6}, ["Mag"], "666532"),
+}
+# The first build of a rule set's tables runs in the server's worker: seconds (Yams 6 the
+# longest), more on a loaded machine.
+BUILD_TIMEOUT_MS = 240_000
+
+# The gap between the texts of each header and the next one, in pixels.
+HEADER_GAPS = """() => [...document.querySelectorAll('.advice-page thead tr')].flatMap((row) => {
+  const boxes = [...row.children].map((cell) => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return range.getBoundingClientRect();
+  });
+  return boxes.slice(1).map((box, i) => box.left - boxes[i].right);
+})"""
+
+
+@pytest.fixture
+def open_in(browser, server):
+    """A page in a fresh context of this size and language."""
+    contexts = []
+
+    def open_in(path, size, lang):
+        width, height = size
+        context = browser.new_context(
+            viewport={"width": width, "height": height},
+            locale={"fr": "fr-FR", "en": "en-GB"}[lang],
+            has_touch=True,
+            base_url=server,
+        )
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.goto(path)
+        return page
+
+    yield open_in
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_the_conseil_says_what_to_do_then_shows_its_table(open_in, seed, artifacts, name, lang):
+    rules, players, dice = GAMES[name]
+    turns = [("66664", "free:sixes")] if len(players) > 1 else []
+    game_id = seed(players, turns, **rules)
+    for size_name in ("landscape", "portrait"):
+        page = open_in(f"/games/{game_id}", TABLETS[size_name], lang)
+        page.fill("#dice", dice)
+        page.click("button[name=advice], input[name=advice]")
+        # The build's bar fills, then the page shows the advice by itself.
+        page.wait_for_selector(".advice-verdict", timeout=BUILD_TIMEOUT_MS)
+        verdict = page.inner_text(".advice-verdict")
+        assert verdict.startswith({"fr": "Mets ", "en": "Score "}[lang]), verdict
+        # The sentence comes first, the table under it, and the line on how exact it is.
+        assert (
+            page.locator(".advice-verdict").bounding_box()["y"]
+            < page.locator("table.advice").bounding_box()["y"]
+        )
+        quality = page.inner_text(".advice-quality")
+        assert quality.startswith({"fr": ("Conseil ",), "en": ("Exact ", "Estimated ")}[lang])
+        gaps = page.evaluate(HEADER_GAPS)
+        assert gaps and min(gaps) >= 12, gaps
+        assert page_overflow(page) <= 0
+        assert low_contrast_texts(page) == []
+        page.screenshot(
+            path=str(artifacts / f"advice-{name}-{lang}-{size_name}.png"), full_page=True
+        )
+
+        # After the 1st throw: the dice to keep, in ascending order, in the sentence too.
+        page.click(".throw-choice a >> nth=0")
+        page.wait_for_selector(".advice-verdict")
+        verdict = page.inner_text(".advice-verdict")
+        kept = [int(face) for face in verdict.split() if face.isdigit() and len(face) == 1]
+        assert kept == sorted(kept), verdict
+        assert min(page.evaluate(HEADER_GAPS)) >= 12
+        page.screenshot(
+            path=str(artifacts / f"advice-{name}-{lang}-{size_name}-keeps.png"), full_page=True
+        )
