@@ -12,15 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from flask import Flask
+from flask import Flask, current_app, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemBytecodeCache
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import config as config_module
 from scorekeeper.config import DATABASE_FILE, PACKAGE_DIR
 from scorekeeper.store import Store
+from scorekeeper.store.availability import unavailable
 from scorekeeper.web import edge, register_blueprints
 from scorekeeper.web.language import select_locale
 from scorekeeper.web.quotas import quotas_of
@@ -164,7 +166,16 @@ def create_app(
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _load_secret_key(instance)
         store = Store(app.config["DATABASE_URL"], **app.config["DATABASE_ENGINE_OPTIONS"])
-        store.migrate()
+        try:
+            store.migrate()
+        except SQLAlchemyError as error:
+            # A process that starts while the database is away (restarting, full) serves
+            # 503s, and migrates at the first request that finds it back: a worker respawned
+            # during an outage must not take the whole server down.
+            why = unavailable(error)
+            if why is None:
+                raise
+            app.logger.warning("database %s at start: serving 503s until it is back", why.value)
     store.quotas = quotas_of(app.config)
     app.extensions[STORE_EXTENSION] = store
 
@@ -178,5 +189,13 @@ def create_app(
     edge.register(app)
     csrf.init_app(app)
 
+    app.before_request(_database_ready)
     register_blueprints(app)
     return app
+
+
+def _database_ready() -> None:
+    """Before any request reads the database: its schema is at the newest migration. Raises
+    the database's error while it is away, which the error pages make a 503."""
+    if request.endpoint != "static":
+        current_app.extensions[STORE_EXTENSION].migrate_once()

@@ -260,6 +260,18 @@ class Store:
             event.listen(self.engine, "connect", _on_sqlite_connect)
             event.listen(self.engine, "begin", _on_sqlite_begin)
             self._writers = threading.Lock()
+        # Whether this process has seen the schema at the newest migration.
+        self.migrated = False
+        self._migrating = threading.Lock()
+
+    def migrate_once(self) -> None:
+        """Migrate unless this process already has: what every request asks first, so that a
+        process started while the database was away serves as soon as it is back."""
+        if self.migrated:
+            return
+        with self._migrating:
+            if not self.migrated:
+                self.migrate()
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration; a no-op when it is already there.
@@ -273,6 +285,7 @@ class Store:
                 # Every start but the first: Alembic is not even imported.
                 _ensure_home_household(connection)
                 backfill_results(connection)
+                self.migrated = True
                 return
         from alembic import command
 
@@ -301,6 +314,7 @@ class Store:
             finally:
                 if sqlite:
                     connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")
+        self.migrated = True
 
     def write(self, work: Callable[[Connection], T], connection: Connection | None = None) -> T:
         """Run `work` in one transaction and return what it returns.
