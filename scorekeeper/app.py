@@ -23,6 +23,7 @@ from scorekeeper import config as config_module
 from scorekeeper.config import DATABASE_FILE, PACKAGE_DIR
 from scorekeeper.store import Store
 from scorekeeper.store.availability import unavailable
+from scorekeeper.store.store import connection_room, engine_url, server_session_settings
 from scorekeeper.web import edge, register_blueprints
 from scorekeeper.web.language import select_locale
 from scorekeeper.web.quotas import quotas_of
@@ -165,9 +166,10 @@ def create_app(
     with _private_files():
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _load_secret_key(instance)
-        store = Store(app.config["DATABASE_URL"], **app.config["DATABASE_ENGINE_OPTIONS"])
+        store = _open_store(app.config)
         try:
             store.migrate()
+            _check_connection_room(app, store)
         except SQLAlchemyError as error:
             # A process that starts while the database is away (restarting, full) serves
             # 503s, and migrates at the first request that finds it back: a worker respawned
@@ -192,6 +194,61 @@ def create_app(
     app.before_request(_database_ready)
     register_blueprints(app)
     return app
+
+
+def _open_store(config: Mapping[str, Any]) -> Store:
+    """The server's store. On PostgreSQL a request waits for a lock or runs a statement only
+    so long, and idle connections go back to the server."""
+    url = config["DATABASE_URL"]
+    if engine_url(url).get_backend_name() != "postgresql":
+        return Store(url, **config["DATABASE_ENGINE_OPTIONS"])
+    session = server_session_settings(
+        lock_timeout_s=config["DATABASE_LOCK_TIMEOUT_SECONDS"],
+        statement_timeout_s=config["DATABASE_STATEMENT_TIMEOUT_SECONDS"],
+        idle_s=config["DATABASE_IDLE_SECONDS"],
+    )
+    return Store(url, session_settings=session, **_pool_options(config))
+
+
+def _pool_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A PostgreSQL server's pool: one connection a request thread and no more, a request
+    waiting for one only as long as for a lock; DATABASE_ENGINE_OPTIONS may say otherwise."""
+    return {
+        "pool_size": config["SERVER_THREADS"],
+        "max_overflow": 0,
+        "pool_timeout": config["DATABASE_LOCK_TIMEOUT_SECONDS"],
+        **config["DATABASE_ENGINE_OPTIONS"],
+    }
+
+
+# Connections left for an operator's psql, pg_dump and migrate beside the servers'.
+SPARE_CONNECTIONS = 3
+
+
+def _check_connection_room(app: Flask, store: Store) -> None:
+    """Said at start when the servers may open more connections than PostgreSQL admits: the
+    last ones to ask (an operator's pg_dump, a worker under load) would be refused."""
+    room = connection_room(store.engine)
+    if room is None:
+        return
+    options = _pool_options(app.config)
+    pool = options["pool_size"] + max(options["max_overflow"], 0)
+    workers, imports = app.config["SERVER_WORKERS"], app.config["IMPORT_WORKERS"]
+    # Each process: its pool, and a connection for each import worker beside it.
+    per_process = pool + imports
+    if workers * per_process > room - SPARE_CONNECTIONS:
+        app.logger.warning(
+            "PostgreSQL admits %d connections; %d server processes x %d (pool %d + import "
+            "workers %d) = %d leave fewer than %d for psql, pg_dump and migrate: raise "
+            "max_connections or lower the workers or SERVER_THREADS (docs/hosting.md)",
+            room,
+            workers,
+            per_process,
+            pool,
+            imports,
+            workers * per_process,
+            SPARE_CONNECTIONS,
+        )
 
 
 def _database_ready() -> None:

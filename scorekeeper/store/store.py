@@ -157,6 +157,54 @@ def _on_sqlite_connect(dbapi_connection, connection_record) -> None:
     cursor.close()
 
 
+def server_session_settings(
+    *, lock_timeout_s: float, statement_timeout_s: float, idle_s: float
+) -> dict[str, str]:
+    """A server's PostgreSQL sessions: a request that meets a held lock, or a statement that
+    runs long, fails in time (a 503) instead of holding its thread, and an idle pooled
+    connection is closed by the server (the pool's pre-ping then replaces it)."""
+    return {
+        "lock_timeout": f"{round(lock_timeout_s * 1000)}ms",
+        "statement_timeout": f"{round(statement_timeout_s * 1000)}ms",
+        "idle_session_timeout": f"{round(idle_s * 1000)}ms",
+    }
+
+
+def _setter_of(settings: dict[str, str]) -> Callable[..., None]:
+    def on_connect(dbapi_connection, connection_record) -> None:
+        # Outside any transaction, so that the settings hold for the session.
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True
+        with dbapi_connection.cursor() as cursor:
+            for name, value in settings.items():
+                cursor.execute(f"SELECT set_config('{name}', %s, false)", (value,))
+        dbapi_connection.autocommit = autocommit
+
+    return on_connect
+
+
+def connection_room(engine: Engine) -> int | None:
+    """How many connections PostgreSQL lets ordinary clients open (max_connections less
+    those reserved for superusers); None on SQLite."""
+    if engine.dialect.name != "postgresql":
+        return None
+    with engine.connect() as connection:
+        settings = dict(
+            connection.execute(
+                text(
+                    "SELECT name, setting::int FROM pg_settings WHERE name IN "
+                    "('max_connections', 'superuser_reserved_connections', "
+                    "'reserved_connections')"
+                )
+            ).all()
+        )
+    return (
+        settings["max_connections"]
+        - settings.get("superuser_reserved_connections", 0)
+        - settings.get("reserved_connections", 0)
+    )
+
+
 def _on_sqlite_begin(connection: Connection) -> None:
     connection.exec_driver_sql("BEGIN")
 
@@ -242,16 +290,26 @@ _ADD_ENTRY = insert(entries)
 class Store:
     """The games database. Safe to share between threads: each call takes its own connection."""
 
-    def __init__(self, url: str | URL, **engine_options: Any) -> None:
+    def __init__(
+        self,
+        url: str | URL,
+        *,
+        session_settings: dict[str, str] | None = None,
+        **engine_options: Any,
+    ) -> None:
         """Open the database of `url` (not yet connected); `engine_options` go to SQLAlchemy's
-        create_engine (pool_size, say). Raises DatabaseSetupError for a URL that cannot be
-        used: unknown backend, driver not installed."""
+        create_engine (pool_size, say). `session_settings`, on PostgreSQL, are SET on each
+        new connection (lock_timeout, say; see server_session_settings). Raises
+        DatabaseSetupError for a URL that cannot be used: unknown backend, driver not
+        installed."""
         url = engine_url(url)
         if url.get_backend_name() != "sqlite":
             # A pooled connection that a database restart closed is replaced, not a 500.
             engine_options.setdefault("pool_pre_ping", True)
         self.engine: Engine = _create_engine(url, engine_options)
         _engines.add(self.engine)
+        if session_settings and self.engine.dialect.name == "postgresql":
+            event.listen(self.engine, "connect", _setter_of(session_settings))
         # Set by the app of a hosted server: what each household may keep and ask for.
         self.quotas: Quotas = NO_QUOTAS
         # PostgreSQL locks rows, and its writers really run at the same time.
@@ -300,6 +358,9 @@ class Store:
             try:
                 with connection.begin():
                     if connection.dialect.name == "postgresql":
+                        # A migration takes the time it needs, whatever bounds the requests.
+                        connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                        connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
                         connection.execute(
                             text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                         )
