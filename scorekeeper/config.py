@@ -101,14 +101,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "SERVER_WORKERS",
         _from_environment("SCOREKEEPER_WORKERS", 1),
-        "Server processes on the database (gunicorn.conf.py sets SCOREKEEPER_WORKERS): the "
+        "Server processes on the database (set by scorekeeper/gunicorn_conf.py): the "
         "start-up check of PostgreSQL's max_connections counts them.",
     ),
     Setting(
         "SERVER_THREADS",
         _from_environment("SCOREKEEPER_THREADS", 4),
-        "Request threads of a server process (gunicorn.conf.py sets SCOREKEEPER_THREADS): "
-        "on PostgreSQL its pool holds as many connections, no more.",
+        "Request threads of a server process (set by scorekeeper/gunicorn_conf.py): on "
+        "PostgreSQL its pool holds as many connections, no more.",
     ),
     Setting(
         "SECRET_KEY",
