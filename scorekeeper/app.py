@@ -50,6 +50,19 @@ babel = Babel()
 csrf = CSRFProtect()
 
 
+class _BestEffortBytecodeCache(FileSystemBytecodeCache):
+    """The compiled templates kept when the disk lets them be: on a full disk (or a folder
+    gone), the page is served from the template compiled from its source, never a 500."""
+
+    def load_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
 def _resource_dir(name: str) -> Path:
     """The packaged copy in an installed wheel, else the top-level folder of the checkout."""
     packaged = PACKAGE_DIR / name
@@ -147,7 +160,7 @@ def create_app(
     # several processes may share the folder).
     app.jinja_options = {
         **app.jinja_options,
-        "bytecode_cache": FileSystemBytecodeCache(str(instance / TEMPLATE_CACHE_DIR)),
+        "bytecode_cache": _BestEffortBytecodeCache(str(instance / TEMPLATE_CACHE_DIR)),
     }
 
     app.config.from_mapping(config_module.defaults(instance))

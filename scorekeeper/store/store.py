@@ -56,6 +56,11 @@ from scorekeeper.store.results import backfill_results, forget_results, record_r
 from scorekeeper.store.schema import entries, game_players, games, households, players
 
 BUSY_TIMEOUT_MS = 5000
+# SQLite folds its write-ahead log into the database every this many pages (SQLite's own
+# default is 1,000, 4 MB), and then cuts the log file back to this many bytes: a home
+# database of a few hundred kB keeps a log of its size, not megabytes, on a small disk.
+WAL_CHECKPOINT_PAGES = 100
+WAL_SIZE_LIMIT_BYTES = 256 * 1024
 
 # SQLite lets one writer in at a time, and a writer that finds the database locked sleeps
 # before it tries again, longer each time (1, 2, 5, 10, 15, 20, 25 ms...): four tablets
@@ -153,6 +158,8 @@ def _on_sqlite_connect(dbapi_connection, connection_record) -> None:
     # busy_timeout first: switching to WAL needs a lock that another process may hold.
     cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
+    cursor.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT_BYTES}")
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.close()
 
