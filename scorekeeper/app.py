@@ -12,15 +12,18 @@ from pathlib import Path
 from typing import Any
 
 import platformdirs
-from flask import Flask
+from flask import Flask, current_app, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
 from jinja2 import FileSystemBytecodeCache
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper import config as config_module
 from scorekeeper.config import DATABASE_FILE, PACKAGE_DIR
 from scorekeeper.store import Store
+from scorekeeper.store.availability import unavailable
+from scorekeeper.store.store import connection_room, engine_url, server_session_settings
 from scorekeeper.web import edge, register_blueprints
 from scorekeeper.web.language import select_locale
 from scorekeeper.web.quotas import quotas_of
@@ -45,6 +48,19 @@ PRIVATE_FILES = (
 
 babel = Babel()
 csrf = CSRFProtect()
+
+
+class _BestEffortBytecodeCache(FileSystemBytecodeCache):
+    """The compiled templates kept when the disk lets them be: on a full disk (or a folder
+    gone), the page is served from the template compiled from its source, never a 500."""
+
+    def load_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
 
 
 def _resource_dir(name: str) -> Path:
@@ -144,7 +160,7 @@ def create_app(
     # several processes may share the folder).
     app.jinja_options = {
         **app.jinja_options,
-        "bytecode_cache": FileSystemBytecodeCache(str(instance / TEMPLATE_CACHE_DIR)),
+        "bytecode_cache": _BestEffortBytecodeCache(str(instance / TEMPLATE_CACHE_DIR)),
     }
 
     app.config.from_mapping(config_module.defaults(instance))
@@ -163,8 +179,18 @@ def create_app(
     with _private_files():
         if not app.config.get("SECRET_KEY"):
             app.config["SECRET_KEY"] = _load_secret_key(instance)
-        store = Store(app.config["DATABASE_URL"], **app.config["DATABASE_ENGINE_OPTIONS"])
-        store.migrate()
+        store = _open_store(app.config)
+        try:
+            store.migrate()
+            _check_connection_room(app, store)
+        except SQLAlchemyError as error:
+            # A process that starts while the database is away (restarting, full) serves
+            # 503s, and migrates at the first request that finds it back: a worker respawned
+            # during an outage must not take the whole server down.
+            why = unavailable(error)
+            if why is None:
+                raise
+            app.logger.warning("database %s at start: serving 503s until it is back", why.value)
     store.quotas = quotas_of(app.config)
     app.extensions[STORE_EXTENSION] = store
 
@@ -178,5 +204,68 @@ def create_app(
     edge.register(app)
     csrf.init_app(app)
 
+    app.before_request(_database_ready)
     register_blueprints(app)
     return app
+
+
+def _open_store(config: Mapping[str, Any]) -> Store:
+    """The server's store. On PostgreSQL a request waits for a lock or runs a statement only
+    so long, and idle connections go back to the server."""
+    url = config["DATABASE_URL"]
+    if engine_url(url).get_backend_name() != "postgresql":
+        return Store(url, **config["DATABASE_ENGINE_OPTIONS"])
+    session = server_session_settings(
+        lock_timeout_s=config["DATABASE_LOCK_TIMEOUT_SECONDS"],
+        statement_timeout_s=config["DATABASE_STATEMENT_TIMEOUT_SECONDS"],
+        idle_s=config["DATABASE_IDLE_SECONDS"],
+    )
+    return Store(url, session_settings=session, **_pool_options(config))
+
+
+def _pool_options(config: Mapping[str, Any]) -> dict[str, Any]:
+    """A PostgreSQL server's pool: one connection a request thread and no more, a request
+    waiting for one only as long as for a lock; DATABASE_ENGINE_OPTIONS may say otherwise."""
+    return {
+        "pool_size": config["SERVER_THREADS"],
+        "max_overflow": 0,
+        "pool_timeout": config["DATABASE_LOCK_TIMEOUT_SECONDS"],
+        **config["DATABASE_ENGINE_OPTIONS"],
+    }
+
+
+# Connections left for an operator's psql, pg_dump and migrate beside the servers'.
+SPARE_CONNECTIONS = 3
+
+
+def _check_connection_room(app: Flask, store: Store) -> None:
+    """Said at start when the servers may open more connections than PostgreSQL admits: the
+    last ones to ask (an operator's pg_dump, a worker under load) would be refused."""
+    room = connection_room(store.engine)
+    if room is None:
+        return
+    options = _pool_options(app.config)
+    pool = options["pool_size"] + max(options["max_overflow"], 0)
+    workers, imports = app.config["SERVER_WORKERS"], app.config["IMPORT_WORKERS"]
+    # Each process: its pool, and a connection for each import worker beside it.
+    per_process = pool + imports
+    if workers * per_process > room - SPARE_CONNECTIONS:
+        app.logger.warning(
+            "PostgreSQL admits %d connections; %d server processes x %d (pool %d + import "
+            "workers %d) = %d leave fewer than %d for psql, pg_dump and migrate: raise "
+            "max_connections or lower the workers or SERVER_THREADS (docs/hosting.md)",
+            room,
+            workers,
+            per_process,
+            pool,
+            imports,
+            workers * per_process,
+            SPARE_CONNECTIONS,
+        )
+
+
+def _database_ready() -> None:
+    """Before any request reads the database: its schema is at the newest migration. Raises
+    the database's error while it is away, which the error pages make a 503."""
+    if request.endpoint != "static":
+        current_app.extensions[STORE_EXTENSION].migrate_once()

@@ -9,6 +9,7 @@ README's settings table is checked against this list (tests/test_config.py).
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -54,6 +55,15 @@ def _sqlite_in(instance: Path) -> str:
     return f"sqlite:///{instance / DATABASE_FILE}"
 
 
+def _from_environment(name: str, default: int):
+    """A count that the WSGI server's configuration hands to the app it starts."""
+
+    def value(_instance: Path) -> int:
+        return int(os.environ.get(name) or default)
+
+    return value
+
+
 def _translations(_instance: Path) -> str:
     return str(PACKAGE_DIR / "translations")
 
@@ -68,7 +78,37 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "DATABASE_ENGINE_OPTIONS",
         {},
-        "Passed to SQLAlchemy's create_engine (pool_size, max_overflow, pool_timeout...).",
+        "Passed to SQLAlchemy's create_engine (pool_size, max_overflow, pool_timeout...), "
+        "over the pool sized from SERVER_THREADS.",
+    ),
+    Setting(
+        "DATABASE_LOCK_TIMEOUT_SECONDS",
+        3.0,
+        "PostgreSQL, the longest a request waits for a lock (a game's row another request "
+        "holds) or for a pooled connection; then a 503, and other games never wait behind it.",
+    ),
+    Setting(
+        "DATABASE_STATEMENT_TIMEOUT_SECONDS",
+        10.0,
+        "PostgreSQL, the longest one statement of a request may run; then a 503.",
+    ),
+    Setting(
+        "DATABASE_IDLE_SECONDS",
+        60,
+        "PostgreSQL, how long a pooled connection may stay idle before the server closes it, "
+        "leaving the room to other clients (psql, pg_dump, migrate).",
+    ),
+    Setting(
+        "SERVER_WORKERS",
+        _from_environment("SCOREKEEPER_WORKERS", 1),
+        "Server processes on the database (set by scorekeeper/gunicorn_conf.py): the "
+        "start-up check of PostgreSQL's max_connections counts them.",
+    ),
+    Setting(
+        "SERVER_THREADS",
+        _from_environment("SCOREKEEPER_THREADS", 4),
+        "Request threads of a server process (set by scorekeeper/gunicorn_conf.py): on "
+        "PostgreSQL its pool holds as many connections, no more.",
     ),
     Setting(
         "SECRET_KEY",

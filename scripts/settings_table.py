@@ -25,6 +25,8 @@ COMPUTED_DEFAULTS = {
     "DATABASE_URL": "SQLite: `scorekeeper.sqlite3` in the instance folder",
     "BABEL_DEFAULT_TIMEZONE": "the machine's time zone (UTC when it has none)",
     "BABEL_TRANSLATION_DIRECTORIES": "the package's `translations` folder",
+    "SERVER_WORKERS": "`$SCOREKEEPER_WORKERS`, else `1`",
+    "SERVER_THREADS": "`$SCOREKEEPER_THREADS`, else `4`",
 }
 
 

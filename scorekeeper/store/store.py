@@ -56,6 +56,11 @@ from scorekeeper.store.results import backfill_results, forget_results, record_r
 from scorekeeper.store.schema import entries, game_players, games, households, players
 
 BUSY_TIMEOUT_MS = 5000
+# SQLite folds its write-ahead log into the database every this many pages (SQLite's own
+# default is 1,000, 4 MB), and then cuts the log file back to this many bytes: a home
+# database of a few hundred kB keeps a log of its size, not megabytes, on a small disk.
+WAL_CHECKPOINT_PAGES = 100
+WAL_SIZE_LIMIT_BYTES = 256 * 1024
 
 # SQLite lets one writer in at a time, and a writer that finds the database locked sleeps
 # before it tries again, longer each time (1, 2, 5, 10, 15, 20, 25 ms...): four tablets
@@ -153,8 +158,58 @@ def _on_sqlite_connect(dbapi_connection, connection_record) -> None:
     # busy_timeout first: switching to WAL needs a lock that another process may hold.
     cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT_PAGES}")
+    cursor.execute(f"PRAGMA journal_size_limit = {WAL_SIZE_LIMIT_BYTES}")
     cursor.execute("PRAGMA foreign_keys = ON")
     cursor.close()
+
+
+def server_session_settings(
+    *, lock_timeout_s: float, statement_timeout_s: float, idle_s: float
+) -> dict[str, str]:
+    """A server's PostgreSQL sessions: a request that meets a held lock, or a statement that
+    runs long, fails in time (a 503) instead of holding its thread, and an idle pooled
+    connection is closed by the server (the pool's pre-ping then replaces it)."""
+    return {
+        "lock_timeout": f"{round(lock_timeout_s * 1000)}ms",
+        "statement_timeout": f"{round(statement_timeout_s * 1000)}ms",
+        "idle_session_timeout": f"{round(idle_s * 1000)}ms",
+    }
+
+
+def _setter_of(settings: dict[str, str]) -> Callable[..., None]:
+    def on_connect(dbapi_connection, connection_record) -> None:
+        # Outside any transaction, so that the settings hold for the session.
+        autocommit = dbapi_connection.autocommit
+        dbapi_connection.autocommit = True
+        with dbapi_connection.cursor() as cursor:
+            for name, value in settings.items():
+                cursor.execute(f"SELECT set_config('{name}', %s, false)", (value,))
+        dbapi_connection.autocommit = autocommit
+
+    return on_connect
+
+
+def connection_room(engine: Engine) -> int | None:
+    """How many connections PostgreSQL lets ordinary clients open (max_connections less
+    those reserved for superusers); None on SQLite."""
+    if engine.dialect.name != "postgresql":
+        return None
+    with engine.connect() as connection:
+        settings = dict(
+            connection.execute(
+                text(
+                    "SELECT name, setting::int FROM pg_settings WHERE name IN "
+                    "('max_connections', 'superuser_reserved_connections', "
+                    "'reserved_connections')"
+                )
+            ).all()
+        )
+    return (
+        settings["max_connections"]
+        - settings.get("superuser_reserved_connections", 0)
+        - settings.get("reserved_connections", 0)
+    )
 
 
 def _on_sqlite_begin(connection: Connection) -> None:
@@ -242,16 +297,26 @@ _ADD_ENTRY = insert(entries)
 class Store:
     """The games database. Safe to share between threads: each call takes its own connection."""
 
-    def __init__(self, url: str | URL, **engine_options: Any) -> None:
+    def __init__(
+        self,
+        url: str | URL,
+        *,
+        session_settings: dict[str, str] | None = None,
+        **engine_options: Any,
+    ) -> None:
         """Open the database of `url` (not yet connected); `engine_options` go to SQLAlchemy's
-        create_engine (pool_size, say). Raises DatabaseSetupError for a URL that cannot be
-        used: unknown backend, driver not installed."""
+        create_engine (pool_size, say). `session_settings`, on PostgreSQL, are SET on each
+        new connection (lock_timeout, say; see server_session_settings). Raises
+        DatabaseSetupError for a URL that cannot be used: unknown backend, driver not
+        installed."""
         url = engine_url(url)
         if url.get_backend_name() != "sqlite":
             # A pooled connection that a database restart closed is replaced, not a 500.
             engine_options.setdefault("pool_pre_ping", True)
         self.engine: Engine = _create_engine(url, engine_options)
         _engines.add(self.engine)
+        if session_settings and self.engine.dialect.name == "postgresql":
+            event.listen(self.engine, "connect", _setter_of(session_settings))
         # Set by the app of a hosted server: what each household may keep and ask for.
         self.quotas: Quotas = NO_QUOTAS
         # PostgreSQL locks rows, and its writers really run at the same time.
@@ -260,6 +325,18 @@ class Store:
             event.listen(self.engine, "connect", _on_sqlite_connect)
             event.listen(self.engine, "begin", _on_sqlite_begin)
             self._writers = threading.Lock()
+        # Whether this process has seen the schema at the newest migration.
+        self.migrated = False
+        self._migrating = threading.Lock()
+
+    def migrate_once(self) -> None:
+        """Migrate unless this process already has: what every request asks first, so that a
+        process started while the database was away serves as soon as it is back."""
+        if self.migrated:
+            return
+        with self._migrating:
+            if not self.migrated:
+                self.migrate()
 
     def migrate(self) -> None:
         """Bring the schema to the newest migration; a no-op when it is already there.
@@ -273,6 +350,7 @@ class Store:
                 # Every start but the first: Alembic is not even imported.
                 _ensure_home_household(connection)
                 backfill_results(connection)
+                self.migrated = True
                 return
         from alembic import command
 
@@ -287,6 +365,9 @@ class Store:
             try:
                 with connection.begin():
                     if connection.dialect.name == "postgresql":
+                        # A migration takes the time it needs, whatever bounds the requests.
+                        connection.exec_driver_sql("SET LOCAL lock_timeout = 0")
+                        connection.exec_driver_sql("SET LOCAL statement_timeout = 0")
                         connection.execute(
                             text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK}
                         )
@@ -301,6 +382,7 @@ class Store:
             finally:
                 if sqlite:
                     connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")
+        self.migrated = True
 
     def write(self, work: Callable[[Connection], T], connection: Connection | None = None) -> T:
         """Run `work` in one transaction and return what it returns.

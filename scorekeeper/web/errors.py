@@ -1,16 +1,17 @@
 """Error pages in the player's language: never a bare 500, never a stack trace."""
 
-from flask import Flask, render_template
+from flask import Flask, g, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import BadHost, HTTPException, SecurityError
 
 from scorekeeper.fairness import Busy
+from scorekeeper.store.availability import Unavailable, unavailable
 
-# When SQLite's write lock stays taken beyond the store's busy timeout (a large import):
-# the tablet tries again a moment later.
-LOCKED_RETRY_AFTER_SECONDS = 2
+# When the database cannot serve (scorekeeper/store/availability.py): a lock or a full pool
+# frees in a moment, a restarting server takes a few seconds, a full disk needs someone.
+RETRY_AFTER_SECONDS = {Unavailable.BUSY: 2, Unavailable.AWAY: 5, Unavailable.FULL: 60}
 # When a fair queue of heavy work has no seat left (passphrases being hashed, say).
 BUSY_RETRY_AFTER_SECONDS = 5
 
@@ -41,19 +42,42 @@ def register(app: Flask) -> None:
         message = messages.get(error.code, _("La demande n'a pas pu être traitée."))
         return render_template("errors/error.html", code=error.code, message=message), error.code
 
-    @app.errorhandler(OperationalError)
-    def database_error(error: OperationalError):
-        if "database is locked" not in str(error.orig):
+    @app.errorhandler(SQLAlchemyError)
+    def database_error(error: SQLAlchemyError):
+        why = unavailable(error)
+        if why is None:
             return unexpected_error(error)
-        # The transaction was rolled back whole: nothing of the request was written.
-        message = _(
-            "La base de données est occupée en ce moment (un import, sans doute) : "
-            "rien n'a été enregistré, réessayez dans un instant."
+        # One line for the operator: the condition is expected, its traceback says nothing.
+        detail = str(getattr(error, "orig", None) or error).strip().splitlines()
+        app.logger.warning(
+            "database %s: %s %s: %s",
+            why.value,
+            request.method,
+            request.path,
+            detail[0] if detail else type(error).__name__,
         )
+        reasons = {
+            Unavailable.AWAY: _("La base de données ne répond pas en ce moment."),
+            Unavailable.BUSY: _("La base de données est occupée en ce moment."),
+            Unavailable.FULL: _(
+                "Le disque du serveur est plein : libérez de la place (anciennes "
+                "sauvegardes, exports, journaux) pour que les parties s'enregistrent."
+            ),
+        }
+        # The page must not ask the database again: Flask-Login would load the device once
+        # more to put it in the page's context. Seen as no device, where Flask-Login keeps it.
+        g._login_user = app.login_manager.anonymous_user()
+        # The transaction was rolled back whole, or never began: nothing of the request
+        # was written, and what was stored before is still there.
+        if request.method in ("GET", "HEAD"):
+            nothing = _("Rien n'est perdu : réessayez dans un instant.")
+        else:
+            nothing = _("Rien n'a été enregistré : réessayez dans un instant.")
         response = app.response_class(
-            render_template("errors/error.html", code=503, message=message), 503
+            render_template("errors/error.html", code=503, message=f"{reasons[why]} {nothing}"),
+            503,
         )
-        response.headers["Retry-After"] = str(LOCKED_RETRY_AFTER_SECONDS)
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS[why])
         return response
 
     @app.errorhandler(Busy)

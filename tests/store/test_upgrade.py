@@ -139,9 +139,22 @@ def _rule_set_columns(connection) -> list[list[str]]:
     )
 
 
+OLD_ORDER = ["free", "down", "up", "sec"]
+NEW_ORDER = ["down", "up", "free", "sec"]
+
+
+def _barred_columns(connection) -> list[list[str]]:
+    """The column of each barred cell of each result, in the order the result lists them."""
+    return [
+        [cell.split(":")[0] for cell in cells.split()]
+        for (cells,) in connection.execute(text("SELECT barred_cells FROM results"))
+    ]
+
+
 def test_rule_sets_follow_the_column_order_of_the_sheet(store):
-    """Migration 0004: a Triple rule set stored with (free, down, up) gets the key a Triple
-    game finished today gets, in its results and in its players' aggregates."""
+    """Migrations 0004 and 0012: a Triple rule set stored with (free, down, up) gets the key a
+    Triple game finished today gets, in its results and in its players' aggregates, and its
+    results list their barred cells in that order, as a replay does."""
     rng = random.Random(3)
     documents = [
         random_document(Rules.from_dict(rules), ["Mag", "Alix"], rng)
@@ -170,8 +183,13 @@ def test_rule_sets_follow_the_column_order_of_the_sheet(store):
             ["free", "down", "up"],
             ["free", "sec"],
         ]
-        # The tables as 0003 had them: the keys of the old column order.
+        # The tables as 0003 had them: the keys of the old column order, and the barred
+        # cells of each result listed in it.
         old_keys = set(connection.scalars(text("SELECT rules_key FROM results")))
+        barred_columns = _barred_columns(connection)
+        assert any(len(set(columns)) > 1 for columns in barred_columns)
+        for columns in barred_columns:
+            assert columns == sorted(columns, key=OLD_ORDER.index)
         command.upgrade(cfg, "head")
         assert set(connection.scalars(text("SELECT rules_key FROM results"))) != old_keys
         assert _rule_set_columns(connection) == [
@@ -181,6 +199,8 @@ def test_rule_sets_follow_the_column_order_of_the_sheet(store):
             ["free", "sec"],
         ]
         assert stored_tables(connection) == expected_tables(connection)
+        for columns in _barred_columns(connection):
+            assert columns == sorted(columns, key=NEW_ORDER.index)
         connection.rollback()
         if connection.dialect.name == "sqlite":
             connection.connection.driver_connection.execute("PRAGMA foreign_keys = ON")

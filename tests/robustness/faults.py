@@ -1,0 +1,339 @@
+"""Faults of a real PostgreSQL server under a real gunicorn while tablets play.
+
+A throwaway PostgreSQL cluster of the test's own (initdb from the machine's PostgreSQL
+binaries, a loopback port of 54340-54349), which the test stops, restarts, fills with
+another client's connections and locks; gunicorn started as docs/hosting.md says
+(`-c python:scorekeeper.gunicorn_conf`); 8 tablets playing their own games all along,
+each answer recorded. Then every acknowledged turn is read back. Run by
+tests/robustness/test_faults.py.
+"""
+
+from __future__ import annotations
+
+import glob
+import http.client
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psycopg
+
+from testing.live import CLIENT_DICE, Client, LiveServer, Sheet, sorted_dice
+from tests.robustness.checks import create_games, stored_entries
+
+PORTS = range(54340, 54350)
+WORKERS = 2
+TABLETS = 8
+GAMES_PER_TABLET = 30
+# Between two requests of a tablet: a brisk table, without eating the machine's two cores.
+PAUSE_S = 0.05
+Turn = tuple[int, int]
+
+
+def postgresql_bin() -> Path | None:
+    """The folder of the machine's PostgreSQL server programs, None without them."""
+    candidates = []
+    if shutil.which("pg_config"):
+        found = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True)
+        candidates.append(found.stdout.strip())
+    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), reverse=True)
+    for folder in candidates:
+        if folder and (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
+            return Path(folder)
+    return None
+
+
+def _free_port() -> int:
+    for port in PORTS:
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port in {PORTS}")
+
+
+class Cluster:
+    """A PostgreSQL cluster in a temporary folder: started, stopped, restarted at will."""
+
+    def __init__(self, bin_folder: Path, max_connections: int = 40) -> None:
+        self.bin = bin_folder
+        self.port = _free_port()
+        self.root = Path(tempfile.mkdtemp(prefix="scorekeeper-faults-"))
+        self.data = self.root / "data"
+        # PostgreSQL refuses to run as root: as root, its programs run as `postgres`.
+        self.user = "postgres" if os.geteuid() == 0 else None
+        if self.user:
+            shutil.chown(self.root, self.user)
+        self._run("initdb", "-D", self.data, "-U", "postgres", "-A", "trust", "--no-sync")
+        self.options = (
+            f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1 -c fsync=off "
+            f"-c max_connections={max_connections}"
+        )
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, program: str, *arguments) -> None:
+        command = [str(self.bin / program), *map(str, arguments)]
+        if self.user:
+            command = ["runuser", "-u", self.user, "--", *command]
+        subprocess.run(command, check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        log = self.data / "server.log"
+        self._run("pg_ctl", "-D", self.data, "-l", log, "-w", "-o", self.options, "start")
+
+    def stop(self, mode: str) -> None:
+        self._run("pg_ctl", "-D", self.data, "-w", "-m", mode, "stop")
+
+    def close(self) -> None:
+        try:
+            self.stop("immediate")
+        except subprocess.CalledProcessError:
+            pass  # already stopped
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@dataclass
+class Answer:
+    at: float
+    method: str
+    game: int
+    status: int  # 0: no answer (the connection was closed)
+    seconds: float
+
+
+@dataclass
+class Tablet:
+    """A tablet playing its games one turn after another until told to stop."""
+
+    index: int
+    games: list[int]
+    answers: list[Answer] = field(default_factory=list)
+    acknowledged: dict[Turn, tuple[str, str]] = field(default_factory=dict)
+    in_doubt: dict[Turn, tuple[str, str]] = field(default_factory=dict)
+    game: int = 0
+
+    def play(self, address: tuple[str, int], stop: threading.Event) -> None:
+        client = Client(address)
+        dice = CLIENT_DICE[self.index]
+        number = 0
+        try:
+            while not stop.is_set() and self.game < len(self.games):
+                game_id = self.games[self.game]
+                page = self._ask(client, "GET", game_id, client.get, f"/games/{game_id}")
+                if page is None or page.status != 200:
+                    time.sleep(PAUSE_S * 4)
+                    continue
+                sheet = Sheet.read(page.text)
+                if not sheet.playable:
+                    self.game += 1
+                    continue
+                turn = (game_id, sheet.seq)
+                target = sheet.targets[number % len(sheet.targets)]
+                number += 1
+                self.in_doubt[turn] = (target, sorted_dice(dice))
+                page = self._ask(
+                    client, "POST", game_id, client.submit, game_id, sheet, dice, target
+                )
+                if page is not None and page.status == 303:
+                    self.acknowledged[turn] = self.in_doubt.pop(turn)
+                elif page is not None and page.status != 0:
+                    # Answered, and not written: no longer in doubt.
+                    self.in_doubt.pop(turn)
+                time.sleep(PAUSE_S)
+        finally:
+            client.close()
+
+    def _ask(self, client: Client, method: str, game: int, request, *arguments):
+        started = time.monotonic()
+        try:
+            page = request(*arguments)
+        except (OSError, http.client.HTTPException):
+            client.connection = http.client.HTTPConnection(*client.address, timeout=30)
+            self.answers.append(Answer(started, method, game, 0, time.monotonic() - started))
+            return None
+        self.answers.append(Answer(started, method, game, page.status, time.monotonic() - started))
+        return page
+
+
+def gunicorn_server(instance: Path, log: Path, database_url: str) -> LiveServer:
+    """gunicorn with the configuration docs/hosting.md gives, 2 workers of 4 threads here
+    (the machine's cores are shared with the tablets and PostgreSQL)."""
+    factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
+    command = ["env", f"SCOREKEEPER_WORKERS={WORKERS}", sys.executable, "-m", "gunicorn"]
+    command += ["-c", "python:scorekeeper.gunicorn_conf", "--bind", "127.0.0.1:{port}", factory]
+    return LiveServer(instance, log, command=command, database_url=database_url)
+
+
+def workers_of(master: int) -> list[int]:
+    children = Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return [int(pid) for pid in children]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+@dataclass
+class Phase:
+    name: str
+    began: float
+    ended: float = 0.0
+    # When PostgreSQL was back, for the restarts.
+    back_at: float | None = None
+
+
+@dataclass
+class FaultRun:
+    tablets: list[Tablet]
+    phases: list[Phase]
+    stored: dict[Turn, tuple[str, str]]
+    locked_game: int
+    master_alive: bool
+
+    def answers(self, phase: Phase) -> list[Answer]:
+        return [
+            answer
+            for tablet in self.tablets
+            for answer in tablet.answers
+            if phase.began <= answer.at < phase.ended
+        ]
+
+    def statuses(self, phase: Phase) -> Counter:
+        return Counter(answer.status for answer in self.answers(phase))
+
+    def back_after(self, phase: Phase) -> float | None:
+        """Seconds from PostgreSQL's return to the first turn written after it."""
+        written = [
+            answer.at + answer.seconds
+            for tablet in self.tablets
+            for answer in tablet.answers
+            if answer.method == "POST" and answer.status == 303 and answer.at >= phase.back_at
+        ]
+        return min(written) - phase.back_at if written else None
+
+    def other_games_p95(self, phase: Phase) -> float:
+        return percentile(
+            [
+                answer.seconds
+                for answer in self.answers(phase)
+                if answer.method == "GET"
+                and answer.status == 200
+                and answer.game != self.locked_game
+            ],
+            0.95,
+        )
+
+    def lost(self) -> list[Turn]:
+        return [
+            turn
+            for tablet in self.tablets
+            for turn, written in tablet.acknowledged.items()
+            if self.stored.get(turn) != written
+        ]
+
+    def doubled(self) -> list[Turn]:
+        """Stored turns of the tablets' games that no tablet sent: a turn written twice."""
+        sent = {}
+        for tablet in self.tablets:
+            sent.update(tablet.acknowledged)
+            sent.update(tablet.in_doubt)
+        games = {game for tablet in self.tablets for game in tablet.games}
+        return [turn for turn in self.stored if turn[0] in games and turn not in sent]
+
+
+def run_faults(workdir: Path, bin_folder: Path, lock_seconds: float = 20.0) -> FaultRun:
+    cluster = Cluster(bin_folder)
+    try:
+        return _run(workdir, cluster, lock_seconds)
+    finally:
+        cluster.close()
+
+
+def _run(workdir: Path, cluster: Cluster, lock_seconds: float) -> FaultRun:
+    instance = workdir / "instance"
+    games = create_games(instance, TABLETS * GAMES_PER_TABLET, cluster.url)
+    tablets = [Tablet(i, games[i::TABLETS]) for i in range(TABLETS)]
+    phases: list[Phase] = []
+    stop = threading.Event()
+
+    def phase(name: str) -> Phase:
+        if phases:
+            phases[-1].ended = time.monotonic()
+        phases.append(Phase(name, time.monotonic()))
+        return phases[-1]
+
+    with gunicorn_server(instance, workdir / "server.log", cluster.url) as server:
+        threads = [
+            threading.Thread(target=tablet.play, args=(server.base, stop)) for tablet in tablets
+        ]
+        for thread in threads:
+            thread.start()
+        try:
+            time.sleep(3)  # warm up: templates compiled, pools filled
+            for mode in ("fast", "immediate"):
+                restart = phase(f"restart -m {mode}")
+                cluster.stop(mode)
+                time.sleep(1)
+                cluster.start()
+                restart.back_at = time.monotonic()
+                time.sleep(5)
+            outage = phase("worker killed during an outage")
+            cluster.stop("fast")
+            time.sleep(0.5)
+            os.kill(workers_of(server.process.pid)[0], signal.SIGKILL)
+            time.sleep(2)  # gunicorn starts another worker, without the database
+            cluster.start()
+            outage.back_at = time.monotonic()
+            time.sleep(5)
+            phase("max_connections taken by another client")
+            hogs = _take_every_connection(cluster.url)
+            time.sleep(3)
+            for hog in hogs:
+                hog.close()
+            phase("after")
+            time.sleep(2)
+            # The other games' pace with nothing wrong, just before one game is locked.
+            phase("idle")
+            time.sleep(5)
+            locked_game = tablets[0].games[tablets[0].game]
+            phase(f"{lock_seconds:.0f} s lock on one game")
+            with psycopg.connect(cluster.url) as holder:
+                holder.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (locked_game,))
+                time.sleep(lock_seconds)
+                holder.rollback()
+            master_alive = server.process.poll() is None
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=60)
+    phases[-1].ended = time.monotonic()
+    return FaultRun(tablets, phases, stored_entries(cluster.url), locked_game, master_alive)
+
+
+def _take_every_connection(url: str, most: int = 100) -> list[psycopg.Connection]:
+    """Another client opening connections until PostgreSQL refuses one."""
+    taken = []
+    for _ in range(most):
+        try:
+            taken.append(psycopg.connect(url, connect_timeout=2))
+        except psycopg.OperationalError:
+            break
+    return taken

@@ -1,0 +1,67 @@
+"""PostgreSQL restarted, a worker killed during an outage, every connection taken by another
+client, a game locked 20 s: under gunicorn, 8 tablets playing through it all. On a cluster of
+the test's own (tests/robustness/faults.py); in the PostgreSQL run of the suite, as CI's.
+
+`pytest -s` prints the table docs/hosting.md quotes.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.robustness.faults import postgresql_bin, run_faults
+from tests.support.databases import ON_POSTGRESQL, REQUIRE_POSTGRESQL_ENV
+
+# PostgreSQL and gunicorn back within this long of PostgreSQL's return.
+BACK_WITHIN_S = 5.0
+
+
+@pytest.fixture
+def bin_folder():
+    if not ON_POSTGRESQL:
+        pytest.skip("runs in the PostgreSQL run of the suite (SCOREKEEPER_TEST_DATABASE_URL)")
+    found = postgresql_bin()
+    if found is None:
+        if os.environ.get(REQUIRE_POSTGRESQL_ENV) == "1":
+            pytest.fail("no PostgreSQL server programs (initdb, pg_ctl) on this machine")
+        pytest.skip("no PostgreSQL server programs (initdb, pg_ctl) on this machine")
+    return found
+
+
+def test_the_service_rides_out_its_databases_faults(tmp_path, bin_folder):
+    run = run_faults(tmp_path, bin_folder)
+    idle = next(phase for phase in run.phases if phase.name == "idle")
+    lines = [
+        "| phase | answers | 303 | 503 | 500 | no answer | back after | other games' GET p95 |"
+    ]
+    lines.append("|---|---|---|---|---|---|---|---|")
+    for phase in run.phases:
+        statuses = run.statuses(phase)
+        back = run.back_after(phase) if phase.back_at is not None else None
+        lines.append(
+            f"| {phase.name} | {sum(statuses.values())} | {statuses[303]} | {statuses[503]} "
+            f"| {statuses[500]} | {statuses[0]} | "
+            f"{'' if back is None else f'{back:.1f} s'} | "
+            f"{run.other_games_p95(phase) * 1000:.0f} ms |"
+        )
+    acknowledged = sum(len(tablet.acknowledged) for tablet in run.tablets)
+    lines.append(
+        f"\n{acknowledged} turns acknowledged, {len(run.lost())} lost, "
+        f"{len(run.doubled())} doubled; gunicorn's master alive: {run.master_alive}"
+    )
+    print("\n" + "\n".join(lines))
+
+    assert run.master_alive
+    for phase in run.phases:
+        statuses = run.statuses(phase)
+        assert statuses[500] == 0, (phase.name, statuses)
+        assert set(statuses) <= {200, 303, 503, 0}, (phase.name, statuses)
+        if phase.back_at is not None:
+            back = run.back_after(phase)
+            assert back is not None and back <= BACK_WITHIN_S, (phase.name, back)
+    assert run.lost() == [] and run.doubled() == []
+    assert acknowledged > 100
+    locked = next(phase for phase in run.phases if phase.name.endswith("lock on one game"))
+    assert run.other_games_p95(locked) <= 2 * run.other_games_p95(idle)
