@@ -521,7 +521,7 @@ def _gains(
         other_value = pms + PM_LOWEST
         for number, (box, other) in enumerate(zip(sheet.pm, sheet.pm[::-1], strict=True)):
             other_filled = masks & sheet.bits[other] != 0
-            # Plus must end above Moins: the entry that breaks it is barred (RULES.md §2).
+            # Plus must end above Moins: the entry that breaks it is barred (docs/rules.md §7).
             kept_apart = sums > other_value if number == 0 else sums < other_value
             written = np.where(~other_filled | kept_apart, sums, 0)
             if floors is not None:
