@@ -178,18 +178,26 @@ SEEN_COLUMNS = {"devices": {"last_seen_at"}}
 
 def _snapshot(app) -> dict:
     with app.extensions[STORE_EXTENSION].engine.connect() as connection:
-        schema = inspect(connection)
-        snapshot = {}
-        for table in sorted(set(schema.get_table_names()) - FAILURE_TABLES):
-            columns = ", ".join(
-                f'"{column["name"]}"'
-                for column in schema.get_columns(table)
-                if column["name"] not in SEEN_COLUMNS.get(table, ())
-            )
-            snapshot[table] = connection.execute(
-                text(f'SELECT {columns} FROM "{table}" ORDER BY 1')
-            ).all()
-        return snapshot
+        return {table: connection.execute(query).all() for table, query in _snapshot_queries(app)}
+
+
+def _snapshot_queries(app) -> list[tuple[str, object]]:
+    """One SELECT a table, every column but those any request may change: read from the
+    schema once per app (no request changes the schema), since the form walk snapshots the
+    database around each of its thousands of posts."""
+    if "SNAPSHOT_QUERIES" not in app.config:
+        with app.extensions[STORE_EXTENSION].engine.connect() as connection:
+            schema = inspect(connection)
+            queries = []
+            for table in sorted(set(schema.get_table_names()) - FAILURE_TABLES):
+                columns = ", ".join(
+                    f'"{column["name"]}"'
+                    for column in schema.get_columns(table)
+                    if column["name"] not in SEEN_COLUMNS.get(table, ())
+                )
+                queries.append((table, text(f'SELECT {columns} FROM "{table}" ORDER BY 1')))
+        app.config["SNAPSHOT_QUERIES"] = queries
+    return app.config["SNAPSHOT_QUERIES"]
 
 
 def _encoded(fields) -> str:
