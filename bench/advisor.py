@@ -45,6 +45,7 @@ from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, GameState, Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web.advice import ADVISOR_EXTENSION
+from testing.samples import new_game_form
 
 MEMORY_BUDGET_MB = 300
 SYSTEM_SHARE_BUDGET = 0.05
@@ -166,16 +167,7 @@ def turn_times(client, turns: int) -> list[float]:
         if played == len(boxes):
             response = client.post(
                 "/games/new",
-                data={
-                    "names-0": "Mag",
-                    "preset": "classique",
-                    "four_kind": "sum",
-                    "three_kind": "sum",
-                    "full_house": "fixed25",
-                    "joker": "official",
-                    "dice": "5",
-                    "yams_bonus": "y",
-                },
+                data=new_game_form(["Mag"]),
             )
             game_id, played = int(response.headers["Location"].rsplit("/", 1)[1]), 0
         dice = "".join(str(chooser.randint(1, 6)) for _ in range(5))

@@ -92,6 +92,7 @@ from testing.live import (
     LiveServer,
     Sheet,
 )
+from testing.samples import new_game_form
 from tests.support.forms import csrf_token_in
 
 BUDGET_RATIO = 1.2
@@ -345,17 +346,7 @@ def join(device: Device, name: str) -> None:
 
 
 def new_game(device: Device, names: list[str]) -> int:
-    fields = {
-        "preset": "classique",
-        "four_kind": "sum",
-        "three_kind": "sum",
-        "full_house": "fixed25",
-        "joker": "official",
-        "dice": "5",
-        "yams_bonus": "y",
-    }
-    fields.update({f"names-{seat}": name for seat, name in enumerate(names)})
-    page = device.form("/games/new", "/games/new", fields)
+    page = device.form("/games/new", "/games/new", new_game_form(names))
     if page.status != 303:
         raise AssertionError(f"a new game answered {page.status}")
     return int(_path(page.location).rsplit("/", 1)[1])

@@ -26,19 +26,10 @@ from pathlib import Path
 
 from bench.server import BARE_PATH, add_bare_page, percentile
 from testing.live import Client, LiveServer, Sheet
+from testing.samples import new_game_form
 
 PLAYERS = ("Mag", "Alix")
-NEW_GAME = {
-    "names-0": PLAYERS[0],
-    "names-1": PLAYERS[1],
-    "preset": "classique",
-    "four_kind": "sum",
-    "three_kind": "sum",
-    "full_house": "fixed25",
-    "joker": "official",
-    "dice": "5",
-    "yams_bonus": "y",
-}
+NEW_GAME = new_game_form(PLAYERS)
 
 
 def serve(port: int, instance: Path) -> None:

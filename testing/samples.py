@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from scorekeeper.rules import Entry, GameState, Rules, write_document
-from scorekeeper.rules.options import FACE_OF_BOX, THREE_OF_EACH
+from scorekeeper.rules.options import FACE_OF_BOX, OPTIONS, THREE_OF_EACH
 
 
 def _throw(rng: random.Random, count: int) -> tuple[int, ...]:
@@ -47,3 +47,17 @@ def random_state(rules: Rules, players: Sequence[str], rng: random.Random) -> Ga
 def random_document(rules: Rules, players: Sequence[str], rng: random.Random) -> dict:
     """The game document of a random finished game."""
     return write_document(random_state(rules, players, rng))
+
+
+def new_game_form(names: Sequence[str], preset: str = "classique") -> dict[str, str]:
+    """The new-game form as its page posts it with every house rule left at its default
+    (docs/rules.md), without the CSRF token: a ticked checkbox sends "y", an unticked one
+    nothing."""
+    fields = {f"names-{seat}": name for seat, name in enumerate(names)}
+    fields["preset"] = preset
+    for option in OPTIONS:
+        if not option.is_flag:
+            fields[option.name] = str(option.default)
+        elif option.default:
+            fields[option.name] = "y"
+    return fields

@@ -5,18 +5,9 @@ from sqlalchemy import text
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
+from testing.samples import new_game_form
 from tests.support.apps import HOSTED, app_on
 from tests.support.forms import csrf_token
-
-DEFAULT_OPTIONS = {
-    "preset": "classique",
-    "four_kind": "sum",
-    "three_kind": "sum",
-    "full_house": "fixed25",
-    "joker": "official",
-    "dice": "5",
-    "yams_bonus": "y",
-}
 
 
 class Table:
@@ -32,9 +23,7 @@ class Table:
         return self.client.post(url, data=data)
 
     def new_game(self, names, **options):
-        data = {**DEFAULT_OPTIONS, **options}
-        for i, name in enumerate(names):
-            data[f"names-{i}"] = name
+        data = {**new_game_form(names), **options}
         for key in [k for k, v in data.items() if v is False]:
             del data[key]
         response = self.post("/games/new", data)

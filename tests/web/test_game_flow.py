@@ -5,7 +5,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from scorekeeper.web import main
 
-from .conftest import DEFAULT_OPTIONS, csrf_token
+from .conftest import csrf_token
 
 # Two players, 13 turns each: (Mag's dice, box), (Alix's dice, box).
 GAME = [
@@ -167,7 +167,6 @@ def test_default_options_are_the_classique_rules(table, app):
     game_id = table.new_game(["Mag"])
     record, _ = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)
     assert Rules.from_dict(record.rules) == Rules()
-    assert DEFAULT_OPTIONS["preset"] == "classique"
 
 
 def finish(table, game_id, start=0, stop=None):
