@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.app import SECRET_KEY_FILE, STORE_EXTENSION
+from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web import security
 from scorekeeper.web.security import require_pin
@@ -140,22 +141,7 @@ def test_hostile_names_are_shown_as_text_on_every_page(client, table):
     confirm = table.play(game_id, 2, "12346", "free:full_house")
     assert confirm.status_code == 200
     solo = table.new_game([HOSTILE_NAMES[0]])
-    boxes = [
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_kind",
-        "four_kind",
-        "full_house",
-        "small_straight",
-        "large_straight",
-        "yams",
-        "chance",
-    ]
-    for seq, box in enumerate(boxes):
+    for seq, box in enumerate(Rules().boxes):
         assert table.play(solo, seq, "12346", f"free:{box}", confirm=True).status_code == 303
     paths += [
         "/",
