@@ -1,6 +1,6 @@
 """Error pages in the player's language: never a bare 500, never a stack trace."""
 
-from flask import Flask, g, render_template, request
+from flask import Flask, Response, current_app, g, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import SQLAlchemyError
@@ -14,6 +14,16 @@ from scorekeeper.store.availability import Unavailable, unavailable
 RETRY_AFTER_SECONDS = {Unavailable.BUSY: 2, Unavailable.AWAY: 5, Unavailable.FULL: 60}
 # When a fair queue of heavy work has no seat left (passphrases being hashed, say).
 BUSY_RETRY_AFTER_SECONDS = 5
+
+
+def unavailable_page(message: str, retry_after: int) -> Response:
+    """A 503 that says what to do, and when to try again: never kept by a cache."""
+    response = current_app.response_class(
+        render_template("errors/error.html", code=503, message=message), 503
+    )
+    response.headers["Retry-After"] = str(retry_after)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def register(app: Flask) -> None:
@@ -73,12 +83,7 @@ def register(app: Flask) -> None:
             nothing = _("Rien n'est perdu : réessayez dans un instant.")
         else:
             nothing = _("Rien n'a été enregistré : réessayez dans un instant.")
-        response = app.response_class(
-            render_template("errors/error.html", code=503, message=f"{reasons[why]} {nothing}"),
-            503,
-        )
-        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS[why])
-        return response
+        return unavailable_page(f"{reasons[why]} {nothing}", RETRY_AFTER_SECONDS[why])
 
     @app.errorhandler(Busy)
     def busy(error: Busy):
@@ -87,11 +92,7 @@ def register(app: Flask) -> None:
             "Le serveur est très occupé en ce moment : rien n'a été fait, réessayez "
             "dans quelques secondes."
         )
-        response = app.response_class(
-            render_template("errors/error.html", code=503, message=message), 503
-        )
-        response.headers["Retry-After"] = str(BUSY_RETRY_AFTER_SECONDS)
-        return response
+        return unavailable_page(message, BUSY_RETRY_AFTER_SECONDS)
 
     @app.errorhandler(Exception)
     def unexpected_error(error: Exception):

@@ -8,6 +8,7 @@ from scorekeeper.sheets import MAX_PAGES, blank_grid_from_query, paper_from_quer
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.workers import PrintersBusy
 from scorekeeper.store import GameNotFound
+from scorekeeper.web.errors import unavailable_page
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.store import household, store
 
@@ -25,12 +26,7 @@ def _printers_busy(_error: PrintersBusy):
         "Trop de PDF sont en préparation en ce moment : rien n'est perdu, "
         "réessayez dans quelques secondes."
     )
-    response = current_app.response_class(
-        render_template("errors/error.html", code=503, message=message), 503
-    )
-    response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return unavailable_page(message, RETRY_AFTER_SECONDS)
 
 
 def _bad_query(error: RuleError):
