@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION
+from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import store as store_module
 
@@ -160,24 +161,7 @@ def test_undo_with_a_stale_sheet_changes_nothing(table, game, snapshot):
 
 def test_playing_a_finished_game_is_refused(table, snapshot):
     game_id = table.new_game(["Solo"], preset="yatzy")
-    boxes = [
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "pair",
-        "two_pairs",
-        "three_kind",
-        "four_kind",
-        "small_straight",
-        "large_straight",
-        "full_house",
-        "chance",
-        "yams",
-    ]
-    for seq, box in enumerate(boxes):
+    for seq, box in enumerate(Rules(preset="yatzy").boxes):
         assert table.play(game_id, seq, "12345", f"free:{box}", confirm=True).status_code == 303
     before = snapshot()
     response = table.play(game_id, 15, "12345", "free:ones", confirm=True)
