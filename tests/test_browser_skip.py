@@ -31,6 +31,9 @@ def _run_browser_tests(tmp_path, **env) -> subprocess.CompletedProcess:
             "hide_chromium",
             "-p",
             "no:cacheprovider",
+            # One process: the one skip needs no workers to start and import the app.
+            "-n",
+            "0",
             "-rs",
             "-q",
             "tests/browser",
