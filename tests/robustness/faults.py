@@ -179,11 +179,17 @@ class Tablet:
         return page
 
 
-def gunicorn_server(instance: Path, log: Path, database_url: str) -> LiveServer:
+def gunicorn_server(
+    instance: Path, log: Path, database_url: str, **environment: str | None
+) -> LiveServer:
     """gunicorn with the configuration docs/hosting.md gives, 2 workers of 4 threads here
-    (the machine's cores are shared with the tablets and PostgreSQL)."""
+    (the machine's cores are shared with the tablets and PostgreSQL), the app of the
+    instance folder; `environment` sets variables, or unsets those given None."""
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
-    command = ["env", f"SCOREKEEPER_WORKERS={WORKERS}", sys.executable, "-m", "gunicorn"]
+    # env takes the variables to unset before those to set.
+    command = ["env", *(f"--unset={name}" for name, v in environment.items() if v is None)]
+    command += [f"{name}={value}" for name, value in environment.items() if value is not None]
+    command += [f"SCOREKEEPER_WORKERS={WORKERS}", sys.executable, "-m", "gunicorn"]
     command += ["-c", "python:scorekeeper.gunicorn_conf", "--bind", "127.0.0.1:{port}", factory]
     return LiveServer(instance, log, command=command, database_url=database_url)
 
