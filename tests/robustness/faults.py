@@ -232,6 +232,13 @@ class FaultRun:
             if phase.began <= answer.at < phase.ended
         ]
 
+    def answered_within(self, phase: Phase) -> list[Answer]:
+        """The answers to requests sent and answered during the phase: a request sent just
+        before it ends may reach the database after the fault is over."""
+        return [
+            answer for answer in self.answers(phase) if answer.at + answer.seconds < phase.ended
+        ]
+
     def statuses(self, phase: Phase) -> Counter:
         return Counter(answer.status for answer in self.answers(phase))
 
@@ -245,10 +252,12 @@ class FaultRun:
         ]
         return min(written) - phase.back_at if written else None
 
-    def other_games_p95(self, phase: Phase) -> float:
+    def other_games_p95(self, *phases: Phase) -> float:
+        """The 95th percentile of the time other games' sheets took in these phases."""
         return percentile(
             [
                 answer.seconds
+                for phase in phases
                 for answer in self.answers(phase)
                 if answer.method == "GET"
                 and answer.status == 200
@@ -329,15 +338,18 @@ def _run(workdir: Path, cluster: Cluster, lock_seconds: float) -> FaultRun:
                 hog.close()
             crowded.back_at = time.monotonic()
             time.sleep(2)
-            # The other games' pace with nothing wrong, just before one game is locked.
+            # The other games' pace with nothing wrong, on either side of the lock: the
+            # machine's own load drifts, and the lock's 20 s are compared with as long.
             phase("idle")
-            time.sleep(5)
+            time.sleep(lock_seconds / 2)
             locked_game = tablets[0].games[tablets[0].game]
             phase(f"{lock_seconds:.0f} s lock on one game")
             with psycopg.connect(cluster.url) as holder:
                 holder.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (locked_game,))
                 time.sleep(lock_seconds)
                 holder.rollback()
+            phase("idle after the lock")
+            time.sleep(lock_seconds / 2)
             master_alive = server.process.poll() is None
         finally:
             stop.set()

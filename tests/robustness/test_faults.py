@@ -32,7 +32,7 @@ def bin_folder():
 
 def test_the_service_rides_out_its_databases_faults(tmp_path, bin_folder):
     run = run_faults(tmp_path, bin_folder)
-    idle = next(phase for phase in run.phases if phase.name == "idle")
+    idle = [phase for phase in run.phases if phase.name.startswith("idle")]
     lines = [
         "| phase | answers | 303 | 503 | 500 | no answer | back after | other games' GET p95 |"
     ]
@@ -67,13 +67,14 @@ def test_the_service_rides_out_its_databases_faults(tmp_path, bin_folder):
     # Every connection taken by another client: each request is refused by PostgreSQL
     # ("too many clients"), and each answer is a 503 that says the database is busy.
     crowded = next(phase for phase in run.phases if phase.name.startswith("max_connections"))
-    assert set(run.statuses(crowded)) == {503}, run.statuses(crowded)
-    assert all("La base de données est occupée" in a.said for a in run.answers(crowded))
+    refused = run.answered_within(crowded)
+    assert refused and {answer.status for answer in refused} == {503}, run.statuses(crowded)
+    assert all("La base de données est occupée" in answer.said for answer in refused)
     assert "too many clients already" in run.server_log
     assert run.lost() == [] and run.doubled() == []
     assert acknowledged > 100
     locked = next(phase for phase in run.phases if phase.name.endswith("lock on one game"))
-    assert run.other_games_p95(locked) <= 2 * run.other_games_p95(idle)
+    assert run.other_games_p95(locked) <= 2 * run.other_games_p95(*idle)
 
 
 def _check_told_nothing_was_lost(answer):
