@@ -328,6 +328,7 @@ def _run(workdir: Path, cluster: Cluster, lock_seconds: float) -> FaultRun:
             cluster.start()
             outage.back_at = time.monotonic()
             time.sleep(5)
+            phase("another client takes every connection")
             hogs = _take_every_connection(cluster.url)
             # From here the server has no connection and can open none.
             crowded = phase("max_connections taken by another client")
