@@ -3,15 +3,16 @@
     gunicorn -c python:scorekeeper.gunicorn_conf 'scorekeeper.wsgi:app'
 
 SCOREKEEPER_WORKERS (4), SCOREKEEPER_THREADS (4) and SCOREKEEPER_BIND (127.0.0.1:8000)
-change it; gunicorn's own flags after it win. The workers and threads are handed to the app
-through the environment (its SERVER_WORKERS and SERVER_THREADS settings): its database pool
-and the start-up check of PostgreSQL's max_connections count them.
+change it; gunicorn's own flags after it win. The workers and threads gunicorn runs, flags
+included, are handed to the app through the environment (its SERVER_WORKERS and
+SERVER_THREADS settings): its database pool and the start-up check of PostgreSQL's
+max_connections count them.
 """
 
 import os
 
-workers = int(os.environ.setdefault("SCOREKEEPER_WORKERS", "4"))
-threads = int(os.environ.setdefault("SCOREKEEPER_THREADS", "4"))
+workers = int(os.environ.get("SCOREKEEPER_WORKERS", "4"))
+threads = int(os.environ.get("SCOREKEEPER_THREADS", "4"))
 # Threads: a request waiting on the database or a PDF leaves the others their turn.
 worker_class = "gthread"
 bind = os.environ.get("SCOREKEEPER_BIND", "127.0.0.1:8000")
@@ -33,3 +34,11 @@ worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 # gunicorn's control socket would sit in the home folder, which other programs of the
 # account share, and lets whoever reaches it add or stop workers: the server needs none.
 control_socket_disable = True
+
+
+def on_starting(server) -> None:
+    """In gunicorn's master, before any worker: the counts it settled on, a `--threads` or
+    `--workers` flag included, for the apps its workers build. A pool smaller than the
+    threads would turn a busy moment into 503s."""
+    os.environ["SCOREKEEPER_WORKERS"] = str(server.cfg.workers)
+    os.environ["SCOREKEEPER_THREADS"] = str(server.cfg.threads)

@@ -35,6 +35,10 @@ _BUSY_CODES = {
     "40001",  # serialization_failure, after the store's retries
 }
 _FULL_CODES = {"53100"}  # disk_full
+# PostgreSQL's messages for too_many_connections when it refuses a new connection, which
+# libpq passes on without their SQLSTATE. Under another lc_messages they read as "away":
+# a 503 all the same.
+_NO_CONNECTION_SLOT = ("too many clients already", "remaining connection slots are reserved")
 
 # SQLite's primary result codes (Python's sqlite3 names them on its errors).
 _SQLITE = {
@@ -63,8 +67,12 @@ def unavailable(error: BaseException) -> Unavailable | None:
     sqlstate = getattr(orig, "sqlstate", None)
     if sqlstate is None:
         # psycopg's errors that come from no server answer (connection refused, server
-        # closed the connection) carry no SQLSTATE.
-        return Unavailable.AWAY if type(orig).__name__ == "OperationalError" else None
+        # closed the connection) carry no SQLSTATE; nor does a connection the server
+        # refused at start, whose message alone says it is full.
+        if type(orig).__name__ != "OperationalError":
+            return None
+        full = any(words in str(orig) for words in _NO_CONNECTION_SLOT)
+        return Unavailable.BUSY if full else Unavailable.AWAY
     if sqlstate in _FULL_CODES:
         return Unavailable.FULL
     if sqlstate in _BUSY_CODES:

@@ -10,7 +10,9 @@ tests/robustness/test_faults.py.
 
 from __future__ import annotations
 
+import contextlib
 import glob
+import html
 import http.client
 import os
 import shutil
@@ -114,6 +116,9 @@ class Answer:
     game: int
     status: int  # 0: no answer (the connection was closed)
     seconds: float
+    # A 503's Retry-After and what its page says, to check what the player is told.
+    retry_after: str | None = None
+    said: str = ""
 
 
 @dataclass
@@ -166,15 +171,25 @@ class Tablet:
             client.connection = http.client.HTTPConnection(*client.address, timeout=30)
             self.answers.append(Answer(started, method, game, 0, time.monotonic() - started))
             return None
-        self.answers.append(Answer(started, method, game, page.status, time.monotonic() - started))
+        answer = Answer(started, method, game, page.status, time.monotonic() - started)
+        if page.status == 503:
+            answer.retry_after = page.headers.get("retry-after")
+            answer.said = html.unescape(page.text)
+        self.answers.append(answer)
         return page
 
 
-def gunicorn_server(instance: Path, log: Path, database_url: str) -> LiveServer:
+def gunicorn_server(
+    instance: Path, log: Path, database_url: str, **environment: str | None
+) -> LiveServer:
     """gunicorn with the configuration docs/hosting.md gives, 2 workers of 4 threads here
-    (the machine's cores are shared with the tablets and PostgreSQL)."""
+    (the machine's cores are shared with the tablets and PostgreSQL), the app of the
+    instance folder; `environment` sets variables, or unsets those given None."""
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
-    command = ["env", f"SCOREKEEPER_WORKERS={WORKERS}", sys.executable, "-m", "gunicorn"]
+    # env takes the variables to unset before those to set.
+    command = ["env", *(f"--unset={name}" for name, v in environment.items() if v is None)]
+    command += [f"{name}={value}" for name, value in environment.items() if value is not None]
+    command += [f"SCOREKEEPER_WORKERS={WORKERS}", sys.executable, "-m", "gunicorn"]
     command += ["-c", "python:scorekeeper.gunicorn_conf", "--bind", "127.0.0.1:{port}", factory]
     return LiveServer(instance, log, command=command, database_url=database_url)
 
@@ -196,7 +211,7 @@ class Phase:
     name: str
     began: float
     ended: float = 0.0
-    # When PostgreSQL was back, for the restarts.
+    # When PostgreSQL was back (the restarts), or the other client let go.
     back_at: float | None = None
 
 
@@ -207,6 +222,7 @@ class FaultRun:
     stored: dict[Turn, tuple[str, str]]
     locked_game: int
     master_alive: bool
+    server_log: str
 
     def answers(self, phase: Phase) -> list[Answer]:
         return [
@@ -214,6 +230,13 @@ class FaultRun:
             for tablet in self.tablets
             for answer in tablet.answers
             if phase.began <= answer.at < phase.ended
+        ]
+
+    def answered_within(self, phase: Phase) -> list[Answer]:
+        """The answers to requests sent and answered during the phase: a request sent just
+        before it ends may reach the database after the fault is over."""
+        return [
+            answer for answer in self.answers(phase) if answer.at + answer.seconds < phase.ended
         ]
 
     def statuses(self, phase: Phase) -> Counter:
@@ -229,10 +252,12 @@ class FaultRun:
         ]
         return min(written) - phase.back_at if written else None
 
-    def other_games_p95(self, phase: Phase) -> float:
+    def other_games_p95(self, *phases: Phase) -> float:
+        """The 95th percentile of the time other games' sheets took in these phases."""
         return percentile(
             [
                 answer.seconds
+                for phase in phases
                 for answer in self.answers(phase)
                 if answer.method == "GET"
                 and answer.status == 200
@@ -303,37 +328,62 @@ def _run(workdir: Path, cluster: Cluster, lock_seconds: float) -> FaultRun:
             cluster.start()
             outage.back_at = time.monotonic()
             time.sleep(5)
-            phase("max_connections taken by another client")
+            phase("another client takes every connection")
             hogs = _take_every_connection(cluster.url)
+            # From here the server has no connection and can open none.
+            crowded = phase("max_connections taken by another client")
             time.sleep(3)
+            # The phase ends before the first connection is given back.
+            phase("after")
             for hog in hogs:
                 hog.close()
-            phase("after")
+            crowded.back_at = time.monotonic()
             time.sleep(2)
-            # The other games' pace with nothing wrong, just before one game is locked.
+            # The other games' pace with nothing wrong, on either side of the lock: the
+            # machine's own load drifts, and the lock's 20 s are compared with as long.
             phase("idle")
-            time.sleep(5)
+            time.sleep(lock_seconds / 2)
             locked_game = tablets[0].games[tablets[0].game]
             phase(f"{lock_seconds:.0f} s lock on one game")
             with psycopg.connect(cluster.url) as holder:
                 holder.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (locked_game,))
                 time.sleep(lock_seconds)
                 holder.rollback()
+            phase("idle after the lock")
+            time.sleep(lock_seconds / 2)
             master_alive = server.process.poll() is None
         finally:
             stop.set()
             for thread in threads:
                 thread.join(timeout=60)
     phases[-1].ended = time.monotonic()
-    return FaultRun(tablets, phases, stored_entries(cluster.url), locked_game, master_alive)
+    server_log = (workdir / "server.log").read_text(errors="replace")
+    stored = stored_entries(cluster.url)
+    return FaultRun(tablets, phases, stored, locked_game, master_alive, server_log)
 
 
-def _take_every_connection(url: str, most: int = 100) -> list[psycopg.Connection]:
-    """Another client opening connections until PostgreSQL refuses one."""
-    taken = []
-    for _ in range(most):
-        try:
-            taken.append(psycopg.connect(url, connect_timeout=2))
-        except psycopg.OperationalError:
-            break
+def _take_every_connection(url: str) -> list[psycopg.Connection]:
+    """Another client taking every connection PostgreSQL admits, the server's too.
+
+    The server's pools already hold the connections their threads need, so merely opening
+    the free ones would never refuse the server anything. This client also ends the
+    server's sessions (pg_terminate_backend, as an operator's script may) and takes their
+    places, until it holds max_connections itself: each request of the server must then
+    open a connection, and PostgreSQL refuses it ("sorry, too many clients already").
+    """
+    taken = [psycopg.connect(url, connect_timeout=2, autocommit=True)]
+    most = int(taken[0].execute("SHOW max_connections").fetchone()[0])
+    deadline = time.monotonic() + 30
+    while len(taken) < most:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the server kept connections that this client could not take")
+        with contextlib.suppress(psycopg.OperationalError):
+            while len(taken) < most:
+                taken.append(psycopg.connect(url, connect_timeout=2, autocommit=True))
+        taken[0].execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE backend_type = 'client backend' AND pid <> ALL(%s)",
+            ([connection.info.backend_pid for connection in taken],),
+        )
+        time.sleep(0.05)  # an ended session's place frees a moment after it ends
     return taken

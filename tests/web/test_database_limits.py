@@ -1,6 +1,6 @@
-"""A hosted server's bounds on PostgreSQL: a turn that meets a held lock gets a 503 in time
-while other games are served; a full pool is a 503, not a wait; more connections than the
-server admits are said at start."""
+"""A hosted server's bounds on PostgreSQL: a turn that meets a held lock, or whose statement
+runs past statement_timeout, gets a 503 in time while other games are served; a full pool
+is a 503, not a wait; more connections than the server admits are said at start."""
 
 from __future__ import annotations
 
@@ -30,9 +30,10 @@ def app(instance_path, database_url):
         yield app
 
 
-def test_a_turn_meeting_a_held_lock_gets_a_503_in_time_and_other_games_are_served(
-    app, database_url, snapshot
-):
+def _turn_behind_a_held_lock(app, database_url, snapshot, bound_s):
+    """A turn on a game whose row another client holds, while another game is read and
+    played as usual: it gets a 503 within 5 x `bound_s` and writes nothing; the lock gone,
+    the same turn is written."""
     table = Table(app.test_client())
     held, other = table.new_game(["Ana"]), table.new_game(["Bruno"])
     before = snapshot()
@@ -53,19 +54,52 @@ def test_a_turn_meeting_a_held_lock_gets_a_503_in_time_and_other_games_are_serve
             # Meanwhile another game is read and played as usual.
             assert table.client.get(f"/games/{other}").status_code == 200
             assert table.play(other, 0, "66666", "free:chance").status_code == 303
-            turn.join(timeout=10 * LOCK_TIMEOUT_S)
+            turn.join(timeout=10 * bound_s)
             assert not turn.is_alive(), "the turn still waits for the lock"
     finally:
         holder.dispose()
     response = answers["held"]
-    assert response.status_code == 503 and response.headers["Retry-After"]
+    assert response.status_code == 503 and response.headers["Retry-After"] == "2"
+    assert "La base de données est occupée" in page_text(response)
     assert "Rien n'a été enregistré" in page_text(response)
-    assert answers["seconds"] < 5 * LOCK_TIMEOUT_S
+    assert answers["seconds"] < 5 * bound_s
     after = snapshot()
     assert [row for row in after["entries"] if row.game_id == held] == []
     assert after["players"] == before["players"]
     # The lock gone, the same turn is written.
     assert table.play(held, 0, "12345", "free:chance").status_code == 303
+
+
+def test_a_turn_meeting_a_held_lock_gets_a_503_in_time_and_other_games_are_served(
+    app, database_url, snapshot
+):
+    _turn_behind_a_held_lock(app, database_url, snapshot, LOCK_TIMEOUT_S)
+
+
+def test_a_statement_running_past_its_bound_gets_a_503_in_time(instance_path, database_url, caplog):
+    # The statement that outlasts its bound is the turn's own update of its game's row,
+    # waiting on another client's lock: lock_timeout set far above statement_timeout, only
+    # statement_timeout can stop it in time.
+    statement_timeout_s = 0.5
+    with app_on(
+        instance_path,
+        database_url,
+        DATABASE_LOCK_TIMEOUT_SECONDS=60.0,
+        DATABASE_STATEMENT_TIMEOUT_SECONDS=statement_timeout_s,
+    ) as app:
+        engine = app.extensions[STORE_EXTENSION].engine
+
+        def snapshot():
+            with engine.connect() as connection:
+                return {
+                    name: connection.execute(text(f"SELECT * FROM {name} ORDER BY 1")).all()
+                    for name in ("players", "entries")
+                }
+
+        with caplog.at_level(logging.WARNING, logger=app.logger.name):
+            _turn_behind_a_held_lock(app, database_url, snapshot, statement_timeout_s)
+    said = [record.getMessage() for record in caplog.records]
+    assert any("database busy" in line and "statement timeout" in line for line in said), said
 
 
 def test_a_full_pool_is_a_503_and_not_a_wait(instance_path, database_url):

@@ -1,0 +1,186 @@
+"""scorekeeper/gunicorn_conf.py, as gunicorn reads it from the hosting command of the README
+and docs/hosting.md: what it sets, what it hands to the app, and a real gunicorn that
+starts with it and, on SIGTERM, finishes the turn under way and ends every process it
+started.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import psycopg
+import pytest
+from gunicorn.app.wsgiapp import WSGIApplication
+
+from scorekeeper import config
+from testing.live import REPO_ROOT, Client
+from tests.robustness.checks import create_games, stored_entries
+from tests.robustness.faults import gunicorn_server
+from tests.support.databases import ON_POSTGRESQL
+
+HOSTING_DOCUMENTS = ("README.md", "docs/hosting.md")
+HANDED_OVER = ("SCOREKEEPER_WORKERS", "SCOREKEEPER_THREADS")
+
+
+def hosting_command() -> list[str]:
+    """The gunicorn command line the README gives, the same in docs/hosting.md."""
+    commands = {
+        tuple(shlex.split(line, comments=True))
+        for document in HOSTING_DOCUMENTS
+        for line in (REPO_ROOT / document).read_text(encoding="utf-8").splitlines()
+        if line.startswith("gunicorn -")
+    }
+    assert len(commands) == 1, commands
+    return list(commands.pop())
+
+
+def gunicorn_settings(monkeypatch, *flags: str, **environment: str):
+    """gunicorn's settings for the hosting command, `flags` added after it, in an
+    environment holding `environment` and none of the server's other variables."""
+    for name in (*HANDED_OVER, "SCOREKEEPER_BIND"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    # gunicorn imports the module by its name: read afresh for this environment.
+    monkeypatch.delitem(sys.modules, "scorekeeper.gunicorn_conf", raising=False)
+    monkeypatch.setattr(sys, "argv", [*hosting_command(), *flags])
+    return WSGIApplication().cfg
+
+
+def test_the_hosting_command_reads_gunicorn_conf(monkeypatch):
+    command = hosting_command()
+    assert command[:3] == ["gunicorn", "-c", "python:scorekeeper.gunicorn_conf"]
+    assert command[3:] == ["scorekeeper.wsgi:app"]
+
+
+def test_every_name_gunicorn_conf_sets_is_a_gunicorn_setting(monkeypatch):
+    # gunicorn skips a name it does not know without a word: a misspelt setting is lost.
+    cfg = gunicorn_settings(monkeypatch)
+    module = sys.modules["scorekeeper.gunicorn_conf"]
+    names = {name for name in vars(module) if not name.startswith("_")} - {"os"}
+    if "control_socket" not in cfg.settings:
+        # gunicorn before 25.1 has no control socket to disable.
+        names.discard("control_socket_disable")
+    assert names <= set(cfg.settings), names - set(cfg.settings)
+
+
+def test_what_gunicorn_conf_sets(monkeypatch):
+    cfg = gunicorn_settings(monkeypatch)
+    assert (cfg.workers, cfg.threads, cfg.worker_class_str) == (4, 4, "gthread")
+    assert cfg.bind == ["127.0.0.1:8000"]
+    # A stuck worker is replaced; on SIGTERM the requests under way get 30 s to finish.
+    assert (cfg.timeout, cfg.graceful_timeout, cfg.keepalive) == (30, 30, 5)
+    # Each worker builds its app, and so its database pool and worker processes, after the
+    # fork, and boots while the database is away.
+    assert cfg.preload_app is False
+    if os.path.isdir("/dev/shm"):
+        assert cfg.worker_tmp_dir == "/dev/shm"
+    if "control_socket" in cfg.settings:
+        assert cfg.control_socket_disable is True
+
+
+def test_workers_threads_and_address_come_from_the_environment(monkeypatch):
+    cfg = gunicorn_settings(
+        monkeypatch,
+        SCOREKEEPER_WORKERS="3",
+        SCOREKEEPER_THREADS="6",
+        SCOREKEEPER_BIND="127.0.0.2:9000",
+    )
+    assert (cfg.workers, cfg.threads, cfg.bind) == (3, 6, ["127.0.0.2:9000"])
+
+
+@pytest.mark.parametrize(
+    ("flags", "environment", "expected"),
+    [
+        ((), {}, (4, 4)),
+        ((), {"SCOREKEEPER_WORKERS": "3", "SCOREKEEPER_THREADS": "6"}, (3, 6)),
+        # A flag after -c wins, for gunicorn and for the app alike.
+        (("--workers", "2", "--threads", "8"), {"SCOREKEEPER_THREADS": "6"}, (2, 8)),
+    ],
+)
+def test_the_app_counts_the_workers_and_threads_gunicorn_runs(
+    monkeypatch, tmp_path, flags, environment, expected
+):
+    cfg = gunicorn_settings(monkeypatch, *flags, **environment)
+    assert (cfg.workers, cfg.threads) == expected
+    # gunicorn's master runs the hook before it starts any worker.
+    cfg.on_starting(SimpleNamespace(cfg=cfg))
+    settings = config.defaults(tmp_path)
+    assert (settings["SERVER_WORKERS"], settings["SERVER_THREADS"]) == expected
+
+
+def _descendants(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with open(task / "children") as children:
+            for child in map(int, children.read().split()):
+                found |= {child, *_descendants(child)}
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Alive and not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not ON_POSTGRESQL, reason="the hosting command runs on PostgreSQL")
+def test_gunicorn_finishes_the_turn_under_way_on_sigterm_and_ends_every_process(
+    tmp_path, database_url
+):
+    instance = tmp_path / "instance"
+    (game,) = create_games(instance, 1, database_url)
+    # The turn under way waits for a lock long enough for the shutdown to begin meanwhile.
+    (instance / "config.py").write_text("DATABASE_LOCK_TIMEOUT_SECONDS = 30.0\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    server = gunicorn_server(
+        instance, tmp_path / "server.log", database_url, HOME=str(home), XDG_RUNTIME_DIR=None
+    )
+    libpq_url = database_url.replace("postgresql+psycopg://", "postgresql://")
+    with server, psycopg.connect(libpq_url) as holder:
+        tablet = Client(server.base)
+        assert tablet.get("/").status == 200
+        # A print starts the workers' processes for PDFs, which must end with the server.
+        assert tablet.get("/sheets/blank.pdf?paper=a4").status == 200
+        page, sheet = tablet.sheet(game)
+        processes = _descendants(server.process.pid)
+        assert len(processes) > 2, processes  # 2 workers, and the PDFs' processes
+
+        holder.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (game,))
+        answer = {}
+        turn = threading.Thread(
+            target=lambda: answer.update(page=tablet.submit(game, sheet, "12346", "free:chance"))
+        )
+        turn.start()
+        with psycopg.connect(libpq_url, autocommit=True) as watcher:
+            deadline = time.monotonic() + 20
+            while not watcher.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            ).fetchone()[0]:
+                assert time.monotonic() < deadline, "the turn never reached the lock"
+                time.sleep(0.05)
+        server.process.send_signal(signal.SIGTERM)
+        time.sleep(1)
+        assert server.process.poll() is None, "gunicorn left without the turn under way"
+        holder.rollback()
+        turn.join(timeout=30)
+        assert answer["page"].status == 303
+        assert server.process.wait(timeout=40) == 0
+        deadline = time.monotonic() + 10
+        while any(map(_running, processes)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in processes if _running(pid)]
+    assert stored_entries(database_url)[(game, 0)] == ("free:chance", "12346")
+    # No control socket, nor any other file, in the home folder.
+    assert list(home.iterdir()) == []
