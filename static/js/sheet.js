@@ -112,6 +112,7 @@ function start(form) {
     pending = undefined;
     const mine = ++latest;
     announce();
+    keep.save(); // at once: a page left before the answer came finds the turn as typed
     const query = new URLSearchParams({ dice: input.value, seq: form.elements.seq.value, target });
     const failed = () => {
       if (mine === latest) answered = mine;
@@ -134,7 +135,6 @@ function start(form) {
     const fresh = document.createElement("template");
     fresh.innerHTML = await response.text();
     if (mine !== latest) return true;
-    keep.save();
     previewed = query.get("dice");
     for (const part of fresh.content.children) {
       const old = document.getElementById(part.id);
@@ -158,6 +158,7 @@ function start(form) {
     clearTimeout(pending);
     pending = setTimeout(() => refresh(focusAfter), 100);
     announce();
+    keep.save();
   }
 
   // Back to choosing a box, on the box that was tapped.

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from scorekeeper.store import HOME_HOUSEHOLD
 
 from .conftest import TABLETS
-from .test_turns import next_sheet, tap_box, tap_dice, write_box
+from .test_turns import next_sheet, tap_box, tap_dice, turn_ready, write_box
 
 KEYPAD_BOX = """() => { const box = document.querySelector('.keypad').getBoundingClientRect();
                        return [box.x, box.y, box.width, box.height]; }"""
@@ -80,6 +80,7 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page.get_by_label("Dés de Mag")).to_have_value("66653")
     expect(page.locator("#confirm-text")).to_contain_text("Barrer la case Yams ?")
     page.get_by_role("button", name="Autre case").click()
+    expect(page.locator("#confirm-bar")).to_be_hidden()
     page.goto("/hall-of-fame")
     page.go_back()
     expect(page.get_by_label("Dés de Mag")).to_have_value("66653")
@@ -105,6 +106,21 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page).to_have_title(re.compile("^À Mag de jouer"))
     expect(page.get_by_label("Dés de Mag")).to_have_value("")
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(0)
+
+
+def test_the_dice_typed_are_kept_even_before_their_preview_came(open_page, seed):
+    """A page left (or reloaded) while the preview of the dice just typed is on its way
+    comes back with those dice, not with the dice of the last preview."""
+    page = open_page(f"/games/{seed(['Mag'])}")
+    turn_ready(page)
+    page.route("**/turn?*", lambda route: None)  # the previews never come back
+    for typed in ("6", "66", "665"):
+        page.locator(f'.keypad button[name="add"][value="{typed[-1]}"]').tap()
+        expect(page.get_by_label("Dés de Mag")).to_have_value(typed)
+    page.unroute_all(behavior="ignoreErrors")
+    page.reload()
+    expect(page.get_by_label("Dés de Mag")).to_have_value("665")
+    turn_ready(page, "665")
 
 
 def tab_to(page, selector, most=60):
