@@ -16,6 +16,7 @@ from scorekeeper.workers import WORKER_NICENESS, WorkerSettings
 from tests.support.apps import HOSTED
 from tests.support.forms import csrf_token
 from tests.support.games import every_row
+from tests.support.threads import WAIT_SECONDS, joined
 
 SETTINGS = WorkerSettings(workers=1, queue=1, jobs_per_worker=10, timeout_seconds=30.0)
 
@@ -59,14 +60,13 @@ def test_two_server_processes_hash_one_passphrase_at_a_time_between_them(tmp_pat
     spans, start = [], threading.Barrier(2)
 
     def hash_for(pool: PassphraseWorkers) -> None:
-        start.wait()
+        start.wait(timeout=WAIT_SECONDS)
         spans.append(pool.hash_in_turn(STRANGERS, str(tmp_path), held, 0.5))
 
     threads = [threading.Thread(target=hash_for, args=(pool,)) for pool in (first, second)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
+    joined(threads)
     (_began, ended), (next_began, _next_ended) = sorted(spans)
     assert ended <= next_began
 
