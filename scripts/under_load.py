@@ -1,7 +1,7 @@
 """Run the browser tests, and the whole suite, again and again beside two CPU burners.
 
     python -m scripts.under_load                # 20 browser runs, 3 whole suites, on SQLite
-    python -m scripts.under_load --browser 20 --suite 3 \\
+    python -m scripts.under_load --browser 20 --suite 3 --suite-postgresql 1 \\
         --database-url postgresql://postgres@127.0.0.1:5432/postgres --browser-postgresql 5
 
 A test that fails by chance fails here: the machine is kept busy by burners (bounded loops
@@ -99,8 +99,10 @@ def main() -> None:
     parser.add_argument(
         "--browser-postgresql", type=int, help="browser runs on PostgreSQL (5 with a URL)"
     )
-    parser.add_argument("--suite", type=int, default=3, help="whole-suite runs")
-    parser.add_argument("--suite-on", choices=("sqlite", "postgresql"), default="sqlite")
+    parser.add_argument("--suite", type=int, default=3, help="whole-suite runs on SQLite")
+    parser.add_argument(
+        "--suite-postgresql", type=int, default=0, help="whole-suite runs on PostgreSQL"
+    )
     parser.add_argument("--database-url", help="a PostgreSQL server the tests may use")
     parser.add_argument("--burners", type=int, default=2)
     parser.add_argument(
@@ -110,7 +112,7 @@ def main() -> None:
     options = parser.parse_args()
     if options.browser_postgresql is None:
         options.browser_postgresql = 5 if options.database_url else 0
-    if not options.database_url and (options.browser_postgresql or options.suite_on != "sqlite"):
+    if not options.database_url and (options.browser_postgresql or options.suite_postgresql):
         parser.error("PostgreSQL runs need --database-url")
     options.logs.mkdir(parents=True, exist_ok=True)
 
@@ -122,12 +124,8 @@ def main() -> None:
             options.database_url,
             options.browser_postgresql,
         ),
-        Kind(
-            f"suite-{options.suite_on}",
-            [],
-            options.database_url if options.suite_on == "postgresql" else None,
-            options.suite,
-        ),
+        Kind("suite-sqlite", [], None, options.suite),
+        Kind("suite-postgresql", [], options.database_url, options.suite_postgresql),
     ]
     runs = interleaved([kind for kind in kinds if kind.count > 0])
     deadline = time.monotonic() + options.minutes * 60

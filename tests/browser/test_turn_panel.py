@@ -136,6 +136,7 @@ def turn_by_keyboard(page, dice, box, key):
     """Tab to the dice, type them, Tab to the box and press the key on it: written."""
     tab_to(page, "#dice")
     page.keyboard.type(dice)
+    turn_ready(page, dice)  # no preview on its way will redraw the sheet under the focus
     expect(page.locator(f'button[value="{box}"].preview')).to_be_visible()
     tab_to(page, f'button[value="{box}"]')
     with next_sheet(page):

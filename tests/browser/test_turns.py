@@ -182,6 +182,7 @@ def test_by_keyboard(open_page, seed):
     game_id = seed(["Mag"])
     page = open_page(f"/games/{game_id}")
     page.get_by_label("Dés de Mag").press_sequentially("66653")
+    turn_ready(page, "66653")
     barred = page.get_by_role("button", name="Yams, barrée à 0")
     barred.focus()
     page.keyboard.press("Enter")
