@@ -25,7 +25,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # A run that takes longer than this is stuck: it is killed and counted as failed.
 RUN_TIMEOUT_SECONDS = 45 * 60
-SUMMARY = re.compile(r"^=+ (.*\bin [\d.]+s.*) =+$", re.MULTILINE)
+# pytest's last line: "1 failed, 94 passed in 699.13s (0:11:39)", with or without "=" around.
+SUMMARY = re.compile(r"^=* ?(\d+ \w+.* in [\d.]+s(?: \([\d:]+\))?) ?=*$", re.MULTILINE)
 FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
 
 
