@@ -62,7 +62,16 @@ function start(form) {
   let target = ""; // the box tapped, waiting for its confirmation
   let latest = 0; // only the answer to the latest request is shown
   let previewed = input.defaultValue; // the dice the sheet's previews were drawn for
-  let pending;
+  let pending; // the timer of a preview about to be asked
+  let answered = 0; // the latest request whose answer came (or failed)
+
+  // The page says where the turn stands, for assistive technology and for the tests that
+  // drive it: aria-busy while a preview of the dice typed is on its way, data-previewed the
+  // dice the previews shown were drawn for. The form has them once the script listens.
+  function announce() {
+    form.setAttribute("aria-busy", String(pending !== undefined || answered !== latest));
+    form.dataset.previewed = previewed;
+  }
 
   // The dice typed and the box tapped outlive a reload or a trip away and Back, for this
   // sheet only: a turn written here or elsewhere (or undone) makes another key.
@@ -100,13 +109,21 @@ function start(form) {
   // False when no answer came: the caller may then fall back to posting the form.
   async function refresh(focusAfter) {
     clearTimeout(pending);
+    pending = undefined;
     const mine = ++latest;
+    announce();
+    keep.save(); // at once: a page left before the answer came finds the turn as typed
     const query = new URLSearchParams({ dice: input.value, seq: form.elements.seq.value, target });
+    const failed = () => {
+      if (mine === latest) answered = mine;
+      announce();
+      return false;
+    };
     let response;
     try {
       response = await fetch(`${form.dataset.turnUrl}?${query}`);
     } catch {
-      return false;
+      return failed();
     }
     if (mine !== latest) return true;
     if (response.status === 409) {
@@ -114,11 +131,10 @@ function start(form) {
       window.location.assign(form.dataset.sheetUrl);
       return true;
     }
-    if (!response.ok) return false;
+    if (!response.ok) return failed();
     const fresh = document.createElement("template");
     fresh.innerHTML = await response.text();
     if (mine !== latest) return true;
-    keep.save();
     previewed = query.get("dice");
     for (const part of fresh.content.children) {
       const old = document.getElementById(part.id);
@@ -129,6 +145,8 @@ function start(form) {
       }
     }
     markFull();
+    answered = mine;
+    announce();
     const confirm = form.querySelector("[data-confirm]");
     const next = confirm || (focusAfter && focusAfter());
     if (next) next.focus({ preventScroll: Boolean(confirm) });
@@ -139,6 +157,8 @@ function start(form) {
   function refreshSoon(focusAfter) {
     clearTimeout(pending);
     pending = setTimeout(() => refresh(focusAfter), 100);
+    announce();
+    keep.save();
   }
 
   // Back to choosing a box, on the box that was tapped.
@@ -275,6 +295,7 @@ function start(form) {
       scroller.scrollLeft += left - covered - room / 2;
     }
   };
+  announce();
   const kept = keep.load();
   if (kept && !input.value && (kept.dice || kept.target)) {
     input.value = kept.dice;

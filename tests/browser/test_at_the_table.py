@@ -7,28 +7,37 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import TABLETS
-from .test_turns import KEY_CENTRES, next_sheet
+from .test_turns import next_sheet, tap_dice, turn_ready
 
 SIZES = ["landscape", "portrait"]
 
 
 class Finger:
-    """Taps by touch on the centre of what it is given, and counts them."""
+    """Taps by touch what it is given, once it is attached, visible, still and receiving
+    events, and counts the taps."""
 
     def __init__(self, page):
         self.page = page
         self.taps = 0
 
     def tap(self, locator):
-        box = locator.bounding_box()
-        self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        locator.tap()
         self.taps += 1
 
     def dice(self, dice):
-        centres = self.page.evaluate(KEY_CENTRES)
-        for face in dice:
-            self.page.touchscreen.tap(*centres[face])
-            self.taps += 1
+        """The keypad's faces, each tap seen in the dice field before the next."""
+        tap_dice(self.page, dice)
+        self.taps += len(dice)
+
+    def key(self, face):
+        """A key of a full tray's keypad: aria-disabled, which Playwright's tap would wait to
+        see gone, yet a tap on it must say why. So the tap is forced, once the key is visible
+        and no preview is on its way to move it."""
+        turn_ready(self.page)
+        key = self.page.locator(f'.keypad button[name="add"][value="{face}"]')
+        expect(key).to_have_attribute("aria-disabled", "true")
+        key.tap(force=True)
+        self.taps += 1
 
 
 def scoring_box(page, label):
@@ -162,7 +171,7 @@ def test_a_sixth_die_in_a_five_dice_game_says_why(open_page, seed, size):
     finger = Finger(page)
     finger.dice("66653")
     scoring_box(page, "Six")
-    finger.dice("4")
+    finger.key("4")
     expect(page.locator("#confirm-bar").get_by_role("alert")).to_have_text(
         "Les 5 dés sont déjà là : touchez un dé pour le retirer."
     )
@@ -182,7 +191,7 @@ def test_the_turn_panel_looked_at(open_page, seed, artifacts, size, language):
     expect(page.locator("[data-undo]")).to_have_text(oups[language])
     page.screenshot(path=artifacts / f"table-oups-{size}-{language}.png")
     finger = Finger(page)
-    finger.dice("1")
+    finger.key("1")
     expect(page.locator("#confirm-bar").get_by_role("alert")).to_have_text(
         re.compile("5 dés sont déjà là" if language == "fr" else "All 5 dice are in")
     )

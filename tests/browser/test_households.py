@@ -2,18 +2,40 @@
 link of the join QR code, the two see the same game, and a removed tablet is signed out."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.app import create_app
+from scorekeeper.fairness import Busy
 from scorekeeper.rules import BOX_LABELS
+from scorekeeper.web.passphrases import WAIT_SECONDS, new_hash
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.browser.conftest import TABLETS, served_in_thread
 from tests.browser.test_turns import tap_dice, write_box
 from tests.support.databases import give_database, take_database
 
 PASSPHRASE = "la phrase de la maison"
+# A household's passphrase is hashed by a niced worker, which on a busy machine gets only the
+# CPU the rest leaves: its page comes within the server's own wait for the worker, after
+# which it would answer 503.
+HASHED_PAGE_TIMEOUT_MS = (WAIT_SECONDS + 5) * 1000
+# The passphrase workers' first start (a fork server importing what every worker runs) may
+# outlast one request's wait on a busy machine: the fixture waits for it, this long at most.
+WORKERS_START_SECONDS = 120
+
+
+def start_passphrase_workers(app) -> None:
+    """Hash a passphrase once, as the server's first sign-up would: the workers are then up."""
+    deadline = time.monotonic() + WORKERS_START_SECONDS
+    with app.app_context():
+        while True:
+            try:
+                new_hash("une première phrase")
+                return
+            except Busy:
+                assert time.monotonic() < deadline, "the passphrase workers never started"
 
 
 @pytest.fixture
@@ -23,6 +45,7 @@ def hosted_server(tmp_path):
         {"DATABASE_URL": database_url, "HOUSEHOLDS": True, "EXTERNAL_URL": "http://127.0.0.1"},
         instance_path=tmp_path,
     )
+    start_passphrase_workers(app)
     with served_in_thread(app) as base_url:
         # The links name the port the server was given.
         app.config["EXTERNAL_URL"] = base_url
@@ -49,7 +72,7 @@ def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, ar
         first.get_by_role("link", name="Créer une maison").click()
         first.get_by_label("Nom de la maison").fill("Les Martin")
         first.get_by_label("Phrase secrète").fill(PASSPHRASE)
-        first.get_by_role("button", name="Créer la maison").click()
+        first.get_by_role("button", name="Créer la maison").click(timeout=HASHED_PAGE_TIMEOUT_MS)
         expect(first.locator(".household-name")).to_have_text("Les Martin")
 
         first.locator(".household-name").click()
@@ -72,8 +95,7 @@ def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, ar
         game_url = first.url
 
         second.goto(game_url)
-        expect(second.locator('button[name="target"][aria-label^="Yams : "]')).to_have_count(0)
-        expect(second.locator("body")).to_contain_text("50")
+        expect(second.locator('#sheet-live td.filled[data-box="free:yams"]')).to_have_text("50")
 
         second.goto("/household/devices")
         expect(second.locator("tbody tr")).to_have_count(2)

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from scorekeeper.store import HOME_HOUSEHOLD
 
 from .conftest import TABLETS
-from .test_turns import next_sheet, tap_box, tap_dice, write_box
+from .test_turns import next_sheet, tap_box, tap_dice, turn_ready, write_box
 
 KEYPAD_BOX = """() => { const box = document.querySelector('.keypad').getBoundingClientRect();
                        return [box.x, box.y, box.width, box.height]; }"""
@@ -80,6 +80,7 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page.get_by_label("Dés de Mag")).to_have_value("66653")
     expect(page.locator("#confirm-text")).to_contain_text("Barrer la case Yams ?")
     page.get_by_role("button", name="Autre case").click()
+    expect(page.locator("#confirm-bar")).to_be_hidden()
     page.goto("/hall-of-fame")
     page.go_back()
     expect(page.get_by_label("Dés de Mag")).to_have_value("66653")
@@ -107,6 +108,21 @@ def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_ap
     expect(page.locator("#dice-drawn .die-btn")).to_have_count(0)
 
 
+def test_the_dice_typed_are_kept_even_before_their_preview_came(open_page, seed):
+    """A page left (or reloaded) while the preview of the dice just typed is on its way
+    comes back with those dice, not with the dice of the last preview."""
+    page = open_page(f"/games/{seed(['Mag'])}")
+    turn_ready(page)
+    page.route("**/turn?*", lambda route: None)  # the previews never come back
+    for typed in ("6", "66", "665"):
+        page.locator(f'.keypad button[name="add"][value="{typed[-1]}"]').tap()
+        expect(page.get_by_label("Dés de Mag")).to_have_value(typed)
+    page.unroute_all(behavior="ignoreErrors")
+    page.reload()
+    expect(page.get_by_label("Dés de Mag")).to_have_value("665")
+    turn_ready(page, "665")
+
+
 def tab_to(page, selector, most=60):
     """Press Tab until the element matching selector has the focus, as a keyboard user does."""
     for _press in range(most):
@@ -120,6 +136,7 @@ def turn_by_keyboard(page, dice, box, key):
     """Tab to the dice, type them, Tab to the box and press the key on it: written."""
     tab_to(page, "#dice")
     page.keyboard.type(dice)
+    turn_ready(page, dice)  # no preview on its way will redraw the sheet under the focus
     expect(page.locator(f'button[value="{box}"].preview')).to_be_visible()
     tab_to(page, f'button[value="{box}"]')
     with next_sheet(page):

@@ -9,17 +9,38 @@ from scorekeeper.rules import BOX_LABELS
 from scorekeeper.store import HOME_HOUSEHOLD
 from tests.web.test_game_flow import GAME
 
-# The keys' centres on screen, for a finger to tap without looking each key up again.
-KEY_CENTRES = """() => Object.fromEntries([...document.querySelectorAll('button[name="add"]')]
-    .map((key) => { const box = key.getBoundingClientRect();
-                    return [key.value, [box.x + box.width / 2, box.y + box.height / 2]]; }))"""
+# The turn's form, as sheet.js marks it once it listens: aria-busy while a preview of the
+# dice typed is on its way, data-previewed the dice the previews shown were drawn for.
+TURN_FORM = "form[data-turn-url]"
+
+
+def turn_ready(page, dice=None):
+    """Wait until the page's script listens and no preview is on its way; with ``dice``, until
+    the previews shown are those of these dice."""
+    selector = f'{TURN_FORM}[aria-busy="false"]'
+    if dice is not None:
+        selector += f'[data-previewed="{dice}"]'
+    expect(page.locator(selector)).to_have_count(1)
+
+
+def turn_settled(page):
+    """Wait until the previews shown are those of the dice in the field: a box tapped now is
+    judged on them."""
+    turn_ready(page, page.locator("#dice").input_value())
 
 
 def tap_dice(page, dice):
-    """Tap the keypad's faces with a finger, one touch per die."""
-    centres = page.evaluate(KEY_CENTRES)
+    """Tap the keypad's faces with a finger, one touch per die, each seen in the dice field
+    before the next; then wait for the preview of the dice."""
+    turn_ready(page)
+    field = page.locator("#dice")
+    typed = field.input_value()
     for face in dice:
-        page.touchscreen.tap(*centres[face])
+        # Tapped once attached, visible, still and receiving events.
+        page.locator(f'.keypad button[name="add"][value="{face}"]').tap()
+        typed += face
+        expect(field).to_have_value(typed)
+    turn_ready(page, typed)
 
 
 def tap_dice_without_scripts(page, dice):
@@ -32,6 +53,7 @@ def tap_dice_without_scripts(page, dice):
 def tap_box(page, label):
     """Tap a box once its preview shows ("Six, 18 points possibles"): a box that scores is
     written, one the dice would bar opens the confirmation bar."""
+    turn_settled(page)
     page.locator(f'button[name="target"][aria-label^="{label}, "]').click()
 
 
@@ -55,6 +77,7 @@ def confirm(page):
 
 def write_box(page, label):
     """Write the turn in the box: one tap when it scores, and its confirmation when barred."""
+    turn_settled(page)
     box = page.locator(f'button[name="target"][aria-label^="{label}, "]')
     barred = box.get_attribute("aria-label").endswith("barrée à 0")
     with next_sheet(page):
@@ -149,8 +172,9 @@ def test_a_turn_played_on_another_tablet_reloads_the_sheet(open_page, seed, live
         household=HOME_HOUSEHOLD,
     )
     # The preview of the tap finds the sheet outdated and reloads it, unless the sheet's own
-    # poll of the game's version did first: either way, one of the two reloads wins the race.
-    tap_dice(page, "6")
+    # poll of the game's version did first: either way, one of the two reloads wins the race
+    # (so the tap is not expected to show in the dice field).
+    page.locator('.keypad button[name="add"][value="6"]').tap()
     expect(page).to_have_title(re.compile("^À Alix de jouer"))
 
 
@@ -158,6 +182,7 @@ def test_by_keyboard(open_page, seed):
     game_id = seed(["Mag"])
     page = open_page(f"/games/{game_id}")
     page.get_by_label("Dés de Mag").press_sequentially("66653")
+    turn_ready(page, "66653")
     barred = page.get_by_role("button", name="Yams, barrée à 0")
     barred.focus()
     page.keyboard.press("Enter")

@@ -199,6 +199,14 @@ def workers_of(master: int) -> list[int]:
     return [int(pid) for pid in children]
 
 
+def until(condition, what: str, seconds: float = 60) -> None:
+    """Look again and again until ``condition()`` holds, ``seconds`` at most."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"no {what} within {seconds} s"
+        time.sleep(0.05)
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -312,7 +320,8 @@ def _run(workdir: Path, cluster: Cluster, lock_seconds: float) -> FaultRun:
         for thread in threads:
             thread.start()
         try:
-            time.sleep(3)  # warm up: templates compiled, pools filled
+            # Warm up (templates compiled, pools filled): every tablet has written a turn.
+            until(lambda: all(tablet.acknowledged for tablet in tablets), "a first turn each")
             for mode in ("fast", "immediate"):
                 restart = phase(f"restart -m {mode}")
                 cluster.stop(mode)
@@ -323,8 +332,15 @@ def _run(workdir: Path, cluster: Cluster, lock_seconds: float) -> FaultRun:
             outage = phase("worker killed during an outage")
             cluster.stop("fast")
             time.sleep(0.5)
-            os.kill(workers_of(server.process.pid)[0], signal.SIGKILL)
-            time.sleep(2)  # gunicorn starts another worker, without the database
+            killed = workers_of(server.process.pid)[0]
+            os.kill(killed, signal.SIGKILL)
+            until(
+                lambda: (
+                    killed not in (pids := workers_of(server.process.pid)) and len(pids) == WORKERS
+                ),
+                "gunicorn's new worker",
+            )
+            time.sleep(2)  # a duration: the new worker boots without the database
             cluster.start()
             outage.back_at = time.monotonic()
             time.sleep(5)

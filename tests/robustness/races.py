@@ -33,11 +33,14 @@ from tests.robustness.checks import (
     sqlite_url,
     stored_entries,
 )
+from tests.support.threads import joined
 
 # Every so many submissions a client taps twice: the same form on two connections at once.
 DOUBLE_TAP_EVERY = 10
 TURNS_PER_GAME = 26
 STALE_MESSAGE = "La feuille a changé entre-temps"
+# The devices' threads end within this (the full size, 1,600 submissions, takes a minute).
+RACE_SECONDS = 600
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ def _double_tap(
     )
     second.start()
     pages.append(client.submit(game_id, sheet, dice, target))
-    second.join()
+    joined([second])
     return pages
 
 
@@ -190,8 +193,7 @@ def run_races(
                 timeout=120,
                 check=False,
             )
-        for thread in threads:
-            thread.join()
+        joined(threads, seconds=RACE_SECONDS)
     seconds = time.monotonic() - started
     if failures:
         raise failures[0]

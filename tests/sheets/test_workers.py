@@ -8,6 +8,7 @@ import time
 import pytest
 
 from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy, WorkerSettings
+from tests.support.threads import joined
 
 STATIC = "static"
 PAGE = "<!doctype html><p>Yams</p>"
@@ -37,13 +38,14 @@ def test_a_full_pool_refuses_at_once_and_serves_again_after(workers):
     )
     first.start()
     deadline = time.monotonic() + 30
-    while workers.in_flight == 0 and time.monotonic() < deadline:
+    while workers.in_flight == 0:
+        assert time.monotonic() < deadline, "the first render never started"
         time.sleep(0.01)
     started = time.monotonic()
     with pytest.raises(PrintersBusy):
         workers.render(PAGE, STATIC, household=1)
     assert time.monotonic() - started < 0.5, "a full pool must answer at once"
-    first.join()
+    joined([first])
     assert drawn and drawn[0].startswith(b"%PDF-")
     assert workers.render(PAGE, STATIC, household=1).startswith(b"%PDF-")
 
@@ -60,16 +62,15 @@ def test_a_worker_that_dies_costs_one_render_not_the_pool(workers):
     first = threading.Thread(target=render)
     first.start()
     deadline = time.monotonic() + 30
-    # The pool starts with the first render, in the thread.
-    while (
-        workers._executor is None or not workers._executor._processes
-    ) and time.monotonic() < deadline:
+    # The pool starts with the first render, in the thread; its job is then in the worker,
+    # or queued for it: either way the worker's death fails it.
+    while workers._executor is None or not workers._executor._processes:
+        assert time.monotonic() < deadline, "the pool never started"
         time.sleep(0.01)
-    time.sleep(0.2)
     # As the kernel's out-of-memory killer would.
     for pid in list(workers._executor._processes):
         os.kill(pid, signal.SIGKILL)
-    first.join()
+    joined([first])
     assert len(failures) == 1
     assert workers.render(PAGE, STATIC, household=1).startswith(b"%PDF-")
     assert workers.in_flight == 0
@@ -102,8 +103,7 @@ def test_one_households_prints_are_drawn_one_at_a_time_and_anothers_go_between()
             pool.render(PAGE, STATIC, household="A")  # A's share of the seats is taken
         render("B1", "B", PAGE)
         assert "A1" not in ended and "A2" not in ended
-        slow.join()
-        second.join()
+        joined([slow, second])
         assert ended["B1"] < ended["A1"] <= ended["A2"]
     finally:
         pool.shutdown()

@@ -13,6 +13,7 @@ from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord, Store
 from scorekeeper.store.backup import BackupError, backup, sqlite_file
 from scorekeeper.store.play import load
+from tests.support.threads import joined
 
 pytestmark = pytest.mark.sqlite_only("the online backup of the SQLite file")
 
@@ -93,7 +94,7 @@ def test_backups_taken_while_games_are_written_are_consistent(store, instance_pa
                 assert len(logs[game_id]) >= before[game_id]
     finally:
         stop.set()
-        writer.join()
+        joined([writer])
     assert sum(acknowledged.values()) > 0
 
 

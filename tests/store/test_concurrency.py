@@ -28,6 +28,7 @@ from scorekeeper.store.schema import games
 from scorekeeper.store.transfer import check_files, import_games
 from testing.samples import random_document
 from testing.tables import expected_tables, stored_tables
+from tests.support.threads import joined
 
 THREADS = 8
 ROUNDS = 6
@@ -93,8 +94,7 @@ def _together(barrier: threading.Barrier, *jobs: Callable[[], None]) -> None:
     threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    joined(threads)
     if failures:
         raise failures[0]
 

@@ -15,6 +15,7 @@ from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord, Store
 from scorekeeper.store import store as store_module
 from scorekeeper.store.migrations import alembic_config, head_revision
 from scorekeeper.store.schema import entries, games, metadata
+from tests.support.threads import joined
 
 TABLES = {"games", "players", "game_players", "entries"}
 
@@ -122,14 +123,13 @@ def test_the_writers_of_one_process_queue_for_sqlite_instead_of_sleeping_on_its_
         first_may_end.wait(timeout=10)
 
     first_writer = _write_in_thread(store, first)
-    first_in.wait(timeout=10)
+    assert first_in.wait(timeout=10)
     second_writer = _write_in_thread(store, lambda connection: second_in.set())
     # The second waits for the first's transaction to end before it begins its own.
     assert not second_in.wait(timeout=0.2)
     first_may_end.set()
     assert second_in.wait(timeout=10)
-    first_writer.join()
-    second_writer.join()
+    joined([first_writer, second_writer])
 
 
 @pytest.mark.sqlite_only("SQLite lets one writer in at a time; PostgreSQL locks rows")
@@ -142,11 +142,11 @@ def test_a_writer_waits_for_the_queue_no_longer_than_sqlites_busy_timeout(store,
         first_may_end.wait(timeout=10)
 
     first_writer = _write_in_thread(store, first)
-    first_in.wait(timeout=10)
+    assert first_in.wait(timeout=10)
     # Past the wait the second goes on by itself: here it meets no lock in SQLite.
     game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
     first_may_end.set()
-    first_writer.join()
+    joined([first_writer])
     assert store.load_game(game_id, household=HOME_HOUSEHOLD).players == ("Alice",)
 
 

@@ -19,6 +19,7 @@ from scorekeeper.store import (
 )
 from scorekeeper.store.households import create_household
 from scorekeeper.store.schema import entries, players
+from tests.support.threads import WAIT_SECONDS, joined
 
 RULES = {"preset": "classique", "columns": ["free"], "yams_bonus": True}
 
@@ -220,7 +221,7 @@ def test_racing_submissions_of_the_same_turn_write_one_entry(store):
     outcomes = []
 
     def submit(box):
-        start.wait()
+        start.wait(timeout=WAIT_SECONDS)
         try:
             store.add_entry(game_id, 0, entry(0, box=box), finished=False, household=HOME_HOUSEHOLD)
             outcomes.append("written")
@@ -230,8 +231,7 @@ def test_racing_submissions_of_the_same_turn_write_one_entry(store):
     threads = [threading.Thread(target=submit, args=(box,)) for box in ("sixes", "chance")]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    joined(threads)
 
     assert sorted(outcomes) == ["stale", "written"]
     assert len(store.load_game(game_id, household=HOME_HOUSEHOLD).entries) == 1

@@ -19,6 +19,7 @@ from scorekeeper.store.quotas import (
     check_room,
 )
 from scorekeeper.store.schema import games, quota_uses
+from tests.support.threads import WAIT_SECONDS, joined
 
 PAGES = Quota(PDF_PAGES, 5, MINUTE)
 
@@ -98,7 +99,7 @@ def test_a_quota_holds_when_many_take_its_last_units_at_once(store, households):
     taken, refused = [], []
 
     def take() -> None:
-        start.wait()
+        start.wait(timeout=WAIT_SECONDS)
         try:
             taken.append(quotas.take(store, household=a, quota=PAGES, amount=1))
         except QuotaExceeded:
@@ -107,8 +108,7 @@ def test_a_quota_holds_when_many_take_its_last_units_at_once(store, households):
     threads = [threading.Thread(target=take) for _ in range(12)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    joined(threads)
     assert (len(taken), len(refused)) == (5, 7)
     assert _uses(store) == 5
 

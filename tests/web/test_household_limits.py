@@ -16,6 +16,7 @@ from scorekeeper.store.households import count_households
 from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import csrf_token
+from tests.support.threads import WAIT_SECONDS, joined
 
 SIMULTANEOUS = 40
 
@@ -60,7 +61,7 @@ def _at_once(app, count: int, send: Callable) -> list[int]:
     statuses = []
 
     def run(client, token):
-        barrier.wait()
+        barrier.wait(timeout=WAIT_SECONDS)
         statuses.append(send(client, token).status_code)
 
     threads = [
@@ -68,8 +69,7 @@ def _at_once(app, count: int, send: Callable) -> list[int]:
     ]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    joined(threads)
     return statuses
 
 

@@ -16,6 +16,7 @@ from scorekeeper.workers import WORKER_NICENESS, WorkerSettings
 from tests.support.apps import HOSTED
 from tests.support.forms import csrf_token
 from tests.support.games import every_row
+from tests.support.threads import WAIT_SECONDS, joined
 
 SETTINGS = WorkerSettings(workers=1, queue=1, jobs_per_worker=10, timeout_seconds=30.0)
 
@@ -25,6 +26,14 @@ def held(seconds: float) -> tuple[float, float]:
     began = time.time()
     time.sleep(seconds)
     return began, time.time()
+
+
+def held_until(release: str) -> None:
+    """Runs in a worker: a hash that holds its seat until the file ``release`` exists (a
+    minute at most), however slow the machine is meanwhile."""
+    deadline = time.monotonic() + 60
+    while not os.path.exists(release) and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def priority() -> int:
@@ -51,14 +60,13 @@ def test_two_server_processes_hash_one_passphrase_at_a_time_between_them(tmp_pat
     spans, start = [], threading.Barrier(2)
 
     def hash_for(pool: PassphraseWorkers) -> None:
-        start.wait()
+        start.wait(timeout=WAIT_SECONDS)
         spans.append(pool.hash_in_turn(STRANGERS, str(tmp_path), held, 0.5))
 
     threads = [threading.Thread(target=hash_for, args=(pool,)) for pool in (first, second)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    joined(threads)
     (_began, ended), (next_began, _next_ended) = sorted(spans)
     assert ended <= next_began
 
@@ -79,9 +87,14 @@ def test_a_sign_up_with_no_seat_to_wait_gets_a_503_and_changes_nothing(instance_
     token = csrf_token(client, "/household/new")
     with app.app_context():
         pool = hashers()
-    # Strangers' passphrases fill their seats: one being hashed, one waiting.
+    # Strangers' passphrases fill their seats, one being hashed and one waiting, until the
+    # test has seen the sign-up refused.
+    release = instance_path / "release"
     busy = [
-        threading.Thread(target=pool.hash_in_turn, args=(STRANGERS, str(instance_path), held, 3.0))
+        threading.Thread(
+            target=pool.hash_in_turn,
+            args=(STRANGERS, str(instance_path), held_until, str(release)),
+        )
         for _ in range(2)
     ]
     for thread in busy:
@@ -105,9 +118,11 @@ def test_a_sign_up_with_no_seat_to_wait_gets_a_503_and_changes_nothing(instance_
         assert _without_counters(every_row(store)) == _without_counters(before)
         assert count_households(store) == 1
     finally:
+        release.touch()
         for thread in busy:
-            thread.join()
+            thread.join(timeout=120)
         store.dispose()
+    assert not any(thread.is_alive() for thread in busy)
 
 
 def _without_counters(rows: dict) -> dict:
