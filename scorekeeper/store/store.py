@@ -257,6 +257,12 @@ def dice_text(dice: Iterable[int]) -> str:
     return "".join(str(die) for die in dice)
 
 
+def _rematch(connection: Connection, game_id: int, household: int) -> int | None:
+    return connection.scalar(
+        select(games.c.id).where(games.c.household_id == household, games.c.rematch_of == game_id)
+    )
+
+
 def _entry_record(row) -> EntryRecord:
     return EntryRecord(
         seq=row.seq,
@@ -414,25 +420,44 @@ class Store:
         """Close the pooled connections (before deleting the database file, for instance)."""
         self.engine.dispose()
 
-    def create_game(self, rules: dict[str, Any], names: Sequence[str], *, household: int) -> int:
+    def create_game(
+        self,
+        rules: dict[str, Any],
+        names: Sequence[str],
+        *,
+        household: int,
+        rematch_of: int | None = None,
+    ) -> int:
         """Start a game with these players in seat order; return its id.
 
         Each name finds the player who already has it (ignoring case) or makes a new one.
+        With ``rematch_of``, the game is the Revanche of that one, made once: when it exists
+        already (a second tap, another tablet), its id is returned and nothing is made.
         Raises InvalidPlayers for no name, a blank or too long name, or a name given twice;
         QuotaExceeded when the household keeps as many games as its quota allows.
         """
         cleaned = _clean_names(names)
         rules_text = json.dumps(rules, sort_keys=True)
         try:
-            return self._create_game(rules_text, cleaned, household)
+            return self._create_game(rules_text, cleaned, household, rematch_of)
         except IntegrityError:
-            # Another game created one of these players at the same moment; it exists now.
-            return self._create_game(rules_text, cleaned, household)
+            # Another game created one of these players, or this rematch, at the same
+            # moment: it exists now.
+            return self._create_game(rules_text, cleaned, household, rematch_of)
 
-    def _create_game(self, rules_text: str, names: list[str], household: int) -> int:
+    def rematch(self, game_id: int, *, household: int) -> int | None:
+        """The id of the household's game made as the Revanche of ``game_id``, if any."""
+        with self.engine.begin() as connection:
+            return _rematch(connection, game_id, household)
+
+    def _create_game(
+        self, rules_text: str, names: list[str], household: int, rematch_of: int | None
+    ) -> int:
         now = utc_now()
 
         def create(connection: Connection) -> int:
+            if rematch_of is not None and (made := _rematch(connection, rematch_of, household)):
+                return made
             game_id = connection.execute(
                 insert(games).values(
                     household_id=household,
@@ -440,6 +465,7 @@ class Store:
                     status=IN_PROGRESS,
                     created_at=now,
                     updated_at=now,
+                    rematch_of=rematch_of,
                 )
             ).inserted_primary_key[0]
             for seat, name in enumerate(names):

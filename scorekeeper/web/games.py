@@ -364,11 +364,12 @@ def ranking(game_id: int):
 
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int):
-    """A new game with the same players and rules; the next seat throws first this time."""
+    """A new game with the same players and rules; the next seat throws first this time.
+    Made once: Revanche tapped again (after Back, or on another tablet) opens that game."""
     _record, state = load_or_404(game_id)  # the app's CSRF check has passed already
     if not state.is_over:
         flash(_("La revanche se joue une fois la partie terminée."), "error")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     names = [*state.players[1:], state.players[0]]
-    game_id = start_game(store(), state.rules, names, household=household())
-    return redirect(url_for("games.sheet", game_id=game_id), code=303)
+    rematch_id = start_game(store(), state.rules, names, household=household(), rematch_of=game_id)
+    return redirect(url_for("games.sheet", game_id=rematch_id), code=303)
