@@ -177,24 +177,56 @@ def top_results(
         return [ResultLine(*row) for row in connection.execute(query)]
 
 
-def records(store: Store, key: str, *, household: int) -> dict[str, ResultLine]:
-    """Each record of a rule set with the result that set it first (the earliest of equals).
+# The holders of a shared record named on the page; beyond, « and others ». The ties read
+# to find them are bounded too: a player may hold a record in many games.
+RECORD_HOLDERS_NAMED = 6
+RECORD_ROWS_READ = 200
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record of a rule set and every player who holds it, each at the game where they
+    first reached it, the earliest first; ``others`` when more hold it than are named."""
+
+    holders: tuple[ResultLine, ...]
+    others: bool
+
+
+def records(store: Store, key: str, *, household: int) -> dict[str, Record]:
+    """Each record of a rule set with the players who hold it (two Yams in one game may be
+    anyone's): the best value, then the results that equal it, earliest first.
 
     A record still at 0 (no Yams yet, no upper bonus yet) is no record and is left out.
     """
     found = {}
+    of_rule_set = and_(results.c.household_id == household, results.c.rules_key == key)
     with store.engine.connect() as connection:
         for name, column in RECORDS.items():
-            # The first row of the (household, rules_key, record DESC, finished_at, game_id)
-            # index.
-            row = connection.execute(
+            # Walks the (household, rules_key, record DESC, finished_at, game_id) index: the
+            # best value, then its equals in order, until enough players are named.
+            best = connection.scalar(
+                select(column).where(of_rule_set).order_by(column.desc()).limit(1)
+            )
+            if not best:
+                continue
+            holders: dict[int, ResultLine] = {}
+            equals = (
                 _lines_query()
-                .where(results.c.household_id == household, results.c.rules_key == key)
-                .order_by(column.desc(), results.c.finished_at, results.c.game_id)
+                .where(of_rule_set, column == best)
+                .order_by(results.c.finished_at, results.c.game_id)
+            )
+            for row in connection.execute(equals.limit(RECORD_ROWS_READ)):
+                holders.setdefault(row.player_id, ResultLine(*row))
+                if len(holders) == RECORD_HOLDERS_NAMED:
+                    break
+            named = list(holders.values())
+            # Whether anyone not named holds it too, however many games the named ones have.
+            others = connection.scalar(
+                select(results.c.player_id)
+                .where(of_rule_set, column == best, results.c.player_id.not_in(holders))
                 .limit(1)
-            ).one_or_none()
-            if row is not None and getattr(row, name):
-                found[name] = ResultLine(*row)
+            )
+            found[name] = Record(tuple(named), others is not None)
     return found
 
 
