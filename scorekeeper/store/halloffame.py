@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy import Connection, and_, func, select
 
 from scorekeeper.rules import Rules
-from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
+from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS, GameSummary
 from scorekeeper.store.schema import (
     game_players,
     games,
@@ -23,7 +23,7 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.store import Store
+from scorekeeper.store.store import Store, game_summaries, listed, utc_now
 
 # The records of a rule set: the column that holds each, highest first.
 RECORDS = {
@@ -114,16 +114,6 @@ class PlayerRuleSetStats:
     @property
     def barred_rate(self) -> float:
         return self.barred_count / self.cells
-
-
-@dataclass(frozen=True)
-class OpenGame:
-    """A game of a player that is not finished: in progress or abandoned."""
-
-    id: int
-    status: str
-    created_at: datetime
-    updated_at: datetime
 
 
 _LINE_COLUMNS = (
@@ -379,19 +369,26 @@ def player_recent_totals(
     return [ResultLine(*row) for row in reversed(rows)]
 
 
-def player_open_games(store: Store, player_id: int, *, household: int) -> list[OpenGame]:
-    """A player's games in progress and abandoned ones, the latest played first."""
-    open_ids = select(games.c.id).where(
-        games.c.household_id == household, games.c.status.in_((IN_PROGRESS, ABANDONED))
-    )
+def player_open_games(store: Store, player_id: int, *, household: int) -> list[GameSummary]:
+    """A player's games in progress and abandoned ones, the latest played first; those never
+    played are left out once a day has passed, as in the list of games in progress."""
     with store.engine.connect() as connection:
-        rows = connection.execute(
-            select(games.c.id, games.c.status, games.c.created_at, games.c.updated_at)
-            .join(
-                game_players,
-                and_(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id),
+        ids = list(
+            connection.scalars(
+                select(games.c.id)
+                .join(
+                    game_players,
+                    and_(
+                        game_players.c.game_id == games.c.id,
+                        game_players.c.player_id == player_id,
+                    ),
+                )
+                .where(
+                    games.c.household_id == household,
+                    games.c.status.in_((IN_PROGRESS, ABANDONED)),
+                    listed(utc_now()),
+                )
+                .order_by(games.c.updated_at.desc(), games.c.id.desc())
             )
-            .where(games.c.id.in_(open_ids))
-            .order_by(games.c.updated_at.desc(), games.c.id.desc())
-        ).all()
-    return [OpenGame(*row) for row in rows]
+        )
+        return game_summaries(connection, ids)
