@@ -20,8 +20,10 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import select
 import sys
 import threading
+import time
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -119,6 +121,7 @@ class Workers:
                     mp_context=_context(),
                     max_tasks_per_child=self.settings.jobs_per_worker,
                     initializer=_start_worker,
+                    initargs=(os.getpid(),),
                 )
             return self._executor
 
@@ -137,8 +140,52 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _start_worker() -> None:
+def _start_worker(server_pid: int) -> None:
     lower_priority()
+    end_with(server_pid)
+
+
+def end_with(server_pid: int) -> None:
+    """End the calling worker as soon as the server process ``server_pid`` ends, however it
+    ends (SIGKILL, a crash, SIGTERM without a handler).
+
+    A pool's worker holds its own job queue's pipe and the fork server's open, so neither
+    sees the server go: without this, a server that could not shut its pool down left its
+    workers waiting for a job forever, adopted by PID 1, and the fork server waiting for
+    them. Once the workers end, the fork server and multiprocessing's resource tracker end
+    too: nobody holds their pipes any more.
+    """
+    threading.Thread(
+        target=_exit_when_ended, args=(server_pid,), name="end-with-server", daemon=True
+    ).start()
+
+
+# How often a system without pidfd_open (not Linux) looks whether the server is still there.
+SERVER_POLL_SECONDS = 1.0
+
+
+def _exit_when_ended(server_pid: int) -> None:
+    try:
+        handle = os.pidfd_open(server_pid)
+    except ProcessLookupError:
+        os._exit(0)  # gone already
+    except (AttributeError, OSError):
+        while _is_running(server_pid):
+            time.sleep(SERVER_POLL_SECONDS)
+    else:
+        select.select([handle], [], [])  # readable once the process has ended
+    # The job under way is for nobody now: no clean-up is owed to a server that is gone.
+    os._exit(0)
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only whether the process exists
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        pass
+    return True
 
 
 def lower_priority() -> None:

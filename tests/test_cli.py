@@ -28,7 +28,16 @@ def test_serve_help_lists_its_options():
 
 def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monkeypatch):
     served = {}
-    monkeypatch.setattr(waitress, "serve", lambda app, **options: served.update(options))
+
+    class Server:
+        def run(self):
+            served["run"] = True
+
+    def create_server(app, **options):
+        served.update(options)
+        return Server()
+
+    monkeypatch.setattr(waitress, "create_server", create_server)
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
     instance = tmp_path / "home"
 
@@ -44,6 +53,7 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
         "port": 8123,
         "threads": cli.SERVER_THREADS,
         "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default,
+        "run": True,
     }
     if not ON_POSTGRESQL:  # there the database is the test's, named by the environment
         assert (instance / DATABASE_FILE).is_file()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.fairness import FairQueue
 from scorekeeper.rules.options import Rules
-from scorekeeper.workers import lower_priority
+from scorekeeper.workers import end_with, lower_priority
 
 if TYPE_CHECKING:
     from scorekeeper.advisor.strategy import Strategy
@@ -67,6 +67,7 @@ def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> N
     """The body of the worker process: build the table (unless another process just did)
     and save it, publishing the share of states solved in ``done``."""
     lower_priority()  # a turn played during a build keeps its speed
+    end_with(os.getppid())  # spawned by the server itself: a build for nobody stops
     reuse_freed_memory()
     Path(instance_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(instance_dir) / LOCK_FILE, "w") as lock:

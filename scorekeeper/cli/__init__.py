@@ -8,6 +8,7 @@ the advisor (numpy) or WeasyPrint, and `serve` loads the app only.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import sys
@@ -121,6 +122,9 @@ SERVER_THREADS = 4
 @instance_option
 def serve(host: str, port: int, instance: Path | None) -> None:
     """Serve the score keeper on the home network."""
+    import logging
+    import signal
+
     import waitress
 
     from scorekeeper.app import create_app
@@ -128,13 +132,36 @@ def serve(host: str, port: int, instance: Path | None) -> None:
 
     app = create_app(instance_path=instance)
     click.echo(f"Instance folder: {app.instance_path}")
+    logging.basicConfig()  # waitress's warnings, as waitress.serve would show them
+    try:
+        # Listening before any address is printed: a port taken says so, not "Open ...".
+        # Waitress refuses a larger body itself, before writing any of it to a temporary file.
+        server = waitress.create_server(
+            app,
+            host=host,
+            port=port,
+            threads=SERVER_THREADS,
+            max_request_body_size=largest_body(app),
+        )
+    except OSError as error:
+        raise click.ClickException(cannot_listen(host, port, error)) from None
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
-    # Waitress refuses a larger body itself, before writing any of it to a temporary file.
-    waitress.serve(
-        app, host=host, port=port, threads=SERVER_THREADS, max_request_body_size=largest_body(app)
-    )
+    # SIGTERM (systemd, kill, a closed session) stops the server as Ctrl-C does: waitress
+    # closes its sockets and the worker pools are shut down on the way out.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    server.run()
+
+
+def cannot_listen(host: str, port: int, error: OSError) -> str:
+    """Why `serve` cannot listen, in one line that says what to do."""
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} is already in use (another score keeper, or another program): "
+            f"choose another with --port, for instance --port {port + 1 if port < 65535 else 8000}"
+        )
+    return f"cannot listen on {host}:{port}: {error.strerror or error}"
 
 
 @main.command()

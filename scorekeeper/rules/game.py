@@ -179,6 +179,12 @@ class Placement:
     forced: RuleError | None = None
 
 
+def progress(entry_count: int, player_count: int) -> tuple[int, int]:
+    """The round being played (from 1) and the seat whose turn it is after ``entry_count``
+    entries: players play in seat order, one box a turn (also for a game not replayed)."""
+    return entry_count // player_count + 1, entry_count % player_count
+
+
 class GameState:
     """The state after some entries. Immutable: ``play`` returns a new state."""
 
@@ -210,12 +216,12 @@ class GameState:
     @property
     def active_player(self) -> int | None:
         """The seat whose turn it is: players play in seat order, one box a turn."""
-        return None if self.is_over else len(self.entries) % len(self.players)
+        return None if self.is_over else progress(len(self.entries), len(self.players))[1]
 
     @property
     def turn(self) -> int:
         """The round being played, from 1 (every player has played ``turn - 1`` times)."""
-        return len(self.entries) // len(self.players) + 1
+        return progress(len(self.entries), len(self.players))[0]
 
     def placement(self, player: int, kind: str, dice: Dice) -> Placement:
         """The boxes of a column that these dice may fill now (column order, then joker)."""

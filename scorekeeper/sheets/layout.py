@@ -257,6 +257,24 @@ def bonus_result(column: Column) -> Hint | None:
     return Hint(N_("manqué de %(points)d"), {"points": column.bonus_missing})
 
 
+def bonus_pace(column: Column) -> Hint | None:
+    """The upper section's pace beside the shortfall, against three of each face, in a word
+    (« avance +3 », « retard −4 »): a bare « (+3) » read as points to add. None before the
+    first upper box, or once the section is complete (bonus_result says it then)."""
+    if not column.upper_started or column.upper_complete:
+        return None
+    balance = column.bonus_balance
+    if balance > 0:
+        return Hint(N_("avance +%(points)d"), {"points": balance})
+    if balance < 0:
+        return Hint(N_("retard −%(points)d"), {"points": -balance})
+    return Hint(N_("à jour"), {})
+
+
+# The pace explained in a sentence: a tap on it, its tooltip and screen readers.
+PACE_EXPLAINED = N_("Prime du haut : %(pace)s sur le rythme de trois de chaque face.")
+
+
 def _page_mm(paper: Paper, landscape: bool) -> tuple[float, float]:
     if landscape:
         return paper.height_mm, paper.width_mm

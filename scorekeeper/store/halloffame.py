@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy import Connection, and_, func, select
 
 from scorekeeper.rules import Rules
-from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
+from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS, GameSummary
 from scorekeeper.store.schema import (
     game_players,
     games,
@@ -23,7 +23,7 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.store import Store
+from scorekeeper.store.store import Store, game_summaries, listed, utc_now
 
 # The records of a rule set: the column that holds each, highest first.
 RECORDS = {
@@ -116,16 +116,6 @@ class PlayerRuleSetStats:
         return self.barred_count / self.cells
 
 
-@dataclass(frozen=True)
-class OpenGame:
-    """A game of a player that is not finished: in progress or abandoned."""
-
-    id: int
-    status: str
-    created_at: datetime
-    updated_at: datetime
-
-
 _LINE_COLUMNS = (
     results.c.game_id,
     results.c.player_id,
@@ -177,24 +167,56 @@ def top_results(
         return [ResultLine(*row) for row in connection.execute(query)]
 
 
-def records(store: Store, key: str, *, household: int) -> dict[str, ResultLine]:
-    """Each record of a rule set with the result that set it first (the earliest of equals).
+# The holders of a shared record named on the page; beyond, « and others ». The ties read
+# to find them are bounded too: a player may hold a record in many games.
+RECORD_HOLDERS_NAMED = 6
+RECORD_ROWS_READ = 200
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record of a rule set and every player who holds it, each at the game where they
+    first reached it, the earliest first; ``others`` when more hold it than are named."""
+
+    holders: tuple[ResultLine, ...]
+    others: bool
+
+
+def records(store: Store, key: str, *, household: int) -> dict[str, Record]:
+    """Each record of a rule set with the players who hold it (two Yams in one game may be
+    anyone's): the best value, then the results that equal it, earliest first.
 
     A record still at 0 (no Yams yet, no upper bonus yet) is no record and is left out.
     """
     found = {}
+    of_rule_set = and_(results.c.household_id == household, results.c.rules_key == key)
     with store.engine.connect() as connection:
         for name, column in RECORDS.items():
-            # The first row of the (household, rules_key, record DESC, finished_at, game_id)
-            # index.
-            row = connection.execute(
+            # Walks the (household, rules_key, record DESC, finished_at, game_id) index: the
+            # best value, then its equals in order, until enough players are named.
+            best = connection.scalar(
+                select(column).where(of_rule_set).order_by(column.desc()).limit(1)
+            )
+            if not best:
+                continue
+            holders: dict[int, ResultLine] = {}
+            equals = (
                 _lines_query()
-                .where(results.c.household_id == household, results.c.rules_key == key)
-                .order_by(column.desc(), results.c.finished_at, results.c.game_id)
+                .where(of_rule_set, column == best)
+                .order_by(results.c.finished_at, results.c.game_id)
+            )
+            for row in connection.execute(equals.limit(RECORD_ROWS_READ)):
+                holders.setdefault(row.player_id, ResultLine(*row))
+                if len(holders) == RECORD_HOLDERS_NAMED:
+                    break
+            named = list(holders.values())
+            # Whether anyone not named holds it too, however many games the named ones have.
+            others = connection.scalar(
+                select(results.c.player_id)
+                .where(of_rule_set, column == best, results.c.player_id.not_in(holders))
                 .limit(1)
-            ).one_or_none()
-            if row is not None and getattr(row, name):
-                found[name] = ResultLine(*row)
+            )
+            found[name] = Record(tuple(named), others is not None)
     return found
 
 
@@ -347,19 +369,26 @@ def player_recent_totals(
     return [ResultLine(*row) for row in reversed(rows)]
 
 
-def player_open_games(store: Store, player_id: int, *, household: int) -> list[OpenGame]:
-    """A player's games in progress and abandoned ones, the latest played first."""
-    open_ids = select(games.c.id).where(
-        games.c.household_id == household, games.c.status.in_((IN_PROGRESS, ABANDONED))
-    )
+def player_open_games(store: Store, player_id: int, *, household: int) -> list[GameSummary]:
+    """A player's games in progress and abandoned ones, the latest played first; those never
+    played are left out once a day has passed, as in the list of games in progress."""
     with store.engine.connect() as connection:
-        rows = connection.execute(
-            select(games.c.id, games.c.status, games.c.created_at, games.c.updated_at)
-            .join(
-                game_players,
-                and_(game_players.c.game_id == games.c.id, game_players.c.player_id == player_id),
+        ids = list(
+            connection.scalars(
+                select(games.c.id)
+                .join(
+                    game_players,
+                    and_(
+                        game_players.c.game_id == games.c.id,
+                        game_players.c.player_id == player_id,
+                    ),
+                )
+                .where(
+                    games.c.household_id == household,
+                    games.c.status.in_((IN_PROGRESS, ABANDONED)),
+                    listed(utc_now()),
+                )
+                .order_by(games.c.updated_at.desc(), games.c.id.desc())
             )
-            .where(games.c.id.in_(open_ids))
-            .order_by(games.c.updated_at.desc(), games.c.id.desc())
-        ).all()
-    return [OpenGame(*row) for row in rows]
+        )
+        return game_summaries(connection, ids)

@@ -68,10 +68,20 @@ def state_of(record: GameRecord) -> GameState:
     return replay(Rules.from_dict(record.rules), record.players, entries)
 
 
-def start_game(store: Store, rules: Rules, names: Sequence[str], *, household: int) -> int:
-    """Store a new game once the rules accept its players; RuleError says what is wrong."""
+def start_game(
+    store: Store,
+    rules: Rules,
+    names: Sequence[str],
+    *,
+    household: int,
+    rematch_of: int | None = None,
+) -> int:
+    """Store a new game once the rules accept its players; RuleError says what is wrong.
+    With ``rematch_of``, the Revanche of that game: made once, its id every time after."""
     check_players(names)
-    return store.create_game(rules.to_dict(), list(names), household=household)
+    return store.create_game(
+        rules.to_dict(), list(names), household=household, rematch_of=rematch_of
+    )
 
 
 def load(store: Store, game_id: int, *, household: int) -> tuple[GameRecord, GameState]:

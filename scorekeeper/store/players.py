@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.rules import check_players
 from scorekeeper.store.errors import StoreError
 from scorekeeper.store.results import rebuild_player_aggregates
-from scorekeeper.store.schema import game_players, player_stats, players, results
+from scorekeeper.store.schema import game_players, games, player_stats, players, results
 from scorekeeper.store.store import Store, player_key
 
 
@@ -121,6 +121,23 @@ def list_players(
     )
     with store.engine.connect() as connection:
         return [PlayerSummary(*row) for row in connection.execute(query)]
+
+
+def recent_players(store: Store, limit: int, *, household: int) -> list[str]:
+    """The names of the household's players who sat at its latest games, the most recent
+    first: one tap each on the new-game screen."""
+    last_seen = func.max(games.c.created_at)
+    query = (
+        select(players.c.name)
+        .join(game_players, game_players.c.player_id == players.c.id)
+        .join(games, games.c.id == game_players.c.game_id)
+        .where(_own(household), games.c.household_id == household)
+        .group_by(players.c.id, players.c.name)
+        .order_by(last_seen.desc(), players.c.id)
+        .limit(limit)
+    )
+    with store.engine.connect() as connection:
+        return list(connection.scalars(query))
 
 
 def other_players(store: Store, player_id: int, *, household: int) -> list[PlayerRecord]:

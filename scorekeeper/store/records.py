@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from scorekeeper.rules.game import progress
+
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 ABANDONED = "abandoned"
@@ -61,10 +63,21 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class GameSummary:
-    """What the home page lists about a game in progress."""
+    """What a list of games not finished says about each: its players, whose turn it is
+    and in which round, without replaying it."""
 
     id: int
     players: tuple[str, ...]
     entry_count: int
     created_at: datetime
     updated_at: datetime
+    status: str
+    turns_per_player: int
+
+    @property
+    def turn(self) -> int:
+        return progress(self.entry_count, len(self.players))[0]
+
+    @property
+    def next_player(self) -> str:
+        return self.players[progress(self.entry_count, len(self.players))[1]]

@@ -87,6 +87,10 @@ games = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),
+    # The game this one is the Revanche of: unique, so that a rematch is made once however
+    # often (or from however many tablets) Revanche is tapped. No foreign key, as above.
+    Column("rematch_of", Integer, nullable=True),
+    Index("ix_games_rematch_of", "rematch_of", unique=True),
     # Never reuse a deleted game's number (a PostgreSQL sequence never does anyway).
     sqlite_autoincrement=True,
 )

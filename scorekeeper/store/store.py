@@ -12,7 +12,7 @@ import json
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 from weakref import WeakSet
 
@@ -24,17 +24,19 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     func,
     insert,
     inspect,
     make_url,
+    or_,
     select,
     text,
 )
 from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 
-from scorekeeper.rules import GameState
+from scorekeeper.rules import GameState, Rules
 from scorekeeper.store.errors import (
     GameNotFound,
     InvalidPlayers,
@@ -257,6 +259,12 @@ def dice_text(dice: Iterable[int]) -> str:
     return "".join(str(die) for die in dice)
 
 
+def _rematch(connection: Connection, game_id: int, household: int) -> int | None:
+    return connection.scalar(
+        select(games.c.id).where(games.c.household_id == household, games.c.rematch_of == game_id)
+    )
+
+
 def _entry_record(row) -> EntryRecord:
     return EntryRecord(
         seq=row.seq,
@@ -272,6 +280,56 @@ def _entry_record(row) -> EntryRecord:
 _ENTRY_COUNT = (
     select(func.count()).where(entries.c.game_id == games.c.id).correlate(games).scalar_subquery()
 )
+
+
+# A game started and never played (names typed, then nobody threw) is left out of the lists
+# of games once this long has passed since: kept, not abandoned, so that nothing is written
+# behind anyone's back; it is still at its address, and its first entry lists it again.
+UNPLAYED_LISTED_FOR = timedelta(days=1)
+
+
+def listed(now: datetime):
+    """The condition on ``games`` of the games that lists show: played, or recent."""
+    return or_(
+        games.c.updated_at >= now - UNPLAYED_LISTED_FOR,
+        exists().where(entries.c.game_id == games.c.id),
+    )
+
+
+def game_summaries(connection: Connection, ids: list[int]) -> list[GameSummary]:
+    """What lists show about these games, in the order of ``ids``."""
+    rows = connection.execute(
+        select(
+            games.c.id,
+            games.c.created_at,
+            games.c.updated_at,
+            games.c.status,
+            games.c.rules,
+            _ENTRY_COUNT.label("entry_count"),
+        ).where(games.c.id.in_(ids))
+    ).all()
+    seats = connection.execute(
+        select(game_players.c.game_id, game_players.c.name)
+        .where(game_players.c.game_id.in_(ids))
+        .order_by(game_players.c.game_id, game_players.c.seat)
+    ).all()
+    names: dict[int, list[str]] = {}
+    for seat in seats:
+        names.setdefault(seat.game_id, []).append(seat.name)
+    by_id = {row.id: row for row in rows}
+    return [
+        GameSummary(
+            id=row.id,
+            players=tuple(names.get(row.id, ())),
+            entry_count=row.entry_count,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            status=row.status,
+            turns_per_player=Rules.from_dict(json.loads(row.rules)).turns_per_player,
+        )
+        for row in (by_id[game_id] for game_id in ids if game_id in by_id)
+    ]
+
 
 # The statements of every request (a game's version) and of every turn (load, write), built
 # once with a bound game id: a statement built at each call costs SQLAlchemy more to build
@@ -414,25 +472,44 @@ class Store:
         """Close the pooled connections (before deleting the database file, for instance)."""
         self.engine.dispose()
 
-    def create_game(self, rules: dict[str, Any], names: Sequence[str], *, household: int) -> int:
+    def create_game(
+        self,
+        rules: dict[str, Any],
+        names: Sequence[str],
+        *,
+        household: int,
+        rematch_of: int | None = None,
+    ) -> int:
         """Start a game with these players in seat order; return its id.
 
         Each name finds the player who already has it (ignoring case) or makes a new one.
+        With ``rematch_of``, the game is the Revanche of that one, made once: when it exists
+        already (a second tap, another tablet), its id is returned and nothing is made.
         Raises InvalidPlayers for no name, a blank or too long name, or a name given twice;
         QuotaExceeded when the household keeps as many games as its quota allows.
         """
         cleaned = _clean_names(names)
         rules_text = json.dumps(rules, sort_keys=True)
         try:
-            return self._create_game(rules_text, cleaned, household)
+            return self._create_game(rules_text, cleaned, household, rematch_of)
         except IntegrityError:
-            # Another game created one of these players at the same moment; it exists now.
-            return self._create_game(rules_text, cleaned, household)
+            # Another game created one of these players, or this rematch, at the same
+            # moment: it exists now.
+            return self._create_game(rules_text, cleaned, household, rematch_of)
 
-    def _create_game(self, rules_text: str, names: list[str], household: int) -> int:
+    def rematch(self, game_id: int, *, household: int) -> int | None:
+        """The id of the household's game made as the Revanche of ``game_id``, if any."""
+        with self.engine.begin() as connection:
+            return _rematch(connection, game_id, household)
+
+    def _create_game(
+        self, rules_text: str, names: list[str], household: int, rematch_of: int | None
+    ) -> int:
         now = utc_now()
 
         def create(connection: Connection) -> int:
+            if rematch_of is not None and (made := _rematch(connection, rematch_of, household)):
+                return made
             game_id = connection.execute(
                 insert(games).values(
                     household_id=household,
@@ -440,6 +517,7 @@ class Store:
                     status=IN_PROGRESS,
                     created_at=now,
                     updated_at=now,
+                    rematch_of=rematch_of,
                 )
             ).inserted_primary_key[0]
             for seat, name in enumerate(names):
@@ -602,50 +680,36 @@ class Store:
         self, *, household: int, offset: int = 0, limit: int | None = None
     ) -> list[GameSummary]:
         """The household's games still being played, the most recently played first:
-        ``limit`` of them from ``offset``, or all."""
+        ``limit`` of them from ``offset``, or all. Games never played are left out once
+        a day has passed (``listed``)."""
         with self.engine.begin() as connection:
             # The page's ids first: entries are counted and seats read for them only, however
             # many games are in progress.
             ids = list(
                 connection.scalars(
                     select(games.c.id)
-                    .where(games.c.household_id == household, games.c.status == IN_PROGRESS)
+                    .where(
+                        games.c.household_id == household,
+                        games.c.status == IN_PROGRESS,
+                        listed(utc_now()),
+                    )
                     .order_by(games.c.updated_at.desc(), games.c.id.desc())
                     .offset(offset)
                     .limit(limit)
                 )
             )
-            rows = connection.execute(
-                select(games.c.id, games.c.created_at, games.c.updated_at, _ENTRY_COUNT).where(
-                    games.c.id.in_(ids)
-                )
-            ).all()
-            seats = connection.execute(
-                select(game_players.c.game_id, game_players.c.name)
-                .where(game_players.c.game_id.in_(ids))
-                .order_by(game_players.c.game_id, game_players.c.seat)
-            ).all()
-        names: dict[int, list[str]] = {}
-        for seat in seats:
-            names.setdefault(seat.game_id, []).append(seat.name)
-        by_id = {row.id: row for row in rows}
-        return [
-            GameSummary(
-                id=row.id,
-                players=tuple(names.get(row.id, ())),
-                entry_count=row[3],
-                created_at=row.created_at,
-                updated_at=row.updated_at,
-            )
-            for row in (by_id[game_id] for game_id in ids if game_id in by_id)
-        ]
+            return game_summaries(connection, ids)
 
     def count_games_in_progress(self, *, household: int) -> int:
         with self.engine.begin() as connection:
             return connection.scalar(
                 select(func.count())
                 .select_from(games)
-                .where(games.c.household_id == household, games.c.status == IN_PROGRESS)
+                .where(
+                    games.c.household_id == household,
+                    games.c.status == IN_PROGRESS,
+                    listed(utc_now()),
+                )
             )
 
     @staticmethod

@@ -265,7 +265,8 @@ def _copies(table: Table, *left_out: str) -> list[Column]:
 
 # A seat or a result names its player by key: their ids are known in the transaction only.
 _staged_players = _staging_table("players", Column("position", Integer), *_copies(players, "id"))
-_staged_games = _staging_table("games", *_copies(games))
+# An imported game is nobody's rematch here: the game it was made after is not its number.
+_staged_games = _staging_table("games", *_copies(games, "rematch_of"))
 _staged_seats = _staging_table(
     "seats", *_copies(game_players, "player_id"), Column("player_key", players.c.name_key.type)
 )

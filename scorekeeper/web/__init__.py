@@ -5,7 +5,7 @@ from flask_babel import get_locale
 
 from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS
 from scorekeeper.rules.options import OPTIONS, SEC
-from scorekeeper.sheets.layout import bonus_result
+from scorekeeper.sheets.layout import PACE_EXPLAINED, bonus_pace, bonus_result
 from scorekeeper.web import (
     advice,
     errors,
@@ -49,6 +49,8 @@ def register_blueprints(app: Flask) -> None:
         PRESET_LABELS=PRESET_LABELS,
         get_locale=get_locale,
         bonus_result=bonus_result,
+        bonus_pace=bonus_pace,
+        PACE_EXPLAINED=PACE_EXPLAINED,
         OPTIONS=OPTIONS,
         SEC=SEC,
         rule_set_label=rule_set_label,

@@ -89,6 +89,12 @@ class PlayersAndPresetForm(Form):
         min_entries=MAX_PLAYERS,
         max_entries=2 * MAX_PLAYERS,
     )
+    # The household's players ticked among the chips, seated after the names typed: with
+    # scripts, a tick types the name in the first free line instead (static/js/new_game.js).
+    known = FieldList(
+        StringField(validators=[Optional(), Length(max=MAX_NAME_LENGTH)]),
+        max_entries=2 * MAX_PLAYERS,
+    )
     preset = RadioField(_l("Règles"), choices=PRESET_CHOICES, default="classique")
     submit = SubmitField(_l("Commencer la partie"))
 

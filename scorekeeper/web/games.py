@@ -11,8 +11,10 @@ from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
 from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
+from scorekeeper.store.players import recent_players
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
+from scorekeeper.store.store import player_key
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, load_or_404, store
@@ -34,12 +36,27 @@ def _rules_from(form: NewGameForm) -> Rules:
     return rules_from_choices({"preset": form.preset.data, SEC.name: form[SEC.name].data, **chosen})
 
 
+# Chips of the household's players on the new-game screen, the most recent first.
+KNOWN_PLAYERS_SHOWN = 12
+
+
+def _seated(form: NewGameForm) -> list[str]:
+    """The names typed, in their order, then the players ticked that were not typed."""
+    names = [name for name in form.names.data if name]
+    typed = {player_key(name) for name in names}
+    for name in form.known.data:
+        if name and player_key(name) not in typed:
+            typed.add(player_key(name))
+            names.append(name)
+    return names
+
+
 @bp.route("/new", methods=["GET", "POST"])
 def new():
     form = NewGameForm()
     error = None
     if form.validate_on_submit():
-        names = [name for name in form.names.data if name]
+        names = _seated(form)
         try:
             game_id = start_game(store(), _rules_from(form), names, household=household())
         except RuleError as rule_error:
@@ -49,7 +66,11 @@ def new():
     elif form.is_submitted():
         error = _("Vérifiez le formulaire : un nom fait au plus 40 caractères.")
     status = 422 if error else 200
-    return render_template("games/new.html", form=form, error=error), status
+    known = recent_players(store(), KNOWN_PLAYERS_SHOWN, household=household())
+    ticked = {player_key(name) for name in form.known.data if name}
+    return render_template(
+        "games/new.html", form=form, error=error, known=known, ticked=ticked
+    ), status
 
 
 # What a player may have typed so far: faces 1 to 6 and the separators parse_dice accepts.
@@ -364,11 +385,12 @@ def ranking(game_id: int):
 
 @bp.post("/<int:game_id>/rematch")
 def rematch(game_id: int):
-    """A new game with the same players and rules; the next seat throws first this time."""
+    """A new game with the same players and rules; the next seat throws first this time.
+    Made once: Revanche tapped again (after Back, or on another tablet) opens that game."""
     _record, state = load_or_404(game_id)  # the app's CSRF check has passed already
     if not state.is_over:
         flash(_("La revanche se joue une fois la partie terminée."), "error")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     names = [*state.players[1:], state.players[0]]
-    game_id = start_game(store(), state.rules, names, household=household())
-    return redirect(url_for("games.sheet", game_id=game_id), code=303)
+    rematch_id = start_game(store(), state.rules, names, household=household(), rematch_of=game_id)
+    return redirect(url_for("games.sheet", game_id=rematch_id), code=303)

@@ -215,6 +215,12 @@ function start(form) {
       refuse(form.dataset.otherSeat);
       return;
     }
+    // A mark that says more in a sentence (the bonus's pace): that sentence, in the same place.
+    const explained = event.target.closest("[data-explain]");
+    if (explained) {
+      refuse(explained.dataset.explain);
+      return;
+    }
     const button = event.target.closest("button");
     if (!button || button.hasAttribute("data-confirm")) return; // a confirmation posts the form
     const { name, value } = button;
@@ -306,6 +312,9 @@ function start(form) {
 
   const pane = document.getElementById("sheet-live");
   centre(pane, pane.querySelector("th.player.active"), pane.querySelector("th.corner").offsetWidth);
+  // The hint that the sheet scrolls sideways, only where it does at this screen's width.
+  const hint = document.getElementById("scroll-hint");
+  if (hint) hint.hidden = pane.scrollWidth <= pane.clientWidth;
   centre(document.querySelector(".scoreboard"), document.querySelector(".score-chip.active"));
 }
 

@@ -87,7 +87,7 @@ def test_create_join_by_link_play_and_remove_a_tablet(browser, hosted_server, ar
 
         first.goto("/")
         first.get_by_role("link", name="Nouvelle partie").click()
-        first.get_by_label("Joueur 1", exact=True).fill("Mag")
+        first.get_by_role("textbox", name="Joueur 1", exact=True).fill("Mag")
         first.get_by_role("button", name="Commencer la partie").click()
         expect(first).to_have_title(re.compile("^À Mag de jouer"))
         tap_dice(first, "66666")

@@ -89,8 +89,8 @@ def write_box(page, label):
 def test_a_whole_two_player_game_by_taps(open_page):
     page = open_page("/")
     page.get_by_role("link", name="Nouvelle partie").click()
-    page.get_by_label("Joueur 1", exact=True).fill("Mag")
-    page.get_by_label("Joueur 2", exact=True).fill("Alix")
+    page.get_by_role("textbox", name="Joueur 1", exact=True).fill("Mag")
+    page.get_by_role("textbox", name="Joueur 2", exact=True).fill("Alix")
     page.get_by_role("button", name="Commencer la partie").click()
     expect(page).to_have_title(re.compile("^À Mag de jouer"))
     for mag, alix in GAME:

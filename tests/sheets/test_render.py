@@ -315,7 +315,7 @@ class _SheetRows(HTMLParser):
     Texts only for screen readers (and the short forms shown in narrow columns) are left out.
     """
 
-    LEFT_OUT = {"visually-hidden", "missing-short", "hint"}
+    LEFT_OUT = {"visually-hidden", "short-form", "hint"}
     VOID = {"meta", "link", "br", "img", "input", "hr", "col"}
 
     def __init__(self, html: str):

@@ -139,7 +139,8 @@ def hall_of_fame(store):
         },
         "records": {
             found.rules: {
-                name: line(x) for name, x in hof.records(store, found.key, household=home).items()
+                name: ([line(x) for x in record.holders], record.others)
+                for name, record in hof.records(store, found.key, household=home).items()
             }
             for found in sets
         },

@@ -2,6 +2,7 @@
 
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.lifecycle import delete_game
 from scorekeeper.store.play import load
 from scorekeeper.web import main
 
@@ -191,6 +192,25 @@ def test_rematch_same_players_next_seat_first_same_rules(table, app):
     assert new_id != game_id and not after.entries
     assert list(after.players) == ["Alix", "Mag"]
     assert after.rules == before.rules and after.rules.four_kind == "fixed40"
+
+
+def test_a_rematch_is_made_once(table, app):
+    """Revanche, Back, Revanche (or a second tablet): the game the first tap made, again."""
+    game_id = table.new_game(["Mag", "Alix"])
+    finish(table, game_id)
+    store = app.extensions["scorekeeper.store"]
+    first = table.post(f"/games/{game_id}/rematch", {}).headers["Location"]
+    in_progress = store.games_in_progress(household=HOME_HOUSEHOLD)
+    again = table.post(f"/games/{game_id}/rematch", {}).headers["Location"]
+    assert again == first
+    assert store.games_in_progress(household=HOME_HOUSEHOLD) == in_progress
+    rematch_id = int(first.rsplit("/", 1)[1])
+    assert store.rematch(game_id, household=HOME_HOUSEHOLD) == rematch_id
+    # Deleted, the rematch can be made anew.
+    delete_game(store, rematch_id, household=HOME_HOUSEHOLD)
+    assert store.rematch(game_id, household=HOME_HOUSEHOLD) is None
+    remade = table.post(f"/games/{game_id}/rematch", {}).headers["Location"]
+    assert remade != first
 
 
 def test_rematch_refused_before_the_end_and_without_token(table, snapshot):

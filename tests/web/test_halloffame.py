@@ -159,3 +159,45 @@ def test_the_bonus_streak_record(app, client):
 def test_rule_set_labels(app, rules, label):
     with app.test_request_context():
         assert rule_set_label(Rules.from_dict(rules)) == label
+
+
+def records_shown(html):
+    """Each record's line as a reader sees it: its text, spaces folded."""
+    section = html[html.index('id="records-title"') : html.index('id="recent-title"')]
+    lines = re.findall(r"<dd[^>]*>(.*?)</dd>", section, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", "", line).split()) for line in lines]
+
+
+def test_a_record_shared_names_every_player_who_holds_it(table):
+    """The same game played twice, seats swapped: Alix and Mag each hold 413 points and
+    2 Yams in one game; each is named once, with the game, the earliest first."""
+    first = play_the_flow_game(table)
+    second = table.new_game(["Alix", "Mag"])
+    for seq, (dice, box) in enumerate(turn for pair in GAME for turn in pair):
+        assert table.play(second, seq, dice, f"free:{box}").status_code == 303
+
+    html = page(table.client, "/hall-of-fame")
+
+    total, yams, upper, streak = records_shown(html)
+    assert re.fullmatch(r"413 points — Alix, .+ · Mag, .+", total), total
+    assert re.fullmatch(r"2 Yams — Alix, .+ · Mag, .+", yams), yams
+    assert re.fullmatch(r"78 points — Mag, .+ · Alix, .+", upper), upper
+    # Both had the upper bonus in both games: the streak is both players' at the second.
+    assert re.fullmatch(r"2 parties de suite — (Alix|Mag), .+ · (Alix|Mag), .+", streak), streak
+    assert "Alix" in streak and "Mag" in streak
+    section = html[html.index('id="records-title"') : html.index('id="recent-title"')]
+    assert section.count(f'href="/games/{first}/review"') == 3
+    assert section.count(f'href="/games/{second}/review"') == 3 + 2
+
+
+def test_a_record_held_by_many_names_some_and_says_there_are_others(app, client):
+    from scorekeeper.store.halloffame import RECORD_HOLDERS_NAMED
+
+    names = [f"Joueur {number}" for number in range(RECORD_HOLDERS_NAMED + 1)]
+    import_documents(app.extensions[STORE_EXTENSION], *map(solo_document, names))
+
+    total, *_rest = records_shown(page(client, "/hall-of-fame"))
+
+    named = re.findall(r"Joueur \d", total)
+    assert len(named) == RECORD_HOLDERS_NAMED and len(set(named)) == RECORD_HOLDERS_NAMED
+    assert total.endswith("· et d'autres")

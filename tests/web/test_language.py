@@ -381,13 +381,15 @@ def test_dates_and_times_in_the_house_time_zone_and_the_reader_language(paris_ap
 
     from scorekeeper.app import STORE_EXTENSION
     from scorekeeper.rules import Rules
-    from scorekeeper.store.play import start_game
+    from scorekeeper.store.play import play_turn, start_game
     from scorekeeper.store.schema import games
 
     store = paris_app.extensions[STORE_EXTENSION]
     game_id = start_game(
         store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"], household=HOME_HOUSEHOLD
     )
+    # Played once: a game never played that long ago is left out of the list.
+    play_turn(store, game_id, 0, "free", "sixes", "66653", household=HOME_HOUSEHOLD)
     # 23:30 in UTC is already the next day in Paris (UTC+1 in January).
     played = datetime(2026, 1, 14, 23, 30, tzinfo=UTC)
     with store.engine.begin() as connection:

@@ -80,7 +80,8 @@ def test_a_player_without_finished_games_and_their_open_games(app, client, store
 
     html = page(client, "/players/1")
     assert "Zoé n'a encore fini aucune partie." in html
-    assert f'href="/games/{game_id}"' in html and "en cours" in html
+    assert f'href="/games/{game_id}"' in html and "À Zoé de jouer, tour 1 sur 13" in html
+    assert "Zoé, Bob" in html
     assert f'href="/games/{other}/review"' in html and "abandonnée" in html
 
 

@@ -207,6 +207,8 @@ def test_totals_stay_blank_until_their_part_has_a_box_and_the_bonus_row_counts_d
     rows = totals_rows(table.client.get(f"/games/{game_id}").get_data(as_text=True))
 
     assert rows["Total haut"] == ["24", ""]
-    assert rows["Prime (35)"] == ["il manque 39 −39 (+6)", "il manque 63 −63"]
+    # The pace in a word, its short form for narrow columns, and the sentence a tap shows.
+    pace = "avance +6 (+6) Prime du haut : avance +6 sur le rythme de trois de chaque face."
+    assert rows["Prime (35)"] == [f"il manque 39 −39 {pace}", "il manque 63 −63"]
     assert rows["Total bas"] == ["", "11"]
     assert rows["Prime Yams (+100)"] == ["", ""]

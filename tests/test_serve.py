@@ -1,0 +1,105 @@
+"""`scorekeeper serve` as a family runs it: started, printed from, stopped, started twice."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from urllib.request import urlopen
+
+import pytest
+
+from testing.live import REPO_ROOT, SERVE_CODE, LiveServer
+
+# Long enough for the fork server to see its last worker go, on a busy machine.
+GONE_WITHIN_SECONDS = 15.0
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid``, children of children too, read from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            # The command name, in brackets, may hold spaces: the parent id follows it.
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def running(pids: set[int]) -> set[int]:
+    """Those of ``pids`` still running (a zombie has ended: it only waits to be reaped)."""
+    alive = set()
+    for pid in pids:
+        try:
+            state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.add(pid)
+    return alive
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["SIGTERM", "SIGINT", "killed"]
+)
+def test_stopping_serve_ends_every_process_it_started(tmp_path, database_url, stop):
+    """A PDF printed starts the fork server and a worker (and multiprocessing's resource
+    tracker): SIGTERM, Ctrl-C's SIGINT or the server killed outright, none of them is left."""
+    server = LiveServer(tmp_path / "instance", tmp_path / "server.log", database_url=database_url)
+    with server:
+        # The first PDF starts the fork server, which imports WeasyPrint: on a busy machine
+        # that takes longer than a turn's request may.
+        host, port = server.base
+        with urlopen(f"http://{host}:{port}/sheets/blank.pdf?paper=a4", timeout=300) as pdf:
+            assert pdf.status == 200 and pdf.read(5) == b"%PDF-"
+        started = descendants(server.process.pid)
+        commands = [open(f"/proc/{pid}/cmdline").read() for pid in started]
+        assert any("forkserver" in command for command in commands), commands
+        server.process.send_signal(stop)
+        server.process.wait(timeout=30)
+        deadline = time.monotonic() + GONE_WITHIN_SECONDS
+        while running(started) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = running(started)
+        for pid in left:  # never leave them to the next tests
+            os.kill(pid, signal.SIGKILL)
+    assert left == set(), f"left running after {stop.name}"
+    if stop != signal.SIGKILL:
+        assert server.process.returncode == 0, server.log.read_text(errors="replace")[-2000:]
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path, database_url):
+    """The port is taken by another server: one line saying so and how to choose another,
+    a non-zero status, and no address to open (it would be the other server's)."""
+    server = LiveServer(tmp_path / "instance", tmp_path / "server.log", database_url=database_url)
+    with server:
+        env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
+        env.pop("SCOREKEEPER_DATABASE_URL", None)
+        if database_url:
+            env["SCOREKEEPER_DATABASE_URL"] = database_url
+        second = subprocess.run(
+            [sys.executable, "-c", SERVE_CODE, "serve", "--host", "127.0.0.1"]
+            + ["--port", str(server.port), "--instance", str(tmp_path / "instance")],
+            cwd=REPO_ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert second.returncode != 0
+    assert "Open the score keeper" not in second.stdout
+    assert "http://" not in second.stdout + second.stderr
+    assert second.stderr.strip() == (
+        f"Error: port {server.port} is already in use (another score keeper, or another "
+        f"program): choose another with --port, for instance --port {server.port + 1}"
+    )
