@@ -192,6 +192,7 @@ def create_app(
                 raise
             app.logger.warning("database %s at start: serving 503s until it is back", why.value)
     store.quotas = quotas_of(app.config)
+    store.watch_changes(app.config["LIVE_STREAMS"])
     app.extensions[STORE_EXTENSION] = store
 
     proxies = int(app.config["TRUSTED_PROXIES"])

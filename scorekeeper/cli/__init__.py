@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import importlib
 import json
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -108,13 +110,6 @@ def main() -> None:
     """Yams score keeper: a score sheet on a tablet, for games played with real dice."""
 
 
-# Waitress's threads. Python runs one of them at a time, and each SQLite call lets another
-# in: with many threads, eight tablets' turns wait on each other between every call (turn
-# p95 171 ms with 8 threads, 118 ms with 4, in bench/load.py). A few threads still let a
-# PDF being drawn (half a second) leave room for the turns.
-SERVER_THREADS = 4
-
-
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
@@ -131,10 +126,38 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
-    # Waitress refuses a larger body itself, before writing any of it to a temporary file.
-    waitress.serve(
-        app, host=host, port=port, threads=SERVER_THREADS, max_request_body_size=largest_body(app)
-    )
+    # Waitress's threads: SERVER_THREADS for the requests (Python runs one thread at a time,
+    # and each SQLite call lets another in: with 8 of them eight tablets' turns waited on
+    # each other, p95 171 ms against 118 ms with 4, in bench/load.py), and one for each open
+    # sheet's stream of changes, which sleeps until a turn wakes it. Waitress refuses a larger
+    # body itself, before writing any of it to a temporary file.
+    before = stop_on(signal.SIGINT, signal.SIGTERM)
+    try:
+        waitress.serve(
+            app,
+            host=host,
+            port=port,
+            threads=app.config["SERVER_THREADS"] + app.config["LIVE_STREAMS"],
+            connection_limit=app.config["SERVER_CONNECTION_LIMIT"],
+            max_request_body_size=largest_body(app),
+        )
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
+
+
+def stop_on(*signals: signal.Signals) -> dict:
+    """Stop waitress on these signals (Ctrl-C, a service manager's stop) as Ctrl-C does, with
+    the open sheets' streams ended first: waitress waits for its threads (5 s at most), and a
+    stream would never end by itself. Returns the handlers it replaced."""
+    from scorekeeper.store.changes import stop_watchers
+
+    def stop(signum, frame):
+        # In a thread: the handler must not wait for a lock a request thread holds.
+        threading.Thread(target=stop_watchers, daemon=True).start()
+        raise KeyboardInterrupt
+
+    return {number: signal.signal(number, stop) for number in signals}
 
 
 @main.command()
