@@ -4,6 +4,7 @@ import re
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
@@ -13,6 +14,7 @@ from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
 from scorekeeper.store.play import start_game, write_turn
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
+from scorekeeper.web.drawn import shared_page
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, load_or_404, store
@@ -143,21 +145,25 @@ def _render_sheet(
 ):
     """The sheet, with what each open box would score when dice were typed."""
     game_id = record.id
-    form = form or EntryForm(formdata=None)
+    fresh = form is None or (not form.dice.data and status == 200 and error is None)
+    form = form if form is not None and not fresh else EntryForm(formdata=None)
     form.seq.data = len(state.entries)
     form.version.data = record.version.token
     view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
+    context = {"game_id": game_id, "state": state, "form": form, "view": view}
+    if fresh:
+        # No dice typed, nothing to say: the sheet every tablet shows for this version,
+        # drawn once for all of them. The language switch comes back to the sheet itself.
+        sheet_url = url_for("games.sheet", game_id=game_id)
+        key = ("sheet", household(), game_id, record.version.token, str(get_locale()))
+        page = shared_page(
+            key, "games/sheet.html", **context, language_return_path=lambda: sheet_url
+        )
+        return page, status
     if view.error:
         error = error or view.error
         status = max(status, 422)
-    return render_template(
-        "games/sheet.html",
-        game_id=game_id,
-        state=state,
-        form=form,
-        view=view,
-        error=error,
-    ), status
+    return render_template("games/sheet.html", **context, error=error), status
 
 
 @bp.get("/<int:game_id>")
