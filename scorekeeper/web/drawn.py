@@ -61,13 +61,15 @@ def drawn_pages() -> DrawnPages:
     return current_app.extensions.setdefault(_EXTENSION, DrawnPages())
 
 
-def shared_page(key: Hashable, template: str, **context) -> str:
+def shared_page(key: Hashable, template: str, context: Callable[[], dict]) -> str:
     """`template` drawn once for `key` (which must name all that the page shows, household
-    included) and kept; this request's CSRF token and flashed messages put in."""
+    included) with what `context()` gives, and kept; this request's CSRF token and flashed
+    messages put in. `context` is called only to draw: a page served from the cache builds
+    nothing (no form, no view)."""
     page = drawn_pages().get(
         key,
         lambda: render_template(
-            template, **context, csrf_token=lambda: _CSRF_SLOT, flashes_slot=_FLASHES_SLOT
+            template, **context(), csrf_token=lambda: _CSRF_SLOT, flashes_slot=_FLASHES_SLOT
         ),
     )
     flashes = render_template("_flashes.html") if session.get(_FLASHES_KEY) else ""

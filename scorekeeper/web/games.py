@@ -145,31 +145,50 @@ def _render_sheet(
 ):
     """The sheet, with what each open box would score when dice were typed."""
     game_id = record.id
-    fresh = form is None or (not form.dice.data and status == 200 and error is None)
-    form = form if form is not None and not fresh else EntryForm(formdata=None)
+    if form is None or (not form.dice.data and status == 200 and error is None):
+        return _shared_sheet(record, state), status
     form.seq.data = len(state.entries)
     form.version.data = record.version.token
     view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
-    context = {"game_id": game_id, "state": state, "form": form, "view": view}
-    if fresh:
-        # No dice typed, nothing to say: the sheet every tablet shows for this version,
-        # drawn once for all of them. The language switch comes back to the sheet itself.
-        sheet_url = url_for("games.sheet", game_id=game_id)
-        key = ("sheet", household(), game_id, record.version.token, str(get_locale()))
-        page = shared_page(
-            key, "games/sheet.html", **context, language_return_path=lambda: sheet_url
-        )
-        return page, status
     if view.error:
         error = error or view.error
         status = max(status, 422)
-    return render_template("games/sheet.html", **context, error=error), status
+    return render_template(
+        "games/sheet.html", game_id=game_id, state=state, form=form, view=view, error=error
+    ), status
+
+
+def _shared_sheet(record: GameRecord, state: GameState) -> str:
+    """The sheet with no dice typed and nothing to say: the one every tablet shows for this
+    version of the game, drawn once for all of them (web/drawn.py)."""
+    game_id = record.id
+    sheet_url = url_for("games.sheet", game_id=game_id)
+
+    def context() -> dict:
+        form = EntryForm(formdata=None)
+        form.seq.data = len(state.entries)
+        form.version.data = record.version.token
+        view = turn_view(state, "", quiet_while_typing=True)
+        # The language switch comes back to the sheet itself.
+        return {
+            "game_id": game_id,
+            "state": state,
+            "form": form,
+            "view": view,
+            "language_return_path": lambda: sheet_url,
+        }
+
+    key = ("sheet", household(), game_id, record.version.token, str(get_locale()))
+    return shared_page(key, "games/sheet.html", context)
 
 
 @bp.get("/<int:game_id>")
 def sheet(game_id: int):
     record, state = load_or_404(game_id)
-    form = EntryForm(formdata=None, dice=request.args.get("dice", "")[:40])
+    dice = request.args.get("dice", "")[:40]
+    if not dice:
+        return _shared_sheet(record, state)
+    form = EntryForm(formdata=None, dice=dice)
     return _render_sheet(record, state, form, quiet_while_typing=True)
 
 
