@@ -99,7 +99,10 @@ class Connection:
             if self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
             self.writer.write(message)
-            status_line = await self.reader.readline()
+            try:
+                status_line = await self.reader.readline()
+            except ConnectionResetError:
+                status_line = b""
             if status_line:
                 break
             # The server closed an idle keep-alive connection (gunicorn after 2 s): reopen.
