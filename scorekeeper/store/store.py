@@ -623,7 +623,8 @@ class Store:
 
     def game_version(self, game_id: int, *, household: int) -> GameVersion | None:
         """The version of a game, None if the household has no such game: one small query,
-        asked by every open sheet that polls and before every replay kept in memory is used."""
+        asked before every replay kept in memory is used, by each stream of changes that
+        opens, and by the sheets that poll."""
         with self.engine.begin() as connection:
             row = connection.execute(
                 _VERSION, {"game_id": game_id, "household": household}
