@@ -410,8 +410,7 @@ class Store:
                             take_changed(connection)
                             done = work(connection)
                             changed = take_changed(connection)
-                    self._announce(changed)
-                    return done
+                    break
                 except OperationalError as error:
                     if attempt == WRITE_ATTEMPTS or not _must_retry(error):
                         raise
@@ -419,6 +418,9 @@ class Store:
         finally:
             if queued:
                 self._writers.release()
+        # After the next writer's turn has come: the sheets' wake-up does not hold it up.
+        self._announce(changed)
+        return done
 
     def _announce(self, changed: set) -> None:
         """Wake the sheets watching the games a committed write changed. On PostgreSQL the
