@@ -1,27 +1,33 @@
-"""Hosted: how many households a server carries, on PostgreSQL with 2 and 4 processes and on
-SQLite with one.
+"""Hosted: how many households a server carries, polling as the sheets did and by push as
+they do now, on PostgreSQL with gunicorn and on SQLite with `scorekeeper serve`.
 
     python -m bench.hosted [--seconds 12] [--households 4,8,16,32] [--admin-url URL]
+        [--designs poll,push] [--workers 2,4] [--tablets 3] [--no-sqlite]
 
-A household is three tablets with the same sheet open. Every tablet polls the game's version
-as static/js/live.js does (every 0.4 s); every few seconds (5 s, at a random phase) one tablet
-plays a turn: the POST of the entry, then the sheet it redirects to, and the two other
-tablets, seeing the version move, reload the sheet. Households play games made beforehand
-and go on to the next when one ends.
+A household is three tablets with the same sheet open (--tablets). Every few seconds (5 s,
+at a random phase) one tablet plays a turn as static/js/sheet.js does: one POST, answered
+with the next sheet. The other tablets learn of it as the design says:
+- poll: each tablet asks the game's version every 0.4 s, as live.js did, and loads the sheet
+  again when it moved;
+- push: each tablet holds the game's stream of changes open (/games/<id>/events), as live.js
+  does now, and fetches the sheet when an event brings a version it does not show.
+Households play games made beforehand and go on to the next when one ends.
 
-The servers: gunicorn 'scorekeeper.app:create_app(...)' with -w 2 and -w 4 (gthread, 4
-threads a worker) on a fresh PostgreSQL database of the server at --admin-url, and
-`scorekeeper serve` (waitress, 4 threads) on a SQLite file. Each steps through the numbers
-of households, --seconds each, until a turn's p95 passes 100 ms. Printed per server: the
-most households kept under it, that number per server core (the processes could use at most
-min(workers, cores) cores, and the load generator shares them), and the cost of a version
-poll in server CPU (ms) and its p50 latency at the lightest step.
+The servers: gunicorn with scorekeeper/gunicorn_conf.py (-w 2 and -w 4) on a fresh
+PostgreSQL database of the server at --admin-url, and `scorekeeper serve` on a SQLite file,
+both with room for every stream (SCOREKEEPER_LIVE_STREAMS) and the same for both designs.
+Each design steps through the numbers of households, --seconds each, while a turn's p95
+stays within 100 ms and the other tablets see it within 300 ms at p95. Printed per server
+and design: the most households kept, that number per server core (the processes could use
+at most min(workers, cores) cores, and the load generator shares them), and at each step the
+CPU the load generator itself took, as a share of the machine's cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import statistics
@@ -44,9 +50,13 @@ from scorekeeper.store.store import engine_url
 from testing.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
 
 TABLETS = 3
-POLL_SECONDS = 0.4  # static/js/live.js
+POLL_SECONDS = 0.4  # static/js/live.js before the push
 TURN_SECONDS = 5.0
 TURN_P95_GOAL = 0.100
+SEE_P95_GOAL = 0.300
+# Room for every tablet's stream in each server process, the same for both designs.
+LIVE_STREAMS = 2000
+SWAP = {"X-Sheet-Swap": "1"}  # static/js/sheet.js and live.js
 GAMES_PER_HOUSEHOLD = 3
 SECRET = "bench-hosted-secret"
 DICE = ("12346", "11235", "22456", "13356", "12445", "23566")
@@ -55,6 +65,8 @@ DICE = ("12346", "11235", "22456", "13356", "12445", "23566")
 @dataclass
 class Figures:
     turns: list[float] = field(default_factory=list)
+    # From the start of a turn's POST to the sheet it made shown on each other tablet.
+    seen: list[float] = field(default_factory=list)
     polls: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
 
@@ -87,7 +99,10 @@ class Connection:
             if self.writer is None:
                 self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
             self.writer.write(message)
-            status_line = await self.reader.readline()
+            try:
+                status_line = await self.reader.readline()
+            except ConnectionResetError:
+                status_line = b""
             if status_line:
                 break
             # The server closed an idle keep-alive connection (gunicorn after 2 s): reopen.
@@ -111,18 +126,51 @@ class Connection:
             self.writer.close()
 
 
+async def open_stream(port: int, path: str, cookies: SimpleCookie):
+    """A tablet's stream of changes: its reader, once the answer's headers are read."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in cookies.items())
+    writer.write(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        f"Cookie: {cookie}\r\n\r\n".encode()
+    )
+    status = int((await reader.readline()).split()[1])
+    while (await reader.readline()) not in (b"\r\n", b""):
+        pass
+    return status, reader, writer
+
+
 async def household(
-    port: int, games: list[int], until: float, figures: Figures, rng: random.Random
+    port: int,
+    games: list[int],
+    until: float,
+    figures: Figures,
+    rng: random.Random,
+    design: str,
+    tablets_count: int = TABLETS,
 ) -> None:
     cookies = SimpleCookie()
-    tablets = [Connection(port, cookies) for _ in range(TABLETS)]
+    tablets = [Connection(port, cookies) for _ in range(tablets_count)]
     # The first tablet's form, on a connection of its own as a browser's would be.
     player = Connection(port, cookies)
     games = list(games)
     game_id = games.pop(0)
     status, _, page = await player.request("GET", f"/games/{game_id}")
     sheet = Sheet.read(page.decode())
-    seen = [None] * TABLETS
+    # When each version was written (its token), for the other tablets' see-time.
+    written: dict[str, float] = {}
+    shown = [sheet.version] * tablets_count
+
+    async def show(index: int, version: str) -> None:
+        """Tablet `index` learnt of `version`: fetch the sheet, as live.js does."""
+        status, _, page = await tablets[index].request("GET", f"/games/{game_id}", headers=SWAP)
+        if status != 200:
+            figures.errors.append(f"sheet {status}")
+            return
+        now = Sheet.read(page.decode()).version
+        shown[index] = now
+        if now in written:
+            figures.seen.append(time.perf_counter() - written[now])
 
     async def poll(index: int) -> None:
         await asyncio.sleep(rng.uniform(0, POLL_SECONDS))
@@ -134,23 +182,43 @@ async def household(
             figures.polls.append(time.perf_counter() - started)
             if status != 200:
                 figures.errors.append(f"version {status}")
-            elif index and seen[index] != body:
-                if seen[index] is not None:  # another tablet played: reload the sheet
-                    await tablets[index].request("GET", f"/games/{game_id}")
-                seen[index] = body
+            else:
+                version = json.loads(body)["version"]
+                if version != shown[index]:
+                    await show(index, version)
             await asyncio.sleep(POLL_SECONDS)
+
+    async def listen(index: int) -> None:
+        path = f"/games/{game_id}/events"
+        status, reader, writer = await open_stream(port, path, cookies)
+        if status != 200:
+            figures.errors.append(f"events {status}")
+            writer.close()
+            return
+        try:
+            while time.monotonic() < until:
+                try:
+                    line = await asyncio.wait_for(reader.readline(), until - time.monotonic())
+                except TimeoutError:
+                    break
+                if not line:
+                    figures.errors.append("stream ended")
+                    return
+                # A chunk of the stream: "data: {...}" lines among chunk sizes and blanks.
+                if line.startswith(b"data: "):
+                    version = json.loads(line[6:]).get("version")
+                    if version is not None and version != shown[index]:
+                        await show(index, version)
+        finally:
+            writer.close()
 
     async def play() -> None:
         nonlocal game_id, sheet
         await asyncio.sleep(rng.uniform(0, TURN_SECONDS))
         while time.monotonic() < until:
             if not sheet.playable:
-                if not games:
-                    return
-                game_id = games.pop(0)
-                _, _, page = await player.request("GET", f"/games/{game_id}")
-                sheet = Sheet.read(page.decode())
-                continue
+                # A game over: the next one (its tablets follow it on their next start).
+                return
             form = {
                 "csrf_token": sheet.csrf_token or "",
                 "seq": sheet.seq,
@@ -160,22 +228,26 @@ async def household(
                 "confirm": "1",
             }
             started = time.perf_counter()
-            status, headers, _ = await player.request(
+            status, headers, page = await player.request(
                 "POST",
                 f"/games/{game_id}/entries",
                 urlencode(form).encode(),
-                {"Content-Type": "application/x-www-form-urlencoded"},
+                {"Content-Type": "application/x-www-form-urlencoded", **SWAP},
             )
-            if status != 303:
+            if status == 303:  # the last turn: the ranking
+                status, _, page = await player.request("GET", headers["location"])
+            if status != 200:
                 figures.errors.append(f"turn {status}")
                 return
-            status, _, page = await player.request("GET", headers["location"])
             figures.turns.append(time.perf_counter() - started)
             sheet = Sheet.read(page.decode())
+            if sheet.version:
+                written[sheet.version] = started
             await asyncio.sleep(TURN_SECONDS)
 
+    others = poll if design == "poll" else listen
     try:
-        await asyncio.gather(play(), *(poll(index) for index in range(TABLETS)))
+        await asyncio.gather(play(), *(others(index) for index in range(1, tablets_count)))
     finally:
         for tablet in [*tablets, player]:
             tablet.close()
@@ -197,42 +269,23 @@ def cpu_seconds(pid: int) -> float:
     return total
 
 
-async def step(port: int, games: dict[int, list[int]], households: int, seconds: float) -> Figures:
+async def step(
+    port: int,
+    games: dict[int, list[int]],
+    households: int,
+    seconds: float,
+    design: str,
+    tablets: int,
+) -> Figures:
     figures = Figures()
     until = time.monotonic() + seconds
     await asyncio.gather(
         *(
-            household(port, games[number], until, figures, random.Random(number))
+            household(port, games[number], until, figures, random.Random(number), design, tablets)
             for number in range(households)
         )
     )
     return figures
-
-
-def poll_cost(server: LiveServer, games: dict[int, list[int]]) -> float:
-    """Server CPU per version poll, in ms: households that only poll, for a few seconds."""
-
-    async def polls_only() -> int:
-        tablets = [Connection(server.port, SimpleCookie()) for _ in range(8)]
-        count = 0
-        until = time.monotonic() + 4
-
-        async def loop(tablet: Connection, game_id: int) -> None:
-            nonlocal count
-            while time.monotonic() < until:
-                await tablet.request("GET", f"/games/{game_id}/version")
-                count += 1
-
-        await asyncio.gather(
-            *(loop(tablet, games[n % len(games)][0]) for n, tablet in enumerate(tablets))
-        )
-        for tablet in tablets:
-            tablet.close()
-        return count
-
-    before = cpu_seconds(server.process.pid)
-    count = asyncio.run(polls_only())
-    return (cpu_seconds(server.process.pid) - before) / count * 1000
 
 
 def make_games(database_url: str, households: int) -> dict[int, list[int]]:
@@ -259,49 +312,70 @@ async def warm_up(port: int, game_id: int, requests: int) -> None:
 
 
 def measure(
-    name: str, server: LiveServer, database_url: str, steps: list[int], seconds: float, cores: float
+    name: str,
+    server: LiveServer,
+    database_url: str,
+    steps: list[int],
+    seconds: float,
+    cores: float,
+    design: str,
+    tablets: int,
 ) -> str:
     games = make_games(database_url, max(steps))
     asyncio.run(warm_up(server.port, games[0][0], 16))
     carried, lines = 0, []
-    lightest_poll = None
+    machine = os.cpu_count() or 1
+    # The server's own CPU with no tablet (its processes' timers, the listener's wake-ups),
+    # taken out of each step's, so that a light step does not look dear.
+    idle_before, idle_started = cpu_seconds(server.process.pid), time.perf_counter()
+    time.sleep(min(seconds, 5))
+    idle = (cpu_seconds(server.process.pid) - idle_before) / (time.perf_counter() - idle_started)
     for households in steps:
-        figures = asyncio.run(step(server.port, games, households, seconds))
-        p95 = percentile(figures.turns, 0.95) if figures.turns else float("inf")
-        lightest_poll = lightest_poll or statistics.median(figures.polls)
+        load_before, wall_before = time.process_time(), time.perf_counter()
+        server_before = cpu_seconds(server.process.pid)
+        figures = asyncio.run(step(server.port, games, households, seconds, design, tablets))
+        wall = time.perf_counter() - wall_before
+        load = (time.process_time() - load_before) / wall
+        # The server's CPU for one household a second: what a core carries whatever the
+        # machine's other work, which only stretches the latencies.
+        cost = (cpu_seconds(server.process.pid) - server_before - idle * wall) / households / wall
+        turn_p95 = percentile(figures.turns, 0.95) if figures.turns else float("inf")
+        see_p95 = percentile(figures.seen, 0.95) if figures.seen else float("inf")
+        polls = (
+            f", poll p95 {percentile(figures.polls, 0.95) * 1000:.1f} ms ({len(figures.polls)})"
+            if figures.polls
+            else ""
+        )
         lines.append(
             f"    {households:4d} households: turn p50 "
-            f"{statistics.median(figures.turns) * 1000:6.1f} ms p95 {p95 * 1000:6.1f} "
-            f"ms ({len(figures.turns)} turns), poll p95 "
-            f"{percentile(figures.polls, 0.95) * 1000:6.1f} ms "
-            f"({len(figures.polls)} polls), errors {len(figures.errors)}"
+            f"{statistics.median(figures.turns or [0]) * 1000:6.1f} ms p95 "
+            f"{turn_p95 * 1000:6.1f} ms ({len(figures.turns)} turns), seen by the others "
+            f"p50 {statistics.median(figures.seen or [0]) * 1000:6.1f} ms p95 "
+            f"{see_p95 * 1000:6.1f} ms{polls}, errors {len(figures.errors)}"
+            f"{' ' + str(sorted(set(figures.errors))[:3]) if figures.errors else ''}; "
+            f"load generator {load / machine:.0%} of the {machine} cores; server CPU "
+            f"{cost * 1000:.2f} ms a second per household ({1 / cost:.0f} a core at most)"
         )
-        if p95 > TURN_P95_GOAL or figures.errors:
+        print(lines[-1], flush=True)
+        if turn_p95 > TURN_P95_GOAL or see_p95 > SEE_P95_GOAL or figures.errors:
             break
         carried = households
-    cost = poll_cost(server, games)
-    return "\n".join(
-        [
-            f"{name}: {carried} households with a turn's p95 <= 100 ms, "
-            f"{carried / cores:.0f} per core; a version poll costs {cost:.2f} ms of server CPU "
-            f"(p50 {lightest_poll * 1000:.1f} ms at {steps[0]} households)",
-            *lines,
-        ]
+    return (
+        f"{name}, {design}: {carried} households with a turn's p95 <= 100 ms and the others' "
+        f"p95 <= 300 ms, {carried / cores:.0f} per core"
     )
 
 
 def gunicorn_command(workers: int, instance: Path) -> list[str]:
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
     return [
+        "env",
+        f"SCOREKEEPER_WORKERS={workers}",
         sys.executable,
         "-m",
         "gunicorn",
-        "-w",
-        str(workers),
-        "-k",
-        "gthread",
-        "--threads",
-        "4",
+        "-c",
+        "python:scorekeeper.gunicorn_conf",
         "-b",
         "127.0.0.1:{port}",
         "--log-level",
@@ -325,6 +399,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=12)
     parser.add_argument("--households", default="4,8,16,32,64")
+    parser.add_argument("--designs", default="poll,push")
+    parser.add_argument("--workers", default="2,4", help="gunicorn's, one run each ('' none)")
+    parser.add_argument("--tablets", type=int, default=TABLETS, help="tablets a household")
+    parser.add_argument("--no-sqlite", action="store_true", help="no scorekeeper serve run")
     parser.add_argument(
         "--admin-url",
         default="postgresql://postgres@127.0.0.1:5432/postgres",
@@ -332,50 +410,69 @@ def main() -> None:
     )
     args = parser.parse_args()
     steps = [int(number) for number in args.households.split(",")]
+    designs = args.designs.split(",")
     cores = os.cpu_count() or 1
     os.environ["SCOREKEEPER_SECRET_KEY"] = SECRET
+    os.environ["SCOREKEEPER_LIVE_STREAMS"] = str(LIVE_STREAMS)
     print(
-        f"{cores} cores, shared with the load generator; households of {TABLETS} tablets "
-        f"polling every {POLL_SECONDS} s, a turn every {TURN_SECONDS:.0f} s each",
+        f"{cores} cores, shared with the load generator; households of {args.tablets} "
+        f"tablets, a turn every {TURN_SECONDS:.0f} s each; designs: {', '.join(designs)}",
         flush=True,
     )
+    summary = []
     with tempfile.TemporaryDirectory(prefix="yams-hosted-") as folder:
         workdir = Path(folder)
-        for workers in (2, 4):
-            url = fresh_database(args.admin_url, f"scorekeeper_bench_hosted_{workers}")
-            subprocess.run(
-                [sys.executable, "-c", SERVE_CODE, "migrate", "--instance", str(workdir / "pg")],
-                cwd=REPO_ROOT,
-                check=True,
-                env={**os.environ, "SCOREKEEPER_DATABASE_URL": url, "PYTHONPATH": str(REPO_ROOT)},
-                stdout=subprocess.DEVNULL,
-            )
-            with LiveServer(
-                workdir / "pg",
-                workdir / "gunicorn.log",
-                gunicorn_command(workers, workdir / "pg"),
-                database_url=url,
-            ) as server:
-                print(
-                    measure(
-                        f"PostgreSQL, gunicorn -w {workers}",
-                        server,
-                        url,
-                        steps,
-                        args.seconds,
-                        min(workers, cores),
-                    ),
-                    flush=True,
+        for workers in [int(number) for number in args.workers.split(",") if number]:
+            for design in designs:
+                url = fresh_database(args.admin_url, f"scorekeeper_bench_hosted_{workers}")
+                subprocess.run(
+                    [sys.executable, "-c", SERVE_CODE, "migrate", "--instance", str(workdir)],
+                    cwd=REPO_ROOT,
+                    check=True,
+                    env={
+                        **os.environ,
+                        "SCOREKEEPER_DATABASE_URL": url,
+                        "PYTHONPATH": str(REPO_ROOT),
+                    },
+                    stdout=subprocess.DEVNULL,
                 )
-        instance = workdir / "sqlite"
-        url = f"sqlite:///{instance / 'scorekeeper.sqlite3'}"
-        instance.mkdir()
-        make_games(url, 1)  # creates the file and its schema before the server starts
-        with LiveServer(instance, workdir / "serve.log") as server:
-            print(
-                measure("SQLite, scorekeeper serve", server, url, steps, args.seconds, 1),
-                flush=True,
-            )
+                name = f"PostgreSQL, gunicorn -w {workers}"
+                print(f"{name}, {design}:", flush=True)
+                with LiveServer(
+                    workdir / "pg",
+                    workdir / "gunicorn.log",
+                    gunicorn_command(workers, workdir / "pg"),
+                    database_url=url,
+                ) as server:
+                    cores_used = min(workers, cores)
+                    summary.append(
+                        measure(
+                            name, server, url, steps, args.seconds, cores_used, design, args.tablets
+                        )
+                    )
+        if not args.no_sqlite:
+            for design in designs:
+                instance = workdir / f"sqlite-{design}"
+                url = f"sqlite:///{instance / 'scorekeeper.sqlite3'}"
+                instance.mkdir()
+                # Every tablet's connections, its stream's among them.
+                (instance / "config.py").write_text("SERVER_CONNECTION_LIMIT = 10_000\n")
+                make_games(url, 1)  # creates the file and its schema before the server starts
+                print(f"SQLite, scorekeeper serve, {design}:", flush=True)
+                with LiveServer(instance, workdir / "serve.log") as server:
+                    summary.append(
+                        measure(
+                            "SQLite, scorekeeper serve",
+                            server,
+                            url,
+                            steps,
+                            args.seconds,
+                            1,
+                            design,
+                            args.tablets,
+                        )
+                    )
+    print("\n".join(summary))
 
 
 if __name__ == "__main__":

@@ -37,11 +37,10 @@ def serve(port: int, instance: Path) -> None:
     import waitress
 
     from scorekeeper.app import create_app
-    from scorekeeper.cli import SERVER_THREADS
 
     app = create_app(instance_path=instance)
     add_bare_page(app)
-    waitress.serve(app, host="127.0.0.1", port=port, threads=SERVER_THREADS)
+    waitress.serve(app, host="127.0.0.1", port=port, threads=app.config["SERVER_THREADS"])
 
 
 class Device(threading.Thread):

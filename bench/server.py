@@ -14,8 +14,10 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -189,6 +191,37 @@ def add_bare_page(app: Flask) -> None:
 
     @app.get(BARE_PATH)
     def bare() -> Response:
+        size = min(request.args.get("size", 1000, type=int), 10_000_000)
+        if size not in bodies:
+            head = b"<!doctype html><title>bare</title><p>"
+            bodies[size] = head + b"x" * max(0, size - len(head))
+        return Response(bodies[size], mimetype="text/html")
+
+
+BARE_WRITE_PATH = "/bench/bare-write"
+
+
+def add_bare_write(app: Flask, database: Path) -> None:
+    """Give `app` a bare POST that writes one row into a SQLite file of its own, as the app
+    keeps its games (WAL, synchronous FULL), and answers BARE_PATH's page of ?size= bytes:
+    the least a turn could cost, a write and an answer."""
+    local = threading.local()
+    bodies: dict[int, bytes] = {}
+
+    def connection() -> sqlite3.Connection:
+        if not hasattr(local, "connection"):
+            local.connection = sqlite3.connect(database, isolation_level=None)
+            local.connection.execute("PRAGMA journal_mode = WAL")
+            local.connection.execute("PRAGMA synchronous = FULL")
+            local.connection.execute(
+                "CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, dice TEXT)"
+            )
+        return local.connection
+
+    @app.post(BARE_WRITE_PATH)
+    def bare_write() -> Response:
+        with connection() as written:
+            written.execute("INSERT INTO rows (dice) VALUES (?)", (request.form.get("dice"),))
         size = min(request.args.get("size", 1000, type=int), 10_000_000)
         if size not in bodies:
             head = b"<!doctype html><title>bare</title><p>"

@@ -5,13 +5,14 @@
 The app of `scorekeeper serve` on SQLite in a fresh instance folder, driven in-process
 through Flask's test client, so that Chromium and the network take no part: a turn is the
 confirmed box posted with the header of static/js/sheet.js, answered with the next sheet to
-swap in (web/games.py `play`). A bare Flask route of the app answers a page of the same size
-right after each turn, so both meet the same machine.
+swap in (web/games.py `play`). Right after each turn, two bare Flask routes of the app answer
+a page of the same size: a GET, and a POST that first writes one row into a SQLite file (the
+least a turn could cost: a write and an answer), so that all three meet the same machine.
 
 Two runs: one tablet playing whole games alone, then ``--tablets`` tablets confirming at the
 same moment, each on its own game, each in its own thread (as waitress's threads serve them),
 which is the test of tests/browser/test_instant.py without the browser. Prints the wall time
-(median, p95) and the CPU time (median) of each, and the ratios to the bare route.
+(median, p95) and the CPU time (median) of each, and the ratios to the bare routes.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench.server import BARE_PATH, add_bare_page, percentile
+from bench.server import BARE_PATH, BARE_WRITE_PATH, add_bare_page, add_bare_write, percentile
 from scorekeeper.app import create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
@@ -45,6 +46,8 @@ class Turns:
         self.cpu: list[float] = []
         self.bare_wall: list[float] = []
         self.bare_cpu: list[float] = []
+        self.write_wall: list[float] = []
+        self.write_cpu: list[float] = []
 
     def add(self, other: Turns) -> None:
         for name in vars(self):
@@ -64,11 +67,19 @@ class Turns:
             f"{ms(self.bare_wall, 0.95):.2f} ms; CPU p50 {ms(self.bare_cpu, 0.5):.2f} ms"
         )
         print(
-            f"    ratio turn / bare: wall p50 "
-            f"{statistics.median(self.wall) / statistics.median(self.bare_wall):.1f}x, p95 "
-            f"{percentile(self.wall, 0.95) / percentile(self.bare_wall, 0.95):.1f}x; CPU p50 "
-            f"{statistics.median(self.cpu) / statistics.median(self.bare_cpu):.1f}x"
+            f"    bare POST writing a row: wall p50 {ms(self.write_wall, 0.5):.2f} ms, p95 "
+            f"{ms(self.write_wall, 0.95):.2f} ms; CPU p50 {ms(self.write_cpu, 0.5):.2f} ms"
         )
+        for name, wall, cpu in (
+            ("bare page", self.bare_wall, self.bare_cpu),
+            ("bare POST writing a row", self.write_wall, self.write_cpu),
+        ):
+            print(
+                f"    ratio turn / {name}: wall p50 "
+                f"{statistics.median(self.wall) / statistics.median(wall):.1f}x, p95 "
+                f"{percentile(self.wall, 0.95) / percentile(wall, 0.95):.1f}x; CPU p50 "
+                f"{statistics.median(self.cpu) / statistics.median(cpu):.1f}x"
+            )
 
 
 class Tablet:
@@ -113,6 +124,13 @@ class Tablet:
         turns.bare_cpu.append(time.thread_time() - cpu)
         turns.bare_wall.append(time.perf_counter() - started)
         assert bare.status_code == 200
+        started, cpu = time.perf_counter(), time.thread_time()
+        written = self.client.post(
+            f"{BARE_WRITE_PATH}?size={len(answer.get_data())}", data={"dice": fields["dice"]}
+        )
+        turns.write_cpu.append(time.thread_time() - cpu)
+        turns.write_wall.append(time.perf_counter() - started)
+        assert written.status_code == 200
 
     def roll(self) -> str:
         """Five dice, never a Yams: the joker would decide the box, not the tablet."""
@@ -162,8 +180,10 @@ def main() -> None:
     parser.add_argument("--tablets", type=int, default=4)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="bench-turn-") as folder:
-        app = create_app(instance_path=Path(folder))
+        # The bare POST carries no CSRF token: the app's check is for its own forms.
+        app = create_app({"WTF_CSRF_CHECK_DEFAULT": False}, instance_path=Path(folder))
         add_bare_page(app)
+        add_bare_write(app, Path(folder) / "bare.sqlite3")
         alone(app, 1)  # templates compiled, catalogues read: as on a server already up
         print(
             f"turn POST (the next sheet swapped in) against a bare page of its size, "

@@ -192,6 +192,7 @@ def create_app(
                 raise
             app.logger.warning("database %s at start: serving 503s until it is back", why.value)
     store.quotas = quotas_of(app.config)
+    store.watch_changes(app.config["LIVE_STREAMS"])
     app.extensions[STORE_EXTENSION] = store
 
     proxies = int(app.config["TRUSTED_PROXIES"])
@@ -247,13 +248,15 @@ def _check_connection_room(app: Flask, store: Store) -> None:
     options = _pool_options(app.config)
     pool = options["pool_size"] + max(options["max_overflow"], 0)
     workers, imports = app.config["SERVER_WORKERS"], app.config["IMPORT_WORKERS"]
-    # Each process: its pool, and a connection for each import worker beside it.
-    per_process = pool + imports
+    # Each process: its pool, a connection for each import worker beside it, and the one
+    # that listens for the games changed (store/changes.py).
+    per_process = pool + imports + 1
     if workers * per_process > room - SPARE_CONNECTIONS:
         app.logger.warning(
             "PostgreSQL admits %d connections; %d server processes x %d (pool %d + import "
-            "workers %d) = %d leave fewer than %d for psql, pg_dump and migrate: raise "
-            "max_connections or lower the workers or SERVER_THREADS (docs/hosting.md)",
+            "workers %d + 1 listening) = %d leave fewer than %d for psql, pg_dump and "
+            "migrate: raise max_connections or lower the workers or SERVER_THREADS "
+            "(docs/hosting.md)",
             room,
             workers,
             per_process,

@@ -111,6 +111,26 @@ SETTINGS: tuple[Setting, ...] = (
         "PostgreSQL its pool holds as many connections, no more.",
     ),
     Setting(
+        "LIVE_STREAMS",
+        _from_environment("SCOREKEEPER_LIVE_STREAMS", 32),
+        "Open sheets a server process keeps live by push, each holding one of its threads "
+        "besides SERVER_THREADS (set by scorekeeper/gunicorn_conf.py); a sheet beyond them "
+        "asks every 5 s instead.",
+    ),
+    Setting(
+        "LIVE_STREAM_SECONDS",
+        600,
+        "How long one open sheet's stream of changes lasts before the browser opens another "
+        "(at once): a tablet gone without a word, or a proxy's idle connection, is let go "
+        "within it. 0: the version, then the end (a poll).",
+    ),
+    Setting(
+        "SERVER_CONNECTION_LIMIT",
+        200,
+        "scorekeeper serve: connections open at once (waitress's connection_limit, 100 of "
+        "its own): each open sheet holds one, and a browser keeps a few more.",
+    ),
+    Setting(
         "SECRET_KEY",
         None,
         "Signs sessions and cookies; generated into the instance folder when not set.",

@@ -2,17 +2,30 @@
 
     gunicorn -c python:scorekeeper.gunicorn_conf 'scorekeeper.wsgi:app'
 
-SCOREKEEPER_WORKERS (4), SCOREKEEPER_THREADS (4) and SCOREKEEPER_BIND (127.0.0.1:8000)
-change it; gunicorn's own flags after it win. The workers and threads gunicorn runs, flags
-included, are handed to the app through the environment (its SERVER_WORKERS and
-SERVER_THREADS settings): its database pool and the start-up check of PostgreSQL's
+SCOREKEEPER_WORKERS (4), SCOREKEEPER_THREADS (4), SCOREKEEPER_LIVE_STREAMS (200) and
+SCOREKEEPER_BIND (127.0.0.1:8000) change it; gunicorn's own flags after it win. The workers
+and threads gunicorn runs, flags included, are handed to the app through the environment (its
+SERVER_WORKERS, SERVER_THREADS and LIVE_STREAMS settings): its database pool and the start-up
+check of PostgreSQL's
 max_connections count them.
 """
 
 import os
+import signal
+import threading
 
 workers = int(os.environ.get("SCOREKEEPER_WORKERS", "4"))
-threads = int(os.environ.get("SCOREKEEPER_THREADS", "4"))
+_request_threads = int(os.environ.get("SCOREKEEPER_THREADS", "4"))
+# A gthread worker runs each request in one of its threads, and an open sheet's stream of
+# changes holds one for as long as the sheet is open (asleep until a turn wakes it, no
+# database connection held). So each worker has its request threads plus one per stream it
+# accepts: 4 + 200 by default, 800 open sheets on 4 workers (about 260 households at play,
+# three tablets each). The app refuses a stream beyond LIVE_STREAMS with a 503 while
+# threads are still free for the turns, and that sheet polls every 5 s instead.
+_live_streams = int(os.environ.get("SCOREKEEPER_LIVE_STREAMS", "200"))
+threads = _request_threads + _live_streams
+# Each stream is a connection of its own, besides the tablets' kept-alive ones.
+worker_connections = max(1000, 2 * threads)
 # Threads: a request waiting on the database or a PDF leaves the others their turn.
 worker_class = "gthread"
 bind = os.environ.get("SCOREKEEPER_BIND", "127.0.0.1:8000")
@@ -38,7 +51,27 @@ control_socket_disable = True
 
 def on_starting(server) -> None:
     """In gunicorn's master, before any worker: the counts it settled on, a `--threads` or
-    `--workers` flag included, for the apps its workers build. A pool smaller than the
-    threads would turn a busy moment into 503s."""
+    `--workers` flag included, for the apps its workers build. gunicorn's threads are the
+    request threads and the stream seats together; a `--threads` flag that leaves no room
+    for LIVE_STREAMS seats gives them all to requests (the sheets then ask every 5 s). A
+    pool smaller than the request threads would turn a busy moment into 503s; the streams
+    hold no connection."""
+    streams = _live_streams if server.cfg.threads > _live_streams else 0
     os.environ["SCOREKEEPER_WORKERS"] = str(server.cfg.workers)
-    os.environ["SCOREKEEPER_THREADS"] = str(server.cfg.threads)
+    os.environ["SCOREKEEPER_THREADS"] = str(server.cfg.threads - streams)
+    os.environ["SCOREKEEPER_LIVE_STREAMS"] = str(streams)
+
+
+def post_worker_init(worker):
+    """On SIGTERM the worker waits for its requests to end (graceful_timeout), and a stream
+    would never end by itself: end them all first, then stop as gunicorn does."""
+    graceful_exit = signal.getsignal(signal.SIGTERM)
+
+    def stop(signum, frame):
+        from scorekeeper.store.changes import stop_watchers
+
+        # In a thread: the signal handler must not wait for a lock a request thread holds.
+        threading.Thread(target=stop_watchers, daemon=True).start()
+        graceful_exit(signum, frame)
+
+    signal.signal(signal.SIGTERM, stop)

@@ -27,6 +27,7 @@ COMPUTED_DEFAULTS = {
     "BABEL_TRANSLATION_DIRECTORIES": "the package's `translations` folder",
     "SERVER_WORKERS": "`$SCOREKEEPER_WORKERS`, else `1`",
     "SERVER_THREADS": "`$SCOREKEEPER_THREADS`, else `4`",
+    "LIVE_STREAMS": "`$SCOREKEEPER_LIVE_STREAMS`, else `32`",
 }
 
 

@@ -51,7 +51,10 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
     assert served == {
         "host": "0.0.0.0",
         "port": 8123,
-        "threads": cli.SERVER_THREADS,
+        # The request threads, and one for each open sheet's stream of changes.
+        "threads": BY_NAME["SERVER_THREADS"].value(instance)
+        + BY_NAME["LIVE_STREAMS"].value(instance),
+        "connection_limit": BY_NAME["SERVER_CONNECTION_LIMIT"].default,
         "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default,
         "run": True,
     }

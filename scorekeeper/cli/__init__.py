@@ -11,7 +11,9 @@ from __future__ import annotations
 import errno
 import importlib
 import json
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -109,13 +111,6 @@ def main() -> None:
     """Yams score keeper: a score sheet on a tablet, for games played with real dice."""
 
 
-# Waitress's threads. Python runs one of them at a time, and each SQLite call lets another
-# in: with many threads, eight tablets' turns wait on each other between every call (turn
-# p95 171 ms with 8 threads, 118 ms with 4, in bench/load.py). A few threads still let a
-# PDF being drawn (half a second) leave room for the turns.
-SERVER_THREADS = 4
-
-
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
@@ -123,7 +118,6 @@ SERVER_THREADS = 4
 def serve(host: str, port: int, instance: Path | None) -> None:
     """Serve the score keeper on the home network."""
     import logging
-    import signal
 
     import waitress
 
@@ -135,12 +129,17 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     logging.basicConfig()  # waitress's warnings, as waitress.serve would show them
     try:
         # Listening before any address is printed: a port taken says so, not "Open ...".
+        # Waitress's threads: SERVER_THREADS for the requests (Python runs one thread at a
+        # time, and each SQLite call lets another in: with 8 of them eight tablets' turns
+        # waited on each other, p95 171 ms against 118 ms with 4, in bench/load.py), and one
+        # for each open sheet's stream of changes, which sleeps until a turn wakes it.
         # Waitress refuses a larger body itself, before writing any of it to a temporary file.
         server = waitress.create_server(
             app,
             host=host,
             port=port,
-            threads=SERVER_THREADS,
+            threads=app.config["SERVER_THREADS"] + app.config["LIVE_STREAMS"],
+            connection_limit=app.config["SERVER_CONNECTION_LIMIT"],
             max_request_body_size=largest_body(app),
         )
     except OSError as error:
@@ -150,8 +149,12 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         click.echo(f"  {address}")
     # SIGTERM (systemd, kill, a closed session) stops the server as Ctrl-C does: waitress
     # closes its sockets and the worker pools are shut down on the way out.
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
-    server.run()
+    before = stop_on(signal.SIGINT, signal.SIGTERM)
+    try:
+        server.run()
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 def cannot_listen(host: str, port: int, error: OSError) -> str:
@@ -162,6 +165,20 @@ def cannot_listen(host: str, port: int, error: OSError) -> str:
             f"choose another with --port, for instance --port {port + 1 if port < 65535 else 8000}"
         )
     return f"cannot listen on {host}:{port}: {error.strerror or error}"
+
+
+def stop_on(*signals: signal.Signals) -> dict:
+    """Stop waitress on these signals (Ctrl-C, a service manager's stop) as Ctrl-C does, with
+    the open sheets' streams ended first: waitress waits for its threads (5 s at most), and a
+    stream would never end by itself. Returns the handlers it replaced."""
+    from scorekeeper.store.changes import stop_watchers
+
+    def stop(signum, frame):
+        # In a thread: the handler must not wait for a lock a request thread holds.
+        threading.Thread(target=stop_watchers, daemon=True).start()
+        raise KeyboardInterrupt
+
+    return {number: signal.signal(number, stop) for number in signals}
 
 
 @main.command()

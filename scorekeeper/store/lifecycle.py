@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, delete, select, update
 
+from scorekeeper.store.changes import mark_changed
 from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import ABANDONED, IN_PROGRESS
 from scorekeeper.store.results import forget_results
@@ -37,6 +38,7 @@ def _change_status(
         if status is None:
             raise GameNotFound(game_id)
         raise WrongStatus(game_id, status)
+    mark_changed(connection, game_id, household=household)
 
 
 def abandon_game(store: Store, game_id: int, *, household: int) -> None:
@@ -65,6 +67,7 @@ def delete_game(store: Store, game_id: int, *, household: int) -> None:
             update(games).where(_own_game(game_id, household)).values(updated_at=utc_now())
         ).rowcount:
             raise GameNotFound(game_id)
+        mark_changed(connection, game_id, household=household)
         forget_results(connection, game_id)
         connection.execute(delete(games).where(games.c.id == game_id))
 

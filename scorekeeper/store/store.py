@@ -37,6 +37,7 @@ from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 
 from scorekeeper.rules import GameState, Rules
+from scorekeeper.store.changes import GameChanges, mark_changed, take_changed
 from scorekeeper.store.errors import (
     GameNotFound,
     InvalidPlayers,
@@ -383,6 +384,8 @@ class Store:
             event.listen(self.engine, "connect", _on_sqlite_connect)
             event.listen(self.engine, "begin", _on_sqlite_begin)
             self._writers = threading.Lock()
+        # Set by the app of a server: the open sheets of this process, woken by the writes.
+        self.changes: GameChanges | None = None
         # Whether this process has seen the schema at the newest migration.
         self.migrated = False
         self._migrating = threading.Lock()
@@ -457,9 +460,15 @@ class Store:
                 try:
                     if connection is None:
                         with self.engine.begin() as pooled:
-                            return work(pooled)
-                    with connection.begin():
-                        return work(connection)
+                            take_changed(pooled)  # marks left by a transaction that failed
+                            done = work(pooled)
+                            changed = take_changed(pooled)
+                    else:
+                        with connection.begin():
+                            take_changed(connection)
+                            done = work(connection)
+                            changed = take_changed(connection)
+                    break
                 except OperationalError as error:
                     if attempt == WRITE_ATTEMPTS or not _must_retry(error):
                         raise
@@ -467,9 +476,34 @@ class Store:
         finally:
             if queued:
                 self._writers.release()
+        # After the next writer's turn has come: the sheets' wake-up does not hold it up.
+        self._announce(changed)
+        return done
+
+    def _announce(self, changed: set) -> None:
+        """Wake the sheets watching the games a committed write changed. On PostgreSQL the
+        transaction's NOTIFY reaches every process, this one included, through its listener."""
+        if changed and self.changes is not None and self.engine.dialect.name == "sqlite":
+            self.changes.changed(changed)
+
+    def watch_changes(self, limit: int) -> GameChanges:
+        """Let up to `limit` open sheets of this process watch their games (a server's)."""
+        listen = None
+        if self.engine.dialect.name == "postgresql":
+            dialect = self.engine.dialect
+            args, options = dialect.create_connect_args(self.engine.url)
+
+            def listen():
+                return dialect.loaded_dbapi.connect(*args, **options, autocommit=True)
+
+        self.changes = GameChanges(self.game_version, limit, listen)
+        return self.changes
 
     def dispose(self) -> None:
-        """Close the pooled connections (before deleting the database file, for instance)."""
+        """Close the pooled connections (before deleting the database file, for instance),
+        and end the watchers and their listener."""
+        if self.changes is not None:
+            self.changes.stop()
         self.engine.dispose()
 
     def create_game(
@@ -669,7 +703,8 @@ class Store:
 
     def game_version(self, game_id: int, *, household: int) -> GameVersion | None:
         """The version of a game, None if the household has no such game: one small query,
-        asked by every open sheet that polls and before every replay kept in memory is used."""
+        asked before every replay kept in memory is used, by each stream of changes that
+        opens, and by the sheets that poll."""
         with self.engine.begin() as connection:
             row = connection.execute(
                 _VERSION, {"game_id": game_id, "household": household}
@@ -731,6 +766,7 @@ class Store:
                 _TOUCH_GAME_UNCHANGED, {**key, "seen_at": seen_at, **values}
             )
         if result.rowcount:
+            mark_changed(connection, game_id, household=household)
             return True
         if seen_at is None or connection.execute(_GAME, key).first() is None:
             raise GameNotFound(game_id)

@@ -4,6 +4,7 @@ import re
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
@@ -15,6 +16,7 @@ from scorekeeper.store.players import recent_players
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.store.store import player_key
+from scorekeeper.web.drawn import shared_page
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, load_or_404, store
@@ -164,7 +166,8 @@ def _render_sheet(
 ):
     """The sheet, with what each open box would score when dice were typed."""
     game_id = record.id
-    form = form or EntryForm(formdata=None)
+    if form is None or (not form.dice.data and status == 200 and error is None):
+        return _shared_sheet(record, state), status
     form.seq.data = len(state.entries)
     form.version.data = record.version.token
     view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
@@ -172,19 +175,41 @@ def _render_sheet(
         error = error or view.error
         status = max(status, 422)
     return render_template(
-        "games/sheet.html",
-        game_id=game_id,
-        state=state,
-        form=form,
-        view=view,
-        error=error,
+        "games/sheet.html", game_id=game_id, state=state, form=form, view=view, error=error
     ), status
+
+
+def _shared_sheet(record: GameRecord, state: GameState) -> str:
+    """The sheet with no dice typed and nothing to say: the one every tablet shows for this
+    version of the game, drawn once for all of them (web/drawn.py)."""
+    game_id = record.id
+    sheet_url = url_for("games.sheet", game_id=game_id)
+
+    def context() -> dict:
+        form = EntryForm(formdata=None)
+        form.seq.data = len(state.entries)
+        form.version.data = record.version.token
+        view = turn_view(state, "", quiet_while_typing=True)
+        # The language switch comes back to the sheet itself.
+        return {
+            "game_id": game_id,
+            "state": state,
+            "form": form,
+            "view": view,
+            "language_return_path": lambda: sheet_url,
+        }
+
+    key = ("sheet", household(), game_id, record.version.token, str(get_locale()))
+    return shared_page(key, "games/sheet.html", context)
 
 
 @bp.get("/<int:game_id>")
 def sheet(game_id: int):
     record, state = load_or_404(game_id)
-    form = EntryForm(formdata=None, dice=request.args.get("dice", "")[:40])
+    dice = request.args.get("dice", "")[:40]
+    if not dice:
+        return _shared_sheet(record, state)
+    form = EntryForm(formdata=None, dice=dice)
     return _render_sheet(record, state, form, quiet_while_typing=True)
 
 

@@ -67,7 +67,7 @@ from scorekeeper.store.households import (
 from scorekeeper.store.limits import count_attempt, recent_attempts, take_back
 from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
-from scorekeeper.web.live import version_response
+from scorekeeper.web.live import event_stream, version_response
 from scorekeeper.web.main import qr_code_svg, shared_url
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.passphrases import STRANGERS, matches, new_hash, passphrase_hash
@@ -96,6 +96,7 @@ OPEN_ENDPOINTS = {
     "households.join_link",
     "households.spectate",
     "households.spectate_version",
+    "households.spectate_events",
     "language.choose",
     "pwa.manifest",
     "pwa.service_worker",
@@ -486,7 +487,17 @@ def spectate(token: str):
         record=record,
         state=state,
         version_url=url_for("households.spectate_version", token=token),
+        events_url=url_for("households.spectate_events", token=token),
     )
+
+
+@bp.get("/watch/<token>/events")
+def spectate_events(token: str):
+    """The spectator page's stream of changes, as live.events sends a joined device's."""
+    found = spectated_game(store(), token)
+    if found is None:
+        abort(404)
+    return event_stream(found[0], household=found[1])
 
 
 @bp.get("/watch/<token>/version")

@@ -1,30 +1,106 @@
-"""Every open sheet stays live: a small version to poll, and a read-only spectator page.
+"""Every open sheet stays live: the game's version pushed as it changes, and a spectator page.
 
-Polling, not Server-Sent Events: waitress serves a fixed pool of threads, and a held
-connection per open sheet would soon use them all; a poll a second costs one small query.
+Pushed by server-sent events rather than a long poll: one request per open sheet, however
+many turns are played, where a long poll makes a request after every change and a lost one
+must be noticed by hand; the browser's EventSource reconnects by itself (Wi-Fi back, tablet
+awake, server restarted), and each connection starts with the game's version, so a sheet
+that missed a change sees it at once. Each stream holds one of the server's threads while
+it is open, so a process keeps at most LIVE_STREAMS of them; beyond, a 503, and the page
+asks for the version every few seconds instead (static/js/live.js).
+
+The version poll stays for those pages and for pages without EventSource.
 """
 
-from flask import Blueprint, jsonify, render_template
+import time
+
+from flask import Blueprint, Response, current_app, json, jsonify, render_template
+from flask_babel import gettext as _
 
 from scorekeeper.store import GameVersion
+from scorekeeper.store.changes import Stopped, TooManyWatchers, Watcher
 from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("live", __name__, url_prefix="/games")
 
+# A comment line this often: a tablet gone without a word (out of Wi-Fi, asleep) is found
+# at the next one and its thread freed, and proxies see a live connection. Costs a write.
+HEARTBEAT_SECONDS = 15
+# How soon EventSource tries again after a stream broke (a server restarting, say).
+RECONNECT_MS = 1000
+# A sheet refused a stream asks for the version this often (static/js/live.js says it too).
+RETRY_AFTER_SECONDS = 5
+
 
 @bp.get("/<int:game_id>/version")
 def version(game_id: int):
-    """What an open sheet compares with what it shows; any change means: reload."""
+    """What an open sheet compares with what it shows; any change means: fetch it again."""
     return version_response(store().game_version(game_id, household=household()))
+
+
+def version_fields(found: GameVersion) -> dict:
+    return {"seq": found.entry_count, "status": found.status, "version": found.token}
 
 
 def version_response(found: GameVersion | None):
     """A game's version as the open sheets poll it; 404 for no game."""
     if found is None:
         return jsonify(error="not found"), 404
-    response = jsonify(seq=found.entry_count, status=found.status, version=found.token)
+    response = jsonify(**version_fields(found))
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/<int:game_id>/events")
+def events(game_id: int):
+    """The game's version now, then after every change, as server-sent events."""
+    return event_stream(game_id, household=household())
+
+
+def event_stream(game_id: int, *, household: int):
+    """The stream of a game of `household`; 404 for no game, 503 beyond LIVE_STREAMS."""
+    try:
+        watcher = store().changes.watch(game_id, household=household)
+    except (TooManyWatchers, Stopped):
+        message = _("Trop d'écrans ouverts sur ce serveur : la feuille se met à jour moins vite.")
+        return message, 503, {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
+    if watcher.first is None:
+        watcher.close()
+        return jsonify(error="not found"), 404
+    lasting = current_app.config["LIVE_STREAM_SECONDS"]
+    response = Response(_events(watcher, lasting), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    # A proxy (nginx) would otherwise hold the events back to send them in bulk.
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _event(found: GameVersion) -> str:
+    return f"data: {json.dumps(version_fields(found))}\n\n"
+
+
+def _events(watcher: Watcher, lasting: float):
+    """The events of one stream, for `lasting` seconds. Runs after the request: it reads
+    nothing of it, and holds no database connection."""
+    sent = watcher.first
+    end = time.monotonic() + lasting
+    try:
+        yield f"retry: {RECONNECT_MS}\n{_event(sent)}"
+        while (left := end - time.monotonic()) > 0:
+            try:
+                found = watcher.wait(min(HEARTBEAT_SECONDS, left))
+            except Stopped:
+                return
+            if found is False:
+                yield ": still here\n\n"
+            elif found is None:
+                # The game was deleted: the page asks for it again and gets the 404 page.
+                yield 'data: {"gone": true}\n\n'
+                return
+            elif found != sent:
+                sent = found
+                yield _event(found)
+    finally:
+        watcher.close()
 
 
 @bp.get("/<int:game_id>/watch")

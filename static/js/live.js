@@ -1,48 +1,105 @@
-// Keep an open sheet live: poll the game's version and reload the page when another device
-// has played or undone. The page says which entry count it shows (data-live-seq); any other
-// count, or any later change, means the sheet on screen is out of date. A sheet swapped in
-// by sheet.js after this device's own turn brings its own count: the watch starts again.
-const first = document.querySelector("[data-live-url]");
+// Keep an open page of a game live. The server pushes the game's version as it changes
+// (server-sent events from data-live-events, the version again on every reconnection: a
+// tablet back from sleep or a server restarted catches up at once). A version other than the
+// one this page shows (data-live-version) means another device played or undid: the page of
+// the game as it is now comes in place of this one (swap.js), as after this device's own
+// turn, and the dice being typed stay typed. Refused a stream (a server with too many open
+// sheets) or without EventSource, the page asks for the version every few seconds instead.
+import { announceSwap, swapIn } from "./swap.js";
+
+const marker = () => document.querySelector("[data-live-url]");
+const first = marker();
+const SLOW_POLL_MS = 5000; // live.py's RETRY_AFTER_SECONDS
 
 if (first) {
-  const url = first.dataset.liveUrl;
-  const every = 400; // milliseconds: a change shows on every device within a second
-  const shownSeq = () => Number(document.querySelector("[data-live-url]").dataset.liveSeq);
-  let baseline = null;
-  let leaving = false;
-  let sheets = 0; // sheets swapped in: an answer about an earlier one is dropped
-  let timer;
+  let ownTurn = false; // this device's own submission brings the next sheet by itself
+  let fetching = false;
+  let waiting = null; // a version heard while busy: looked at once the page is in
 
-  // This device's own submission brings the next sheet by itself, with its message.
-  document.addEventListener("submit", () => { leaving = true; });
+  const shown = () => marker()?.dataset.liveVersion;
+
+  document.addEventListener("submit", () => { ownTurn = true; });
+
+  // The page as it is now, swapped in; the dice typed on this tablet kept in the field.
+  async function bringUp(address) {
+    fetching = true;
+    try {
+      const response = await fetch(address, { cache: "no-store", headers: { "X-Sheet-Swap": "1" } });
+      const page = response.ok &&
+        new DOMParser().parseFromString(await response.text(), "text/html");
+      if (ownTurn) return; // this device's own turn is on its way: it brings the sheet
+      const field = document.getElementById("dice");
+      const typed = field?.value ?? "";
+      const typing = field !== null && document.activeElement === field;
+      if (!page || !swapIn(page)) {
+        location.reload(); // gone (deleted, or this device signed out): as a load shows it
+        return;
+      }
+      if (response.redirected) history.replaceState(null, "", response.url);
+      announceSwap(true);
+      const next = document.getElementById("dice");
+      if (next && typed) {
+        next.value = typed;
+        next.dispatchEvent(new Event("input", { bubbles: true })); // its preview, for this turn
+      }
+      if (next && typing) next.focus({ preventScroll: true });
+    } catch {
+      // The network dropped for a moment: the next version heard tries again.
+    } finally {
+      fetching = false;
+    }
+  }
+
+  async function heard(now) {
+    if (now.gone) {
+      location.reload();
+      return;
+    }
+    if (ownTurn || fetching) {
+      waiting = now;
+      return;
+    }
+    if (now.version === shown()) return;
+    // The game's own address: the sheet (without ?dice=), or the ranking, which leads back
+    // to the sheet once an undo reopened the game.
+    await bringUp(location.pathname);
+    if (waiting) {
+      const again = waiting;
+      waiting = null;
+      heard(again);
+    }
+  }
+
+  document.addEventListener("sheet:swapped", (event) => {
+    if (event.detail?.pushed) return;
+    ownTurn = false;
+    if (waiting) {
+      const again = waiting;
+      waiting = null;
+      heard(again);
+    }
+  });
 
   const poll = async () => {
-    if (leaving) return;
-    const asked = sheets;
     try {
-      const response = await fetch(url, { cache: "no-store", headers: { Accept: "application/json" } });
-      const now = response.ok && await response.json();
-      if (leaving || asked !== sheets) return; // a turn of this device is on its way, or in
-      if (now) {
-        const shown = shownSeq();
-        baseline ??= now.version;
-        if (now.seq !== shown || now.version !== baseline) {
-          location.reload();
-          return;
-        }
-      }
+      const response = await fetch(marker().dataset.liveUrl, {
+        cache: "no-store", headers: { Accept: "application/json" },
+      });
+      if (response.ok) await heard(await response.json());
     } catch {
       // The network dropped for a moment: the next poll tries again.
     }
-    timer = setTimeout(poll, every);
+    setTimeout(poll, SLOW_POLL_MS);
   };
-  timer = setTimeout(poll, every);
 
-  document.addEventListener("sheet:swapped", () => {
-    leaving = false;
-    baseline = null;
-    sheets += 1;
-    clearTimeout(timer);
-    timer = setTimeout(poll, every);
-  });
+  if ("EventSource" in window && first.dataset.liveEvents) {
+    const stream = new EventSource(first.dataset.liveEvents);
+    stream.addEventListener("message", (event) => heard(JSON.parse(event.data)));
+    stream.addEventListener("error", () => {
+      // A network error: EventSource tries again by itself. A refusal (503) closes it.
+      if (stream.readyState === EventSource.CLOSED) setTimeout(poll, SLOW_POLL_MS);
+    });
+  } else {
+    setTimeout(poll, SLOW_POLL_MS);
+  }
 }

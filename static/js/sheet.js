@@ -4,6 +4,8 @@
 // would bar asks first, as does any box tapped before the preview of these dice came back. It never computes a score: every preview,
 // message and confirmation is HTML rendered by the server from the rules (games.turn), and a
 // turn written comes back as the next sheet, swapped into the page (games.play).
+import { announceSwap, swapIn } from "./swap.js";
+
 document.documentElement.classList.add("js");
 
 // A second tap on "Valider" before the next sheet shows would post the turn twice.
@@ -27,15 +29,10 @@ async function writeTurn(form, button) {
     return;
   }
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
-  const main = page.querySelector("main");
-  const header = page.querySelector(".site-header");
-  if (!main || !header) {
+  if (!swapIn(page)) {
     window.location.assign(response.url);
     return;
   }
-  document.querySelector(".site-header").replaceWith(document.adoptNode(header));
-  document.querySelector("main").replaceWith(document.adoptNode(main));
-  document.body.className = page.body.className;
   // The sheet's own address (a page loaded with ?dice= loses them), or the ranking's. Only
   // when it differs: replaceState waits on the browser process, 7 ms of this page's main
   // thread in a trace of a turn.
@@ -47,13 +44,15 @@ async function writeTurn(form, button) {
   if (next) start(next);
   // Screen readers hear whose turn it is (or the ranking), as after a page load.
   document.querySelector("#turn-title, main h1[tabindex]")?.focus({ preventScroll: true });
-  document.dispatchEvent(new Event("sheet:swapped", { bubbles: true }));
-  // The new title (whose turn leads it) once the sheet is painted: a title changed costs the
-  // browser more than the page (its tab, its window drawn again: 6 ms of its processes' CPU in
-  // a trace of a turn against 7 for the page's own thread), which then no longer delays the sheet.
-  const { title } = page;
-  requestAnimationFrame(() => setTimeout(() => { document.title = title; }, 0));
+  announceSwap(false);
 }
+
+// A sheet another device's turn brought (live.js): its form gets the keypad as well.
+document.addEventListener("sheet:swapped", (event) => {
+  if (!event.detail?.pushed) return;
+  const next = document.querySelector("form[data-turn-url]");
+  if (next) start(next);
+});
 
 function start(form) {
   const input = form.elements.dice;

@@ -13,6 +13,7 @@ import contextlib
 import importlib.util
 import os
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,7 +84,9 @@ def live_app(tmp_path_factory):
     instance = tmp_path_factory.mktemp("instance")
     # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
     database_url = take_database(instance)
-    app = create_app({"DATABASE_URL": database_url}, instance_path=instance)
+    # Room for the streams of every page a test module opens: a closed page's stream is
+    # found gone at its next heartbeat only (web/live.py).
+    app = create_app({"DATABASE_URL": database_url, "LIVE_STREAMS": 64}, instance_path=instance)
     yield app
     app.extensions[STORE_EXTENSION].dispose()
     give_database(database_url)
@@ -92,12 +95,20 @@ def live_app(tmp_path_factory):
 @contextlib.contextmanager
 def served_in_thread(app) -> Iterator[str]:
     """The base URL of ``app`` served by waitress on 127.0.0.1 from a thread, until the end."""
-    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=4)
+    # As `scorekeeper serve`: the request threads, and one for each open page's stream.
+    threads = app.config["SERVER_THREADS"] + app.config["LIVE_STREAMS"]
+    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
     thread = threading.Thread(target=served.run, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{served.effective_port}"
     finally:
+        # The open pages' streams end first: a thread still sending to a closed server errs.
+        changes = app.extensions[STORE_EXTENSION].changes
+        changes.stop()
+        deadline = time.monotonic() + 5
+        while changes.watchers and time.monotonic() < deadline:
+            time.sleep(0.01)
         served.close()
         thread.join(timeout=5)
 

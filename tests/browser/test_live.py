@@ -13,8 +13,8 @@ def test_an_entry_from_one_tablet_shows_on_the_other(open_page, seed):
     # The next sheet comes in place of this one (no page load): it shows the entry written.
     expect(player.locator('[data-live-seq="1"]')).to_have_count(1)
     assert seed.state(game_id).sheets[0].total == 24
-    # Once the entry is written, every open sheet shows it within a second (a poll every
-    # 0.4 s, then a reload).
+    # Once the entry is written, every open sheet shows it within a second (pushed, then the
+    # sheet fetched and swapped in; the spectator's page too).
     for page in (watcher, other):
         expect(page.locator('[data-live-seq="1"]')).to_have_count(1, timeout=1000)
         expect(page.locator("h1")).to_contain_text("À Alix de jouer")

@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 
 import psycopg
 import pytest
@@ -26,7 +26,7 @@ from tests.robustness.faults import gunicorn_server
 from tests.support.databases import ON_POSTGRESQL
 
 HOSTING_DOCUMENTS = ("README.md", "docs/hosting.md")
-HANDED_OVER = ("SCOREKEEPER_WORKERS", "SCOREKEEPER_THREADS")
+HANDED_OVER = ("SCOREKEEPER_WORKERS", "SCOREKEEPER_THREADS", "SCOREKEEPER_LIVE_STREAMS")
 
 
 def hosting_command() -> list[str]:
@@ -64,7 +64,11 @@ def test_every_name_gunicorn_conf_sets_is_a_gunicorn_setting(monkeypatch):
     # gunicorn skips a name it does not know without a word: a misspelt setting is lost.
     cfg = gunicorn_settings(monkeypatch)
     module = sys.modules["scorekeeper.gunicorn_conf"]
-    names = {name for name in vars(module) if not name.startswith("_")} - {"os"}
+    names = {
+        name
+        for name, value in vars(module).items()
+        if not name.startswith("_") and not isinstance(value, ModuleType)
+    }
     if "control_socket" not in cfg.settings:
         # gunicorn before 25.1 has no control socket to disable.
         names.discard("control_socket_disable")
@@ -73,7 +77,8 @@ def test_every_name_gunicorn_conf_sets_is_a_gunicorn_setting(monkeypatch):
 
 def test_what_gunicorn_conf_sets(monkeypatch):
     cfg = gunicorn_settings(monkeypatch)
-    assert (cfg.workers, cfg.threads, cfg.worker_class_str) == (4, 4, "gthread")
+    # Each worker's threads: 4 for the requests, 200 seats for the open sheets' streams.
+    assert (cfg.workers, cfg.threads, cfg.worker_class_str) == (4, 4 + 200, "gthread")
     assert cfg.bind == ["127.0.0.1:8000"]
     # A stuck worker is replaced; on SIGTERM the requests under way get 30 s to finish.
     assert (cfg.timeout, cfg.graceful_timeout, cfg.keepalive) == (30, 30, 5)
@@ -93,27 +98,32 @@ def test_workers_threads_and_address_come_from_the_environment(monkeypatch):
         SCOREKEEPER_THREADS="6",
         SCOREKEEPER_BIND="127.0.0.2:9000",
     )
-    assert (cfg.workers, cfg.threads, cfg.bind) == (3, 6, ["127.0.0.2:9000"])
+    assert (cfg.workers, cfg.threads, cfg.bind) == (3, 6 + 200, ["127.0.0.2:9000"])
 
 
 @pytest.mark.parametrize(
-    ("flags", "environment", "expected"),
+    ("flags", "environment", "threads", "expected"),
     [
-        ((), {}, (4, 4)),
-        ((), {"SCOREKEEPER_WORKERS": "3", "SCOREKEEPER_THREADS": "6"}, (3, 6)),
-        # A flag after -c wins, for gunicorn and for the app alike.
-        (("--workers", "2", "--threads", "8"), {"SCOREKEEPER_THREADS": "6"}, (2, 8)),
+        ((), {}, 4 + 200, (4, 4, 200)),
+        ((), {"SCOREKEEPER_WORKERS": "3", "SCOREKEEPER_THREADS": "6"}, 6 + 200, (3, 6, 200)),
+        # A flag after -c wins, for gunicorn and for the app alike: with no room left for the
+        # stream seats, every thread serves requests and the sheets ask every 5 s.
+        (("--workers", "2", "--threads", "8"), {"SCOREKEEPER_THREADS": "6"}, 8, (2, 8, 0)),
     ],
 )
 def test_the_app_counts_the_workers_and_threads_gunicorn_runs(
-    monkeypatch, tmp_path, flags, environment, expected
+    monkeypatch, tmp_path, flags, environment, threads, expected
 ):
     cfg = gunicorn_settings(monkeypatch, *flags, **environment)
-    assert (cfg.workers, cfg.threads) == expected
+    assert (cfg.workers, cfg.threads) == (expected[0], threads)
     # gunicorn's master runs the hook before it starts any worker.
     cfg.on_starting(SimpleNamespace(cfg=cfg))
     settings = config.defaults(tmp_path)
-    assert (settings["SERVER_WORKERS"], settings["SERVER_THREADS"]) == expected
+    assert (
+        settings["SERVER_WORKERS"],
+        settings["SERVER_THREADS"],
+        settings["LIVE_STREAMS"],
+    ) == expected
 
 
 def _descendants(pid: int) -> set[int]:

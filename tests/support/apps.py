@@ -21,8 +21,11 @@ PASSPHRASE = "correct horse battery"
 def app_on(instance_path: Path, database_url: str, **settings) -> Iterator[Flask]:
     """The app of ``settings`` on the instance folder and database; its store closed at the
     end."""
+    # An open sheet's stream of changes ends after its first event, as a poll: a test that
+    # reads every page's body would otherwise wait on it (tests/web/test_live.py sets more).
     app = create_app(
-        {"TESTING": True, "DATABASE_URL": database_url, **settings}, instance_path=instance_path
+        {"TESTING": True, "DATABASE_URL": database_url, "LIVE_STREAM_SECONDS": 0, **settings},
+        instance_path=instance_path,
     )
     try:
         yield app

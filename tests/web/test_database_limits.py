@@ -133,7 +133,9 @@ def test_more_connections_than_postgresql_admits_are_said_at_start(
         with app_on(instance_path, database_url, SERVER_WORKERS=1000, SERVER_THREADS=4):
             pass
     (said,) = [record for record in caplog.records if "max_connections" in record.message]
-    assert "1000 server processes x 5 (pool 4 + import workers 1) = 5000" in said.message
+    assert "1000 server processes x 6 (pool 4 + import workers 1 + 1 listening) = 6000" in (
+        said.message
+    )
 
 
 def test_idle_connections_go_back_to_the_server(instance_path, database_url):

@@ -212,9 +212,11 @@ def test_a_spectator_link_shows_the_game_until_revoked(hosted):
     watched = screen.get(link)
     assert watched.status_code == 200 and "Zoé" in watched.get_data(as_text=True)
     assert screen.get(f"{link}/version").json["seq"] == 0
+    assert '"seq": 0' in screen.get(f"{link}/events").get_data(as_text=True)
     assert screen.get(f"/games/{game_id}").status_code == 302
     _post(client, page_path, page_path, {"revoke": "1"})
     assert screen.get(link).status_code == 404
+    assert screen.get(f"{link}/events").status_code == 404
 
 
 def test_deleting_the_household_after_its_pin_and_a_confirmation(hosted):

@@ -32,6 +32,7 @@ ID_ARGUMENTS = {"game_id", "player_id"}
 TOKEN_ROUTES = {
     "households.spectate",
     "households.spectate_version",
+    "households.spectate_events",
     "households.join_link",
     "static",
 }

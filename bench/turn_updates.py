@@ -1,0 +1,152 @@
+"""The server's CPU for a turn and for the updates it sends to the other tablets, in-process.
+
+    python -m bench.turn_updates [--tablets 4] [--turns 60] [--before DIR]
+
+A game is open on --tablets tablets (Flask's test client, one session each). One tablet
+plays the turn as static/js/sheet.js does (one POST, answered with the next sheet); the other
+tablets learn of it as the design says, and their share is counted with the turn:
+- poll (live.js before the push): a version poll that sees the change, then the page loaded
+  again;
+- push (live.js now): the stream of each tablet sends the new version, and the tablet
+  fetches the sheet, drawn once for all of them.
+The polls that see nothing (2.5 a second per open tablet, while nobody plays) are not counted
+here: python -m bench.hosted counts them.
+
+--before DIR runs the poll design on the code in DIR (a checkout from before the push, say
+`git worktree add /tmp/before 9c71c35`) in a process of its own, then both designs on this
+checkout, and prints the ratio. All in one run: the machine's other work weighs on all
+three alike. Time is the process's CPU (time.process_time), the test client's own included
+(about the same in every design).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+VERSION = re.compile(r'name="version" value="([^"]*)"')
+SWAP = {"X-Sheet-Swap": "1"}
+# Turns that score in any order on a fresh classique sheet: (dice, box) in turn.
+TURNS = [
+    ("11123", "ones"),
+    ("22234", "twos"),
+    ("33345", "threes"),
+    ("44456", "fours"),
+    ("55516", "fives"),
+    ("66612", "sixes"),
+    ("12345", "large_straight"),
+    ("33322", "full_house"),
+    ("12346", "small_straight"),
+    ("66665", "four_kind"),
+    ("55543", "three_kind"),
+    ("66666", "yams"),
+    ("65432", "chance"),
+]
+
+
+def run(design: str, tablets: int, turns: int) -> list[float]:
+    """CPU ms of each turn with its updates, in this process's copy of scorekeeper."""
+    from scorekeeper.app import create_app
+
+    with tempfile.TemporaryDirectory(prefix="yams-turn-updates-") as folder:
+        app = create_app({"LIVE_STREAM_SECONDS": 3600}, instance_path=folder)
+        clients = [app.test_client() for _ in range(tablets)]
+        player, others = clients[0], clients[1:]
+        spent = []
+        # Games of one player: each tablet plays the turn, the game ends after 13.
+        while len(spent) < turns:
+            token = TOKEN.search(player.get("/games/new").text).group(1)
+            answer = player.post(
+                "/games/new",
+                data={"csrf_token": token, "names-0": "Mag", "preset": "classique"},
+            )
+            game = answer.headers["Location"].rsplit("/", 1)[1]
+            page = player.get(f"/games/{game}").text
+            streams = []
+            for other in others:
+                other.get(f"/games/{game}")
+                if design == "push":
+                    response = other.get(f"/games/{game}/events", buffered=False)
+                    chunks = iter(response.response)
+                    next(chunks)  # the version now
+                    streams.append((response, chunks))
+            for dice, box in TURNS[:-1]:  # the last turn leads to the ranking
+                form = {
+                    "csrf_token": TOKEN.search(page).group(1),
+                    "seq": str(TURNS.index((dice, box))),
+                    "version": VERSION.search(page).group(1),
+                    "dice": dice,
+                    "target": f"free:{box}",
+                }
+                started = time.process_time()
+                answer = player.post(f"/games/{game}/entries", data=form, headers=SWAP)
+                page = answer.text
+                for number, other in enumerate(others):
+                    if design == "push":
+                        event = next(streams[number][1]).decode()
+                        version = json.loads(event.partition("data: ")[2])["version"]
+                        seen = other.get(f"/games/{game}", headers=SWAP).text
+                    else:
+                        version = other.get(f"/games/{game}/version").get_json()["version"]
+                        seen = other.get(f"/games/{game}").text
+                    if f'value="{version}"' not in seen:
+                        raise AssertionError("a tablet was shown another version")
+                spent.append((time.process_time() - started) * 1000)
+                if answer.status_code != 200:
+                    raise AssertionError(f"the turn answered {answer.status_code}")
+            for response, _chunks in streams:
+                response.close()
+        return spent[:turns]
+
+
+def report(label: str, spent: list[float]) -> str:
+    return (
+        f"{label}: median {statistics.median(spent):.2f} ms of CPU, "
+        f"mean {statistics.fmean(spent):.2f} ms ({len(spent)} turns)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tablets", type=int, default=4)
+    parser.add_argument("--turns", type=int, default=60)
+    parser.add_argument("--design", choices=["poll", "push"])
+    parser.add_argument("--before", type=Path, help="a checkout from before the push")
+    args = parser.parse_args()
+    if args.design:  # one design in this process: the figures as JSON, for the parent
+        print(json.dumps(run(args.design, args.tablets, args.turns)))
+        return
+    here = Path(__file__).resolve().parents[1]
+    plan = [("poll", here, "poll, this checkout"), ("push", here, "push, this checkout")]
+    if args.before:
+        plan.insert(0, ("poll", args.before.resolve(), "poll, before the push"))
+    results = {}
+    for design, code, label in plan:
+        command = [sys.executable, __file__, "--design", design]
+        command += ["--tablets", str(args.tablets), "--turns", str(args.turns)]
+        output = subprocess.run(
+            command,
+            env={**os.environ, "PYTHONPATH": str(code)},
+            cwd=code,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        results[label] = json.loads(output.splitlines()[-1])
+        print(report(label, results[label]), flush=True)
+    now = statistics.median(results["push, this checkout"])
+    for label, spent in results.items():
+        print(f"push now / {label}: {now / statistics.median(spent):.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Pages drawn once per state of a game, and served to every tablet that asks for it.
+
+After a turn every tablet at the table shows the same sheet: the player's own (the answer to
+its turn) and each other one's (fetched when the change is pushed). The sheet of one version
+of a game, in one language, is drawn once and kept; each request then only puts its own
+parts in their places: its CSRF token, and the messages flashed for its device.
+
+The key holds the household: a page is reached only by a request of the household whose
+game it is (the caller loaded the game for that household first), and never served to
+another one that would have a game of the same number. Kept per process (a small LRU): a
+tablet served by another process draws the page there once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from flask import current_app, render_template, session
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+
+# Pages kept per process: a few per game being played (one per language), about 14 kB each.
+KEPT_PAGES = 128
+_EXTENSION = "scorekeeper.drawn"
+
+# Where each request's own parts go. Each is markup no template writes of itself, and that
+# any text from a player (a name) cannot make: it would be escaped.
+_CSRF_SLOT = Markup("<csrf-slot/>")
+_FLASHES_SLOT = Markup("<flashes-slot/>")
+# Flask keeps the messages flashed for the next page under this key of the session.
+_FLASHES_KEY = "_flashes"
+
+
+class DrawnPages:
+    """The last pages drawn, by key; safe to share between a server's threads."""
+
+    def __init__(self, size: int = KEPT_PAGES) -> None:
+        self.size = size
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[Hashable, str] = OrderedDict()
+
+    def get(self, key: Hashable, draw: Callable[[], str]) -> str:
+        with self._lock:
+            page = self._kept.get(key)
+            if page is not None:
+                self._kept.move_to_end(key)
+                return page
+        # Drawn outside the lock: two tablets asking at once may both draw it, once.
+        page = draw()
+        with self._lock:
+            self._kept[key] = page
+            while len(self._kept) > self.size:
+                self._kept.popitem(last=False)
+        return page
+
+
+def drawn_pages() -> DrawnPages:
+    """The pages kept by this app."""
+    return current_app.extensions.setdefault(_EXTENSION, DrawnPages())
+
+
+def shared_page(key: Hashable, template: str, context: Callable[[], dict]) -> str:
+    """`template` drawn once for `key` (which must name all that the page shows, household
+    included) with what `context()` gives, and kept; this request's CSRF token and flashed
+    messages put in. `context` is called only to draw: a page served from the cache builds
+    nothing (no form, no view)."""
+    page = drawn_pages().get(
+        key,
+        lambda: render_template(
+            template, **context(), csrf_token=lambda: _CSRF_SLOT, flashes_slot=_FLASHES_SLOT
+        ),
+    )
+    flashes = render_template("_flashes.html") if session.get(_FLASHES_KEY) else ""
+    return page.replace(_CSRF_SLOT, generate_csrf()).replace(_FLASHES_SLOT, flashes)

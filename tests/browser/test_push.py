@@ -1,0 +1,88 @@
+"""Live by push, in Chromium: another tablet's turn arrives without a poll, swapped in with
+the dice this tablet was typing kept; a tablet catches up by itself after a server restart."""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.play import play_turn
+from scorekeeper.web.store import STORE_EXTENSION
+from testing.live import LiveServer
+
+from .conftest import TABLETS
+from .test_turns import tap_box, tap_dice
+
+
+def _requests(page) -> list[str]:
+    """Every request the page makes from now on, as "METHOD path?query"."""
+    made = []
+
+    def heard(request):
+        address = urlsplit(request.url)
+        made.append(f"{request.method} {address.path}{'?' if address.query else ''}{address.query}")
+
+    page.on("request", heard)
+    return made
+
+
+def test_another_tablets_turn_arrives_with_no_poll_and_the_typed_dice_stay(open_page, seed):
+    game_id = seed(["Mag", "Alix"])
+    other = open_page(f"/games/{game_id}")
+    player = open_page(f"/games/{game_id}")
+    # The stream is open once its first event is in: the page then shows no other version.
+    other.wait_for_load_state("networkidle")
+    made = _requests(other)
+    other.locator("#dice").fill("12")
+    tap_dice(player, "66662")
+    tap_box(player, "Six")
+    expect(other.locator('[data-live-seq="1"]')).to_have_count(1, timeout=1000)
+    expect(other.locator("h1")).to_contain_text("À Alix de jouer")
+    expect(other.locator("#dice")).to_have_value("12")
+    other.wait_for_timeout(1000)
+    # No version poll, no page load: the sheet fetched once, and the preview of the dice kept
+    # (before the turn, then on the new sheet).
+    assert made == [
+        f"GET /games/{game_id}/turn?dice=12&seq=0&target=",
+        f"GET /games/{game_id}",
+        f"GET /games/{game_id}/turn?dice=12&seq=1&target=",
+    ]
+    assert other.evaluate("performance.getEntriesByType('navigation').length") == 1
+
+
+@pytest.fixture
+def own_server(live_app, tmp_path):
+    """`scorekeeper serve` on the live app's instance and database, for this test alone."""
+    server = LiveServer(
+        Path(live_app.instance_path),
+        tmp_path / "serve.log",
+        database_url=live_app.config["DATABASE_URL"],
+    )
+    with server:
+        yield server
+
+
+def test_a_tablet_catches_up_by_itself_after_a_server_restart(browser, own_server, seed, live_app):
+    game_id = seed(["Mag", "Alix"])
+    host, port = own_server.base
+    context = browser.new_context(
+        viewport=dict(zip(("width", "height"), TABLETS["landscape"], strict=True)),
+        locale="fr-FR",
+        base_url=f"http://{host}:{port}",
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{game_id}")
+        page.wait_for_load_state("networkidle")
+        own_server.kill()  # a power cut
+        # Meanwhile a turn is written (the server's database, from elsewhere).
+        store = live_app.extensions[STORE_EXTENSION]
+        play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
+        own_server.start()  # the same address
+        expect(page.locator('[data-live-seq="1"]')).to_have_count(1, timeout=10_000)
+        expect(page.locator("h1")).to_contain_text("À Alix de jouer")
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    finally:
+        context.close()

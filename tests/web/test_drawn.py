@@ -1,0 +1,83 @@
+"""The sheet of one version of a game is drawn once, in each language, and served to every
+tablet that asks (web/drawn.py); each still gets its own CSRF token and its own messages."""
+
+import contextlib
+import re
+
+from flask import template_rendered
+
+from tests.support.forms import csrf_token_in, page_text
+from tests.web.conftest import Table
+
+SWAP = {"X-Sheet-Swap": "1"}
+TOKENS = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
+
+
+@contextlib.contextmanager
+def sheets_drawn(app):
+    """The sheet's template drawn meanwhile, one item each time."""
+    drawn = []
+
+    def count(sender, template, context, **extra):
+        if template.name == "games/sheet.html":
+            drawn.append(template)
+
+    template_rendered.connect(count, app)
+    try:
+        yield drawn
+    finally:
+        template_rendered.disconnect(count, app)
+
+
+def test_every_tablet_gets_the_sheet_drawn_once_with_its_own_token_and_messages(app):
+    player, other = Table(app.test_client()), Table(app.test_client())
+    game_id = player.new_game(["Mag", "Alix"])
+    other.client.get(f"/games/{game_id}")
+    token = csrf_token_in(player.client.get("/").text)
+    turn = {"seq": 0, "version": player.version(game_id), "dice": "66662", "csrf_token": token}
+    with sheets_drawn(app) as drawn:
+        answer = player.client.post(
+            f"/games/{game_id}/entries", data={**turn, "target": "free:sixes"}, headers=SWAP
+        )
+        seen = other.client.get(f"/games/{game_id}", headers=SWAP)
+        seen_again = other.client.get(f"/games/{game_id}")
+    assert len(drawn) == 1
+    assert answer.status_code == seen.status_code == seen_again.status_code == 200
+    assert "À Alix de jouer" in page_text(answer) and "À Alix de jouer" in page_text(seen)
+    # The player's tablet says what was written; the other one shows the sheet alone.
+    assert "Mag marque 24 en Six." in page_text(answer)
+    assert "Mag marque 24 en Six." not in page_text(seen)
+    # Each page carries its own device's token (in the header's form and the sheet's).
+    mine, theirs = set(TOKENS.findall(answer.text)), set(TOKENS.findall(seen.text))
+    assert len(mine) == len(theirs) == 1 and mine != theirs
+    assert "slot" not in seen.text
+    # That token works: the other tablet writes the next turn from the page it was served.
+    response = other.client.post(
+        f"/games/{game_id}/entries",
+        data={
+            "seq": 1,
+            "version": other.version(game_id),
+            "dice": "11123",
+            "target": "free:ones",
+            "csrf_token": theirs.pop(),
+        },
+    )
+    assert response.status_code == 303
+
+
+def test_a_new_version_another_language_or_dice_typed_draw_the_sheet_again(app):
+    table = Table(app.test_client())
+    game_id = table.new_game(["Mag", "Alix"])
+    with sheets_drawn(app) as drawn:
+        table.client.get(f"/games/{game_id}")
+        table.client.get(f"/games/{game_id}")
+        english = table.client.get(f"/games/{game_id}", headers={"Accept-Language": "en"})
+        table.play(game_id, 0, "66662", "free:sixes")
+        table.client.get(f"/games/{game_id}")
+    assert len(drawn) == 3
+    assert "Mag's turn" in page_text(english)
+    # Dice typed make a page of this device's own, never kept.
+    with sheets_drawn(app) as drawn:
+        typed = table.client.get(f"/games/{game_id}?dice=11123")
+        table.client.get(f"/games/{game_id}?dice=11123")
+    assert len(drawn) == 2 and 'value="11123"' in typed.text
