@@ -8,7 +8,7 @@ does for the turn at hand; the solitaire table values what comes after.
 """
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import comb
@@ -377,7 +377,12 @@ class _Layer:
         self.distributions = distributions
 
 
-def build_spreads(rules: Rules, values: np.ndarray, filled: Iterable[str] = ()) -> np.ndarray:
+def build_spreads(
+    rules: Rules,
+    values: np.ndarray,
+    filled: Iterable[str] = (),
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
     """The second, third and fourth central moments of the points still to come under the
     solitaire strategy, ``spreads[moment - 2, place]`` for every place of the free column's
     table (NaN where the table is): with the table's mean, the shape of the law the chances
@@ -385,7 +390,7 @@ def build_spreads(rules: Rules, values: np.ndarray, filled: Iterable[str] = ()) 
 
     Solved backward like the table: a state's raw moments are its turn's outcomes', each
     the points ``g`` of the turn and the rest ``R`` after it: E[(g + R)^n] expanded.
-    ``filled`` as in ``build_table``.
+    ``filled`` and ``progress(done, total)`` as in ``build_table``.
     """
     model = SheetModel(rules, values, [0] * len(rules.boxes))
     index = model.index
@@ -395,6 +400,7 @@ def build_spreads(rules: Rules, values: np.ndarray, filled: Iterable[str] = ()) 
     masks = np.nonzero(index.in_play)[0]
     masks = masks[masks & base == base]
     counts = np.array([int(mask).bit_count() for mask in masks])
+    total, done = index.count_states(masks[counts < len(index.boxes)]), 0
     for count in range(len(index.boxes) - 1, -1, -1):
         batch = index.solved_states(masks[counts == count])
         for start in range(0, len(batch.mask), CHUNK):
@@ -411,6 +417,9 @@ def build_spreads(rules: Rules, values: np.ndarray, filled: Iterable[str] = ()) 
                     comb(moment, k) * gain ** (moment - k) * rest[k] for k in range(moment + 1)
                 )
                 target[states] = (final * expanded).sum(axis=0)
+            done += len(part.mask)
+            if progress is not None:
+                progress(done, total)
     mean = values
     second, third, fourth = raw
     return np.stack(
@@ -428,7 +437,9 @@ def spreads_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
     return table.with_name(f"{table.stem}-spreads{table.suffix}")
 
 
-def load_spreads(rules: Rules, values: np.ndarray, instance_dir: str | os.PathLike):
+def load_spreads(
+    rules: Rules, values: np.ndarray, instance_dir: str | os.PathLike
+) -> np.ndarray | None:
     """The cached spreads of a table, or None when missing or damaged (mapped from the
     file, as the table)."""
     try:
@@ -444,13 +455,16 @@ def load_spreads(rules: Rules, values: np.ndarray, instance_dir: str | os.PathLi
 
 
 def load_or_build_spreads(
-    rules: Rules, values: np.ndarray, instance_dir: str | os.PathLike
+    rules: Rules,
+    values: np.ndarray,
+    instance_dir: str | os.PathLike,
+    progress: Callable[[int, int], None] | None = None,
 ) -> np.ndarray:
     """The cached spreads of a table, built and saved first if needed (tens of seconds of
     one core: as the table, a build for a worker process, never for a request)."""
     spreads = load_spreads(rules, values, instance_dir)
     if spreads is not None:
         return spreads
-    spreads = build_spreads(rules, values)
+    spreads = build_spreads(rules, values, progress=progress)
     save_table(spreads, spreads_path(rules, instance_dir))
     return spreads

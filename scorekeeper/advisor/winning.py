@@ -34,7 +34,13 @@ import numpy as np
 from scorekeeper.advisor.choices import Chance, Turn, WinOption
 from scorekeeper.advisor.endgame import EndGame, TooLarge, fits
 from scorekeeper.advisor.futures import Futures, Seat, SheetModel, seats
-from scorekeeper.advisor.tables import LAST_THROW, check_request, check_throw, table_options
+from scorekeeper.advisor.tables import (
+    LAST_THROW,
+    check_request,
+    check_throw,
+    has_win_chances,
+    table_options,
+)
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState
 from scorekeeper.rules.labels import N_
@@ -236,12 +242,6 @@ class WinChances:
                 N_("Ce conseil a été calculé pour d'autres règles que celles de la partie.")
             )
         return check_request(state, dice), check_throw(throw)
-
-
-def has_win_chances(rules: Rules) -> bool:
-    """Whether the chances to win are computed for these rules: one free column of five
-    dice, without Plus et Moins (docs/advisor-winning.md says why the others are not)."""
-    return rules.columns == ("free",) and rules.dice == 5 and not rules.plus_minus
 
 
 def _against(others: list[tuple[int, np.ndarray]], end: int) -> np.ndarray:
