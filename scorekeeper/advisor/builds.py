@@ -151,15 +151,17 @@ class Strategies:
                 return None
         return self._load_chances(rules)
 
-    def build(self, rules: Rules, *, household: Hashable) -> bool:
+    def build(self, rules: Rules, *, household: Hashable, with_chances: bool = True) -> bool:
         """Queue a build of these rules' table, then of its spreads where the chances to
-        win need them, in ``household``'s turn; False when it is queued or being built
-        already."""
+        win need them (unless ``with_chances`` is False: a game of one player), in
+        ``household``'s turn; False when it is queued or being built already."""
         with self.lock:
             if rules in self.building:
                 return False
             self.building[rules] = 0.0
-        threading.Thread(target=self._build_in_turn, args=(rules, household), daemon=True).start()
+        threading.Thread(
+            target=self._build_in_turn, args=(rules, household, with_chances), daemon=True
+        ).start()
         return True
 
     def progress(self, rules: Rules) -> float | None:
@@ -209,14 +211,15 @@ class Strategies:
                 self.chances_loaded.popitem(last=False)
         return chances
 
-    def _build_in_turn(self, rules: Rules, household: Hashable) -> None:
+    def _build_in_turn(self, rules: Rules, household: Hashable, with_chances: bool) -> None:
         """A waiting build's thread: the build, in the household's turn."""
         try:
             with self.queue.place(household):
                 if self._load(rules) is None:  # another process may have built it meanwhile
                     self._build(rules, self.worker)
                 # The spreads once the table is there, in the same turn.
-                if has_win_chances(rules) and self.get(rules) and not self._load_chances(rules):
+                wanted = with_chances and has_win_chances(rules)
+                if wanted and self.get(rules) and not self._load_chances(rules):
                     with self.lock:
                         self.building[rules] = 0.0
                     self._build(rules, self.spreads_worker)

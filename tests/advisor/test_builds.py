@@ -69,7 +69,7 @@ def failing_worker(rules, instance_dir, done):
     raise SystemExit(3)
 
 
-def _wait_built(strategies, rules_list, seconds=60):
+def _wait_built(strategies, rules_list, seconds=180):
     deadline = time.monotonic() + seconds
     while any(strategies.progress(rules) is not None for rules in rules_list):
         assert time.monotonic() < deadline, "the builds did not end"
@@ -84,7 +84,7 @@ def test_builds_run_one_at_a_time_in_a_worker_and_are_kept(tmp_path):
         assert strategies.build(rules, household=1)
         assert strategies.progress(rules) is not None
     assert not strategies.build(RULE_SETS[0], household=2)  # asked again: queued once
-    _wait_built(strategies, RULE_SETS)
+    _wait_built(strategies, RULE_SETS, seconds=300)
     lines = (tmp_path / LOG).read_text().splitlines()
     # Never two builds at once: each start is followed by its end; the spreads of a table
     # come in the same turn, before the next rule set's table.
