@@ -51,6 +51,8 @@ from scorekeeper.rules.options import Rules
 EXACT_BOXES = 6
 # Sheets whose distributions are kept between requests (a turn asks three times).
 KEPT_FUTURES = 64
+# Reviews of finished games kept (a finished game never changes: its entries are the key).
+KEPT_REVIEWS = 16
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class WinChances:
         self.values = values
         self.spreads = spreads
         self._futures: OrderedDict[tuple, Futures] = OrderedDict()
+        self._reviews: OrderedDict[tuple, list[list[Chance]]] = OrderedDict()
         self._lock = threading.Lock()
 
     # -- the page and the command line ------------------------------------------------------
@@ -116,12 +119,22 @@ class WinChances:
 
     def review(self, state: GameState, start: GameState | None = None) -> list[list[Chance]]:
         """Each player's chance to win at the start of the game (or at ``start``, a
-        position of it) and after each turn since: one line per player for the chart."""
+        position of it) and after each turn since: one line per player for the chart.
+        Kept for the next asks (a second or two for four players)."""
         position = start or GameState.start(state.rules, state.players)
+        key = (tuple(state.players), state.entries, len(position.entries))
+        with self._lock:
+            if key in self._reviews:
+                self._reviews.move_to_end(key)
+                return self._reviews[key]
         series = [self.standings(position)]
         for entry in state.entries[len(position.entries) :]:
             position = position.play(entry)
             series.append(self.standings(position))
+        with self._lock:
+            self._reviews[key] = series
+            while len(self._reviews) > KEPT_REVIEWS:
+                self._reviews.popitem(last=False)
         return series
 
     def _end_game(self, state: GameState, every: list[Seat]) -> EndGame | None:
