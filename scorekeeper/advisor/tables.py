@@ -60,6 +60,13 @@ def advice_quality(rules: Rules, players: int) -> str:
     return EXACT
 
 
+def has_win_chances(rules: Rules) -> bool:
+    """Whether the chances to win (« Pour gagner ») are computed for these rules: one free
+    column of five dice, without Plus et Moins; classique or Yatzy, any scoring option, with
+    or without la vache (docs/advisor-winning.md says why the others are not)."""
+    return rules.columns == ("free",) and rules.dice == 5 and not rules.plus_minus
+
+
 def table_options(rules: Rules, kind: str = "free") -> dict:
     """What the table of one column kind of these rules depends on."""
     options = {

@@ -19,6 +19,7 @@ from scorekeeper.advisor.tables import (
     cache_path,
     check_request,
     check_throw,
+    has_win_chances,
     is_last_throw,
 )
 from scorekeeper.app import default_instance_path
@@ -80,19 +81,32 @@ def strategy(instance: Path | None, rules_json: str) -> None:
     metavar="1|2|3",
     help="The throw of the turn the dice come from.",
 )
-def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
+@click.option(
+    "--to-win",
+    is_flag=True,
+    help="Rank by the chance to finish first, given with each option as win_chance.",
+)
+def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: bool) -> None:
     """Print, as JSON and best first, what the active player of GAME should do with these
     dice and the final total to expect: after the last throw every box they may fill with the
     points it scores now, after the 1st or 2nd every distinct keep (keeping all: scoring
-    now). How exact that is for these rules goes to stderr."""
+    now). With --to-win, each option also gets its chance to finish first (win_chance: a
+    tie between k players counts 1/k; win and tie apart) and the best chance comes first.
+    How exact that is for these rules goes to stderr."""
     with _french_errors():
         state = _read_game(game)
         # Before a build that may take a while.
         check_request(state, dice)
         throw_number = check_throw(throw)
+        if to_win and not has_win_chances(state.rules):
+            _fail(
+                "--to-win : les chances de gagner ne sont calculées que pour une seule "
+                "colonne libre à cinq dés, sans Plus et Moins."
+            )
+        folder = instance or default_instance()
         reuse_freed_memory()  # this process ends with the build, if one is needed
         with _progress_bar() as progress:
-            solved = load_or_build(state.rules, instance or default_instance(), progress)
+            solved = load_or_build(state.rules, folder, progress)
         if is_last_throw(state, throw_number):
             result = [
                 {
@@ -108,8 +122,45 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str) -> None:
                 {"keep": list(item.keep), "expected_total": round(item.expected_total, 4)}
                 for item in solved.advise_keeps(state, dice, throw_number)
             ]
+        if to_win:
+            result = _with_win_chances(state, solved, folder, dice, throw_number, result)
     click.echo(QUALITY_LINES[advice_quality(state.rules, len(state.players))], err=True)
     click.echo(json.dumps(result, indent=2))
+
+
+def _with_win_chances(
+    state: GameState, solved, folder: Path, dice: str, throw: int, result: list[dict]
+) -> list[dict]:
+    """Each option of ``result`` with its chance to win, the best chance first; how the
+    chances were made goes to stderr."""
+    from scorekeeper.advisor.futures import load_or_build_spreads
+    from scorekeeper.advisor.winning import WinChances
+
+    values = solved.tables["free"]
+    with _progress_bar(label="Calcul des chances de gagner") as progress:
+        spreads = load_or_build_spreads(state.rules, values, folder, progress)
+    advice = WinChances(state.rules, values, spreads).advise(state, dice, throw)
+    chances = {
+        option.box if option.keep is None else option.keep: option.chance
+        for option in advice.options
+    }
+    for item in result:
+        chance = chances[item["box"] if "box" in item else tuple(item["keep"])]
+        item |= {
+            "win_chance": round(chance.share, 4),
+            "win": round(chance.win, 4),
+            "tie": round(chance.tie, 4),
+        }
+    # Stable: equal chances keep the order of the final total to expect.
+    result.sort(key=lambda item: -item["win_chance"])
+    click.echo(
+        "Chances de gagner exactes : chacun joue pour gagner jusqu'à la fin."
+        if advice.exact
+        else "Chances de gagner estimées : après ce tour, chacun suit la stratégie en "
+        "solitaire (docs/advisor-winning.md).",
+        err=True,
+    )
+    return result
 
 
 def _read_rules(text: str) -> Rules:
@@ -147,7 +198,9 @@ def _french_errors() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _progress_bar(stream: TextIO | None = None) -> Iterator[Callable[[int, int], None] | None]:
+def _progress_bar(
+    stream: TextIO | None = None, label: str = "Calcul de la stratégie optimale"
+) -> Iterator[Callable[[int, int], None] | None]:
     """A progress callback for the build, drawn on stderr when it is a terminal (a log or a
     pipe gets nothing); a cached table shows none."""
     stream = stream or sys.stderr
@@ -160,11 +213,7 @@ def _progress_bar(stream: TextIO | None = None) -> Iterator[Callable[[int, int],
         def progress(done: int, total: int) -> None:
             nonlocal bar
             if bar is None:
-                bar = stack.enter_context(
-                    click.progressbar(
-                        length=total, label="Calcul de la stratégie optimale", file=stream
-                    )
-                )
+                bar = stack.enter_context(click.progressbar(length=total, label=label, file=stream))
             bar.update(done - bar.pos)
 
         yield progress

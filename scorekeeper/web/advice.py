@@ -3,8 +3,18 @@ after the last throw the boxes ranked by the final total to expect, after the 1s
 dice to keep, and one line saying how exact that is for these rules; while the tables are
 being built, their progress.
 
+Where the chances to win are computed (``has_win_chances``), each box or keep also shows the
+active player's chance to finish first, and one tap ranks them « Pour gagner » instead of
+« Pour le meilleur score »; where the two disagree, one line says so.
+
 Shown only when a player asks: players play their own game.
 """
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
@@ -17,14 +27,19 @@ from scorekeeper.advisor.tables import (
     advice_quality,
     check_request,
     check_throw,
+    has_win_chances,
     is_last_throw,
     turn_throws,
 )
 from scorekeeper.rules import GameState, RuleError
+from scorekeeper.rules.labels import N_
 from scorekeeper.store.quotas import QuotaExceeded, give_back, take
 from scorekeeper.web.quotas import quota_message, retry_after
 from scorekeeper.web.store import household, load_or_404, store
 
+if TYPE_CHECKING:  # the chances bring numpy: imported by whoever loads a table
+    from scorekeeper.advisor.choices import Chance
+    from scorekeeper.advisor.winning import WinAdvice
 bp = Blueprint("advice", __name__, url_prefix="/games")
 
 ADVISOR_EXTENSION = "scorekeeper.advisor"
@@ -32,6 +47,22 @@ ADVISOR_EXTENSION = "scorekeeper.advisor"
 KEEPS_SHOWN = 3
 # Seconds between two looks at a build's progress (the script's, and the page's refresh).
 PROGRESS_EVERY = 2
+# How the options are ranked: « Pour le meilleur score » (the Conseil's final total to
+# expect) or « Pour gagner » (the chance to finish first).
+FOR_SCORE, TO_WIN = "score", "win"
+MODES = (FOR_SCORE, TO_WIN)
+# The two rankings disagree enough to say so: half a percentage point of chance.
+DISAGREEMENT = 0.005
+
+
+@dataclass(frozen=True)
+class WinChancesView:
+    """What the page shows of the chances to win: each option's (by box or keep), whether
+    they are exact, and the option the other mode ranks first where it differs."""
+
+    chance_of: dict[object, Chance]  # by ``option_key``
+    exact: bool
+    other: object | None  # an Advice or KeepAdvice, or None where the modes agree
 
 
 def register(app: Flask) -> None:
@@ -49,17 +80,21 @@ def show(game_id: int):
     dice = request.args.get("dice", "")[:40]
     page = {
         "throw": THROWS[-1],
+        "mode": FOR_SCORE,
         "advice": [],
         "keeps": [],
         "kept": [],
         "best_box": None,
         "building": None,
+        "win": None,
+        "win_building": None,
         "error": None,
     }
     status, wait = 200, None
     try:
         page["throw"] = min(check_throw(request.args.get("throw", "")[:10]), turn_throws(state))
-        page |= _advice(state, dice, page["throw"])
+        page["mode"] = check_mode(request.args.get("mode", "")[:10])
+        page |= _advice(state, dice, page["throw"], page["mode"])
     except RuleError as rule_error:
         page["error"], status = rule_error.render(_), 422
     except QuotaExceeded as exceeded:
@@ -75,6 +110,8 @@ def show(game_id: int):
                 state=state,
                 dice=dice,
                 throws=THROWS[: turn_throws(state)],
+                modes=MODES,
+                with_chances=wants_chances(state),
                 quality=QUALITY_LINES[advice_quality(state.rules, len(state.players))],
                 progress_every=PROGRESS_EVERY,
                 **page,
@@ -87,27 +124,104 @@ def show(game_id: int):
     return response
 
 
-def _advice(state: GameState, dice: str, throw: int) -> dict:
+def check_mode(value: str) -> str:
+    """How the options are ranked: « Pour le meilleur score » unless « Pour gagner » is
+    asked."""
+    if not value:
+        return FOR_SCORE
+    if value not in MODES:
+        raise RuleError(
+            N_("« {value} » n'est pas une façon de classer : choisissez score ou win."),
+            value=value,
+        )
+    return value
+
+
+def wants_chances(state: GameState) -> bool:
+    """Whether the page shows the chances to win: several players, rules that have them."""
+    return len(state.players) > 1 and has_win_chances(state.rules)
+
+
+def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
     """The boxes (last throw) or the best keeps and the dice they set aside (1st or 2nd) with
     the box that keeping them all scores, or how far the tables' build went while one is
-    missing. A build started costs the household one of its advisor builds (QuotaExceeded
-    past them)."""
+    missing; each with its chance to win where there are chances, ranked as ``mode`` asks.
+    A build started costs the household one of its advisor builds (QuotaExceeded past
+    them)."""
     typed = check_request(state, dice)  # bad dice are told before a build is started
     strategy = strategies().get(state.rules)
     if strategy is None:
-        if strategies().progress(state.rules) is None:
-            use = take(
-                store(), household=household(), quota=store().quotas.advisor_builds, amount=1
-            )
-            if not strategies().build(state.rules, household=household()):
-                give_back(store(), use)  # another request queued it meanwhile
+        _queue_build(state)
         return {"building": strategies().progress(state.rules) or 0.0}
+    chances = None
+    page = {}
+    if wants_chances(state):
+        chances = strategies().chances(state.rules)
+        if chances is None:
+            # A table built before the chances to win: its spreads. Past the household's
+            # builds, the Conseil goes on without the chances.
+            with contextlib.suppress(QuotaExceeded):
+                _queue_build(state)
+            page["win_building"] = strategies().progress(state.rules)
     if is_last_throw(state, throw):
-        return {"advice": strategy.advise(state, typed, throw)}
-    keeps = strategy.advise_keeps(state, typed, throw)[:KEEPS_SHOWN]
+        advice = strategy.advise(state, typed, throw)
+        if chances is not None:
+            page["win"] = _with_chances(advice, chances.advise(state, typed, throw), mode)
+        return page | {"advice": advice}
+    keeps = strategy.advise_keeps(state, typed, throw)
+    if chances is not None:
+        page["win"] = _with_chances(keeps, chances.advise(state, typed, throw), mode)
+    keeps = keeps[:KEEPS_SHOWN]
+    best_box = None
     # Keeping every die is scoring now: the sentence then names the box.
-    best_box = strategy.advise(state, typed, throw)[0] if len(keeps[0].keep) == len(typed) else None
-    return {"keeps": keeps, "kept": kept_positions(typed, keeps[0].keep), "best_box": best_box}
+    if len(keeps[0].keep) == len(typed):
+        boxes = strategy.advise(state, typed, THROWS[-1])
+        if chances is not None:
+            _with_chances(boxes, chances.advise(state, typed, THROWS[-1]), mode)
+        best_box = boxes[0]
+    return page | {
+        "keeps": keeps,
+        "kept": kept_positions(typed, keeps[0].keep),
+        "best_box": best_box,
+    }
+
+
+def option_key(item) -> object:
+    """What names a box (after the last throw) or a keep (after the 1st or 2nd) among the
+    options: the box, or the kept dice lowest first."""
+    return getattr(item, "box", None) or item.keep
+
+
+def _with_chances(items: list, win: WinAdvice, mode: str) -> WinChancesView:
+    """Rank ``items`` (the Conseil's boxes or keeps, best final total first) in place as
+    ``mode`` asks, each with its chance to win from ``win``."""
+    chance_of = {
+        option.box if option.keep is None else option.keep: option.chance for option in win.options
+    }
+
+    def share(item) -> float:
+        return chance_of[option_key(item)].share
+
+    for_score = items[0]
+    to_win = max(items, key=lambda item: (share(item), item.expected_total))
+    if mode == TO_WIN:
+        items.sort(key=lambda item: (-share(item), -item.expected_total))
+    other = None
+    if share(to_win) - share(for_score) >= DISAGREEMENT:
+        other = for_score if mode == TO_WIN else to_win
+    return WinChancesView(chance_of, win.exact, other)
+
+
+def _queue_build(state: GameState) -> None:
+    """Queue the build of the game's table (then its spreads) unless one is under way; it
+    costs the household one of its advisor builds."""
+    if strategies().progress(state.rules) is not None:
+        return
+    use = take(store(), household=household(), quota=store().quotas.advisor_builds, amount=1)
+    if not strategies().build(
+        state.rules, household=household(), with_chances=wants_chances(state)
+    ):
+        give_back(store(), use)  # another request queued it meanwhile
 
 
 @bp.get("/<int:game_id>/advice/progress")
@@ -140,3 +254,12 @@ def game_review(state: GameState) -> tuple[list[TurnReview], list[PlayerReview]]
         return None
     strategy = strategies().get(state.rules)
     return None if strategy is None else review_game(strategy, state)
+
+
+def win_review(state: GameState) -> list[list[Chance]] | None:
+    """Each player's chance to win at the start of a finished game and after each entry, or
+    None when there is none to show. Reading a past game never starts a build."""
+    if not state.is_over or not wants_chances(state):
+        return None
+    chances = strategies().chances(state.rules)
+    return None if chances is None else chances.review(state)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
+
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -14,7 +17,7 @@ from scorekeeper.store import GameNotFound
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
 from scorekeeper.store.players import players_of_game
 from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
-from scorekeeper.web.advice import game_review
+from scorekeeper.web.advice import game_review, wants_chances, win_review
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game, not_found
 from scorekeeper.web.security import require_pin
@@ -62,6 +65,56 @@ def _describe(state: GameState, entry: Entry, cell: Score) -> str:
     )
 
 
+@dataclass(frozen=True)
+class ChanceChart:
+    """One player's chance to win at the start and after each entry, as a small SVG line
+    chart in user units (review/_chances.html draws it)."""
+
+    name: str
+    shares: tuple[float, ...]
+    # Small enough that its labels read at 16 px on a tablet, two charts side by side.
+    width: int = 360
+    height: int = 132
+    left: int = 64
+    right: int = 350
+    top: int = 12
+    bottom: int = 104
+
+    def x(self, index: int) -> float:
+        return self.left + index * (self.right - self.left) / max(1, len(self.shares) - 1)
+
+    def y(self, share: float) -> float:
+        return self.bottom - share * (self.bottom - self.top)
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(
+            f"{self.x(index):.1f},{self.y(share):.1f}" for index, share in enumerate(self.shares)
+        )
+
+    @property
+    def highest(self) -> tuple[int, float]:
+        """The entry after which the chance was highest (0: the start), and that chance."""
+        index = max(range(len(self.shares)), key=lambda number: self.shares[number])
+        return index, self.shares[index]
+
+    @property
+    def turning_point(self) -> tuple[int, float]:
+        """Where the game turned for this player: the entry that changed their chance the
+        most, and by how much (in share, negative when it fell)."""
+        changes = [later - earlier for earlier, later in itertools.pairwise(self.shares)]
+        index = max(range(len(changes)), key=lambda number: abs(changes[number]))
+        return index + 1, changes[index]
+
+
+def chance_charts(state: GameState, series: list) -> list[ChanceChart]:
+    """One chart per player from ``WinChances.review``: their share of first place."""
+    return [
+        ChanceChart(name, tuple(position[player].share for position in series))
+        for player, name in enumerate(state.players)
+    ]
+
+
 @bp.get("/<int:game_id>/review")
 def show(game_id: int):
     """The sheet as it was after ``step`` entries (all of them unless asked otherwise)."""
@@ -100,7 +153,15 @@ def show(game_id: int):
         players=players_of_game(store(), game_id, household=household()),
         resume_form=ResumeForm(),
         analysis=game_review(final),
+        chances=_chances(final),
+        chances_awaited=final.is_over and wants_chances(final),
     )
+
+
+def _chances(final: GameState) -> tuple[list, list[ChanceChart]] | None:
+    """Each position's chances (start, then after each entry) and each player's chart."""
+    series = win_review(final)
+    return None if series is None else (series, chance_charts(final, series))
 
 
 def _confirm_page(

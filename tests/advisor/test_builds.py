@@ -4,9 +4,11 @@ number kept in memory and on disk. The worker here solves only the end of a game
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.advisor.strategy import _save
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
@@ -32,6 +34,20 @@ def end_game_worker(rules, instance_dir, done):
         file.write("end\n")
 
 
+def end_game_spreads_worker(rules, instance_dir, done):
+    """Runs in the worker process: the sub-game table's spreads, saved where the real ones
+    go (the fresh sheet's given a value, as the table's start)."""
+    with (Path(instance_dir) / LOG).open("a") as file:
+        file.write(f"spreads {rules.joker} {rules.yams_bonus}\n")
+    sheet = SheetIndex(rules)
+    table = build_table(rules, filled=END_GAME_FILLED, sheet=sheet)
+    spreads = build_spreads(rules, table, filled=END_GAME_FILLED)
+    spreads[:, sheet.place(sheet.state({}))] = 0.0
+    _save(spreads, spreads_path(rules, instance_dir))
+    with (Path(instance_dir) / LOG).open("a") as file:
+        file.write("end\n")
+
+
 def held_worker(rules, instance_dir, done):
     """end_game_worker once the test has written the file GO: every build is asked for
     while the first one runs, whatever the machine's load."""
@@ -40,11 +56,20 @@ def held_worker(rules, instance_dir, done):
     end_game_worker(rules, instance_dir, done)
 
 
+def no_spreads_worker(rules, instance_dir, done):
+    """Runs in the worker process: leaves no spreads (the chances wait for another build)."""
+
+
+def workers(**others):
+    """The sub-game builds of a table and of its spreads."""
+    return {"worker": end_game_worker, "spreads_worker": end_game_spreads_worker} | others
+
+
 def failing_worker(rules, instance_dir, done):
     raise SystemExit(3)
 
 
-def _wait_built(strategies, rules_list, seconds=60):
+def _wait_built(strategies, rules_list, seconds=180):
     deadline = time.monotonic() + seconds
     while any(strategies.progress(rules) is not None for rules in rules_list):
         assert time.monotonic() < deadline, "the builds did not end"
@@ -52,30 +77,68 @@ def _wait_built(strategies, rules_list, seconds=60):
 
 
 def test_builds_run_one_at_a_time_in_a_worker_and_are_kept(tmp_path):
-    strategies = Strategies(str(tmp_path), worker=end_game_worker)
+    strategies = Strategies(str(tmp_path), **workers())
     for rules in RULE_SETS:
         assert strategies.get(rules) is None and strategies.progress(rules) is None
+        assert strategies.chances(rules) is None
         assert strategies.build(rules, household=1)
         assert strategies.progress(rules) is not None
     assert not strategies.build(RULE_SETS[0], household=2)  # asked again: queued once
-    _wait_built(strategies, RULE_SETS)
+    _wait_built(strategies, RULE_SETS, seconds=300)
     lines = (tmp_path / LOG).read_text().splitlines()
-    # Never two builds at once: each start is followed by its end.
-    assert lines[0::2] == ["start official True", "start free True", "start official False"]
-    assert lines[1::2] == ["end"] * 3
+    # Never two builds at once: each start is followed by its end; the spreads of a table
+    # come in the same turn, before the next rule set's table.
+    assert lines[0::2] == [
+        "start official True",
+        "spreads official True",
+        "start free True",
+        "spreads free True",
+        "start official False",
+        "spreads official False",
+    ]
+    assert lines[1::2] == ["end"] * 6
     for rules in RULE_SETS:
         assert strategies.get(rules).start_value == 254.5
         assert strategies.progress(rules) is None
+        chances = strategies.chances(rules)
+        assert chances is strategies.chances(rules)  # one per rule set, kept
+        assert np.shares_memory(chances.values, strategies.get(rules).tables["free"])
 
 
 def test_least_recently_used_tables_leave_memory_and_disk(tmp_path):
-    strategies = Strategies(str(tmp_path), worker=end_game_worker, kept_in_memory=1, kept_on_disk=2)
+    strategies = Strategies(str(tmp_path), **workers(kept_in_memory=1, kept_on_disk=3))
     for rules in RULE_SETS:
         strategies.build(rules, household=1)
         _wait_built(strategies, [rules])
+        assert strategies.chances(rules) is not None
     assert list(strategies.loaded) == [RULE_SETS[2]]
+    assert list(strategies.chances_loaded) == [RULE_SETS[2]]
     kept = set(tmp_path.glob(CACHE_GLOB))
-    assert kept == {cache_path(RULE_SETS[1], tmp_path), cache_path(RULE_SETS[2], tmp_path)}
+    # The spreads are files of the cache like the tables: the least recently used leave.
+    assert kept == {
+        spreads_path(RULE_SETS[1], tmp_path),
+        cache_path(RULE_SETS[2], tmp_path),
+        spreads_path(RULE_SETS[2], tmp_path),
+    }
+
+
+def test_a_table_without_spreads_gets_them_and_rules_without_chances_none(tmp_path):
+    """A table built before the chances to win (or by the command line) gets its spreads
+    at the next build asked; Triple's table gets none: no chances for several columns."""
+    end_game_worker(Rules(), str(tmp_path), type("Done", (), {"value": 0})())
+    strategies = Strategies(str(tmp_path), **workers())
+    assert strategies.get(Rules()) is not None and strategies.chances(Rules()) is None
+    assert strategies.build(Rules(), household=1)
+    _wait_built(strategies, [Rules()])
+    assert (tmp_path / LOG).read_text().splitlines() == [
+        "start official True",
+        "end",
+        "spreads official True",
+        "end",
+    ]
+    assert strategies.chances(Rules()) is not None
+    triple = Rules.from_dict({"preset": "triple"})
+    assert strategies.chances(triple) is None
 
 
 def test_a_failed_build_is_forgotten_and_asked_again(tmp_path):
@@ -89,15 +152,17 @@ def test_a_failed_build_is_forgotten_and_asked_again(tmp_path):
 
 
 def test_households_take_turns_for_their_builds(tmp_path):
-    strategies = Strategies(str(tmp_path), worker=held_worker)
+    strategies = Strategies(str(tmp_path), worker=held_worker, spreads_worker=no_spreads_worker)
     # Household 1 asks for three tables, then household 2 for one: 2's goes second.
     for rules in RULE_SETS:
         strategies.build(rules, household=1)
     later = Rules(joker="free", yams_bonus=False)
     strategies.build(later, household=2)
     (tmp_path / GO).touch()
-    _wait_built(strategies, [*RULE_SETS, later])
-    starts = (tmp_path / LOG).read_text().splitlines()[0::2]
+    _wait_built(strategies, [*RULE_SETS, later], seconds=180)
+    starts = [
+        line for line in (tmp_path / LOG).read_text().splitlines() if line.startswith("start")
+    ]
     assert starts == [
         "start official True",
         "start free False",

@@ -6,10 +6,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from scorekeeper.advisor.strategy import Strategy
+from scorekeeper.advisor.futures import build_spreads, spreads_path
+from scorekeeper.advisor.solver import SheetIndex
+from scorekeeper.advisor.strategy import Strategy, _save
 from scorekeeper.advisor.tables import cache_path
+from scorekeeper.advisor.winning import WinChances
 from scorekeeper.cli import advisor as commands
 from scorekeeper.rules import Rules, read_document
+from tests.advisor.helpers import END_GAME_FILLED
 
 # The boxes of END_GAME_FILLED, with dice that score them.
 OPENING = [
@@ -258,3 +262,65 @@ def test_advise_refuses_a_bad_throw_in_french(tmp_path, game_file, fake_build):
     assert result.exit_code == 2
     assert "« 4 » n'est pas un lancer : choisissez 1, 2 ou 3." in result.stderr
     assert fake_build == []
+
+
+@pytest.fixture
+def end_game_spreads(tmp_path, end_game_table):
+    """The sub-game's spreads where the command looks for them (the fresh sheet's given a
+    value, as fake_build gives the table's start one)."""
+    sheet = SheetIndex(Rules())
+    spreads = build_spreads(Rules(), end_game_table, filled=END_GAME_FILLED)
+    spreads[:, sheet.place(sheet.state({}))] = 0.0
+    _save(spreads, spreads_path(Rules(), tmp_path))
+    return spreads
+
+
+@pytest.mark.parametrize(("dice", "throw"), [("6,6,6,5,3", "3"), ("6,6,6,5,3", "1")])
+def test_advise_to_win_gives_each_option_its_chance_to_win(
+    tmp_path, game_file, fake_build, end_game_table, end_game_spreads, dice, throw
+):
+    document = _document(players=("Mag", "Alix", "Zoé"))
+    document["entries"].append({"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 1]})
+    path = game_file(document)
+    plain = _run(commands.advise, "--instance", tmp_path, path, "--dice", dice, "--throw", throw)
+    result = _run(
+        commands.advise, "--instance", tmp_path, path, "--dice", dice, "--throw", throw, "--to-win"
+    )
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.stdout)
+    state = read_document(document).replay()
+    chances = WinChances(Rules(), end_game_table, end_game_spreads)
+    expected = {
+        option.box if option.keep is None else option.keep: option.chance
+        for option in chances.advise(state, dice, int(throw)).options
+    }
+    # The same options as without --to-win, each with its chances, the best chance first.
+    assert sorted(advice, key=json.dumps) == sorted(
+        [
+            item
+            | {
+                "win_chance": round(expected[item.get("box") or tuple(item["keep"])].share, 4),
+                "win": round(expected[item.get("box") or tuple(item["keep"])].win, 4),
+                "tie": round(expected[item.get("box") or tuple(item["keep"])].tie, 4),
+            }
+            for item in json.loads(plain.stdout)
+        ],
+        key=json.dumps,
+    )
+    shares = [item["win_chance"] for item in advice]
+    assert shares == sorted(shares, reverse=True)
+    assert 0 < sum(item["win_chance"] > 0 for item in advice)
+    assert result.stderr.splitlines() == [
+        "Chances de gagner estimées : après ce tour, chacun suit la stratégie en solitaire "
+        "(docs/advisor-winning.md).",
+        "Conseil exact : la meilleure stratégie en solitaire.",
+    ]
+
+
+def test_advise_to_win_refuses_rules_without_chances_in_french(tmp_path, game_file, fake_build):
+    path = game_file(_document(players=("Mag", "Alix"), turns=[], rules={"preset": "triple"}))
+    result = _run(commands.advise, "--instance", tmp_path, path, "--dice", "66653", "--to-win")
+    assert result.exit_code == 2
+    assert "--to-win : les chances de gagner ne sont calculées que pour une seule colonne" in (
+        result.stderr
+    )

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.strategy import load_or_build
-from scorekeeper.advisor.tables import CACHE_GLOB
+from scorekeeper.advisor.futures import build_spreads, spreads_path
+from scorekeeper.advisor.solver import SheetIndex, build_table
+from scorekeeper.advisor.strategy import _save, load_or_build
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.advice import ADVISOR_EXTENSION
 
@@ -130,4 +132,85 @@ def test_the_conseil_says_what_to_do_then_shows_its_table(open_in, seed, artifac
         assert min(page.evaluate(HEADER_GAPS)) >= 12
         page.screenshot(
             path=str(artifacts / f"advice-{name}-{lang}-{size_name}-keeps.png"), full_page=True
+        )
+
+
+# An end game of the free joker's rules (their own table files: the classique one stays the
+# real, whole table): Alix with Chance left, Mag with Chance and Yams, level on 33 points.
+END_GAME_RULES = {"joker": "free"}
+OPEN_TO_MAG = ("chance", "yams")
+ZERO_DICE = {
+    "ones": "23456",
+    "twos": "13456",
+    "threes": "12456",
+    "fours": "12356",
+    "fives": "55512",
+    "sixes": "66612",
+    "three_kind": "12346",
+    "four_kind": "12346",
+    "full_house": "12346",
+    "small_straight": "11226",
+    "large_straight": "11226",
+    "yams": "12346",
+}
+
+
+@pytest.fixture
+def end_game(live_app, seed):
+    """The game, with the table and spreads of the boxes it has left in the app's instance
+    folder (the end of a sheet: seconds, where the whole spreads take minutes)."""
+    rules = Rules.from_dict(END_GAME_RULES)
+    filled = [box for box in rules.boxes if box not in OPEN_TO_MAG]
+    sheet = SheetIndex(rules)
+    table = build_table(rules, filled=filled, sheet=sheet)
+    spreads = build_spreads(rules, table, filled=filled)
+    start = sheet.place(sheet.state({}))
+    table[start], spreads[:, start] = 254.5, 0.0  # read as whole files
+    _save(table, cache_path(rules, live_app.instance_path))
+    _save(spreads, spreads_path(rules, live_app.instance_path))
+    turns = [(ZERO_DICE[box], f"free:{box}") for box in filled if box != "yams" for _ in "AM"]
+    return seed(["Alix", "Mag"], turns + [(ZERO_DICE["yams"], "free:yams")], **END_GAME_RULES)
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_one_tap_ranks_the_keeps_to_win(open_in, end_game, artifacts, lang):
+    words = {
+        "fr": ("Garde 6 6 6", "Garde 5 6 6 6", "Pour gagner, garde plutôt 5 6 6 6 : "),
+        "en": ("Keep 6 6 6", "Keep 5 6 6 6", "To win, keep 5 6 6 6 instead: "),
+    }[lang]
+    for size_name in ("landscape", "portrait"):
+        page = open_in(f"/games/{end_game}/advice?dice=66653&throw=1", TABLETS[size_name], lang)
+        assert page.inner_text(".advice-verdict").startswith(words[0])
+        assert page.inner_text(".advice-other").startswith(words[2])
+        chances = page.locator("td.chance").all_inner_texts()
+        assert len(chances) == 3 and all("%" in chance for chance in chances), chances
+        assert (
+            page.locator(".advice-chances")
+            .inner_text()
+            .startswith({"fr": "Chances de gagner exactes", "en": "Exact chances to win"}[lang])
+        )
+        assert page_overflow(page) <= 0 and low_contrast_texts(page) == []
+        assert min(page.evaluate(HEADER_GAPS)) >= 12
+        page.screenshot(
+            path=str(artifacts / f"advice-to-win-{lang}-{size_name}-score.png"), full_page=True
+        )
+        # One tap: the keeps ranked by the chance to win, the throws keeping the mode.
+        page.click(".mode-choice a >> nth=1")
+        page.wait_for_selector(".mode-choice a[aria-current=page] >> nth=0")
+        assert page.inner_text(".advice-verdict").startswith(words[1])
+        assert (
+            page.inner_text(".mode-choice a[aria-current=page]")
+            == {
+                "fr": "Pour gagner",
+                "en": "To win",
+            }[lang]
+        )
+        shares = [
+            float(text.split("%")[0].replace(",", ".").strip("<> \u202f\xa0"))
+            for text in page.locator("td.chance").all_inner_texts()
+        ]
+        assert shares == sorted(shares, reverse=True)
+        assert page_overflow(page) <= 0 and low_contrast_texts(page) == []
+        page.screenshot(
+            path=str(artifacts / f"advice-to-win-{lang}-{size_name}-win.png"), full_page=True
         )

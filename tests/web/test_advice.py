@@ -5,6 +5,8 @@ own worker process: these tests check the advisor the web shows against the publ
 value of the classique game.
 """
 
+import fcntl
+import os
 import re
 import shutil
 import time
@@ -14,8 +16,10 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from babel.numbers import format_percent
 
 from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.futures import load_or_build_spreads, spreads_path
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.advisor.turn import ROLLS
@@ -24,19 +28,32 @@ from scorekeeper.rules.options import OPTIONS, PRESETS, SEC
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from scorekeeper.web import advice as advice_module
+from scorekeeper.web.advice import KEEPS_SHOWN
 
 RELEASE = "release-the-build"
 
 
 @pytest.fixture(scope="session")
 def classique_table(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("advisor")
-    strategies = Strategies(str(folder))
-    assert strategies.get(Rules()) is None and strategies.build(Rules(), household=1)
-    deadline = time.monotonic() + 300
-    while strategies.progress(Rules()) is not None:
-        assert time.monotonic() < deadline, "the table was not built"
-        time.sleep(0.2)
+    """The classique table, built by the server's own worker process, and its spreads: once
+    for the whole run (the test processes share them: the spreads take a minute)."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    folder = shared / "advisor-classique"
+    folder.mkdir(exist_ok=True)
+    with open(shared / "advisor-classique.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        strategies = Strategies(str(folder))
+        if strategies.get(Rules()) is None:
+            assert strategies.build(Rules(), household=1, with_chances=False)
+            deadline = time.monotonic() + 300
+            while strategies.progress(Rules()) is not None:
+                assert time.monotonic() < deadline, "the table was not built"
+                time.sleep(0.2)
+        # The spreads here rather than in the worker, which yields to every other process.
+        load_or_build_spreads(Rules(), strategies.get(Rules()).tables["free"], folder)
+        assert strategies.chances(Rules()) is not None
     strategy = strategies.get(Rules())
     assert round(strategy.start_value, 4) == 254.5877
     return cache_path(Rules(), folder)
@@ -54,7 +71,9 @@ def held_worker(rules, instance_dir, done):
 
 @pytest.fixture
 def with_table(classique_table, app):
+    """The classique table and its spreads in the app's instance folder."""
     shutil.copy(classique_table, cache_path(Rules(), app.instance_path))
+    shutil.copy(spreads_path(Rules(), classique_table.parent), app.instance_path)
 
 
 # Rule sets whose pages are checked on their real tables, beside the classique one: Triple
@@ -69,8 +88,10 @@ MORE_RULES = [
 
 @pytest.fixture
 def with_tables(classique_table, app):
-    for rules in MORE_RULES:
-        load_or_build(rules, classique_table.parent)
+    with open(classique_table.parent.parent / "advisor-classique.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the test processes share the folder
+        for rules in MORE_RULES:
+            load_or_build(rules, classique_table.parent)
     for path in classique_table.parent.glob(CACHE_GLOB):
         shutil.copy(path, Path(app.instance_path) / path.name)
 
@@ -106,7 +127,8 @@ def test_advice_ranks_every_allowed_box(table, app, with_table):
     # First what to do, with the points it scores now, then every free box.
     assert _verdict(page) == f"Mets {ranked[0].points} en {BOX_LABELS[ranked[0].box]}."
     assert page.index("advice-verdict") < page.index("<table")
-    assert _rows(page) == [
+    # The figures of the Conseil (the chance to win follows: tests below).
+    assert [(head, cells[:3]) for head, cells in _rows(page)] == [
         (
             BOX_LABELS[item.box],
             [
@@ -288,7 +310,7 @@ class RecordedStrategies(Strategies):
     def get(self, rules):
         return None
 
-    def build(self, rules, *, household):
+    def build(self, rules, *, household, with_chances=True):
         self.asked.append(rules)
         return True
 
@@ -375,7 +397,11 @@ def test_advice_for_every_kind_of_rule_set(
     page = table.client.get(f"/games/{game_id}/advice?dice={dice}").get_data(as_text=True)
     ranked = strategy.advise(state, dice, 3)
     assert _verdict(page) == f"Mets {ranked[0].points} en {box(ranked[0])}."
-    shown = _rows(page)
+    # The Conseil's figures, without the chance to win that a game of several players
+    # with one free column gets last (tests below).
+    chances = "Chance de gagner" in page
+    shown = [(head, cells[:-1] if chances else cells) for head, cells in _rows(page)]
+    assert chances == (len(players) > 1 and not several)
     assert [row[0] for row in shown] == [BOX_LABELS[item.box] for item in ranked]
     assert [row[1][-3:-1] for row in shown] == [
         [str(item.points), _total(item.expected_total)] for item in ranked
@@ -406,4 +432,200 @@ def test_review_without_the_table_says_how_to_get_it_and_builds_nothing(table, a
         table.play(game_id, seq, "12346", f"free:{box}", confirm=True)
     page = table.client.get(f"/games/{game_id}/review").get_data(as_text=True)
     assert "une fois la table de conseil calculée" in page
+    assert not app.extensions[advice_module.ADVISOR_EXTENSION].building
+
+
+# -- « Pour gagner » -------------------------------------------------------------------------
+
+# Dice that score 0 in each box (barred), but for Cinq and Six: 15 and 18.
+PLAIN_DICE = {
+    "ones": "23456",
+    "twos": "13456",
+    "threes": "12456",
+    "fours": "12356",
+    "fives": "55512",
+    "sixes": "66612",
+    "three_kind": "12346",
+    "four_kind": "12346",
+    "full_house": "12346",
+    "small_straight": "11226",
+    "large_straight": "11226",
+    "yams": "12346",
+    "chance": "66655",
+}
+
+
+def _play_boxes(table, game_id, seq, boxes):
+    """Each of ``boxes`` in turn, with its plain dice; the next sequence number."""
+    for box in boxes:
+        response = table.play(game_id, seq, PLAIN_DICE[box], f"free:{box}", confirm=True)
+        assert response.status_code == 303, response.get_data(as_text=True)
+        seq += 1
+    return seq
+
+
+def _end_game(table):
+    """Alix and Mag on the same total (33), Alix with Chance left, Mag with Chance and Yams
+    and to play: the end game is solved exactly."""
+    game_id = table.new_game(["Alix", "Mag"])
+    common = [box for box in Rules().boxes if box not in ("chance", "yams")]
+    seq = _play_boxes(table, game_id, 0, [box for box in common for _ in range(2)])
+    _play_boxes(table, game_id, seq, ["yams"])
+    return game_id
+
+
+def _percent(share):
+    return format_percent(share, locale="fr")
+
+
+def _chance_text(chance):
+    """A chance as the page writes it in French: its share, and the chance of a tie."""
+    tie = f" ex æquo : {_percent(chance.tie)}" if chance.tie >= 0.005 else ""
+    return _percent(chance.share) + tie
+
+
+def _chance_cells(page):
+    return [
+        unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+        for cell in re.findall(r'<td class="num chance">(.*?)</td>', page, re.S)
+    ]
+
+
+def test_each_keep_shows_its_chance_to_win_and_one_tap_ranks_them_to_win(table, app, with_table):
+    game_id = _end_game(table)
+    state = _state(app, game_id)
+    chances = app.extensions[advice_module.ADVISOR_EXTENSION].chances(Rules())
+    advice = chances.advise(state, "66653", 1)
+    assert advice.exact
+    share = {option.keep: option.chance.share for option in advice.options}
+    chance_of = {option.keep: option.chance for option in advice.options}
+    # Level with Alix: Mag keeps the 5 too, for a Chance that beats hers, Yams or not.
+    assert advice.options[0].keep == (5, 6, 6, 6) and advice.for_best_score.keep == (6, 6, 6)
+    assert share[(5, 6, 6, 6)] - share[(6, 6, 6)] > 0.05
+
+    page = table.client.get(f"/games/{game_id}/advice?dice=66653&throw=1").get_data(as_text=True)
+    assert _verdict(page) == "Garde 6 6 6 et relance deux dés."
+    assert unescape(re.search(r'<p class="advice-other">(.*?)</p>', page, re.S).group(1)) == (
+        f"Pour gagner, garde plutôt 5 6 6 6 : {_percent(share[(5, 6, 6, 6)])} au lieu de "
+        f"{_percent(share[(6, 6, 6)])}."
+    )
+    kept = [tuple(int(face) for face in head.split()[1:]) for head, _ in _rows(page)]
+    assert _chance_cells(page) == [_chance_text(chance_of[keep]) for keep in kept]
+    assert "Chances de gagner exactes" in page
+    assert 'aria-current="page">Pour le meilleur score<' in page
+
+    to_win = table.client.get(f"/games/{game_id}/advice?dice=66653&throw=1&mode=win")
+    page = to_win.get_data(as_text=True)
+    assert to_win.status_code == 200 and 'aria-current="page">Pour gagner<' in page
+    assert _verdict(page) == "Garde 5 6 6 6 et relance un dé."
+    totals = {option.keep: option.expected_total for option in advice.options}
+    assert unescape(re.search(r'<p class="advice-other">(.*?)</p>', page, re.S).group(1)) == (
+        f"Pour le meilleur score, garde plutôt 6 6 6 : {_total(totals[(6, 6, 6)])} points "
+        f"espérés au lieu de {_total(totals[(5, 6, 6, 6)])}."
+    )
+    shown = _chance_cells(page)
+    assert shown[0] == _chance_text(chance_of[(5, 6, 6, 6)]) and len(shown) == KEEPS_SHOWN
+    # The other throws keep the mode.
+    assert f"/games/{game_id}/advice?dice=66653&amp;throw=2&amp;mode=win" in page
+
+
+def test_each_box_shows_its_estimated_chance_in_french_and_english(table, app, with_table):
+    game_id = table.new_game(["Mag", "Alix", "Zoé"])
+    _play_boxes(table, game_id, 0, ["sixes", "fives", "chance"])
+    state = _state(app, game_id)
+    chances = app.extensions[advice_module.ADVISOR_EXTENSION].chances(Rules())
+    advice = chances.advise(state, "66653", 3)
+    assert not advice.exact
+    share = {option.box: option.chance.share for option in advice.options}
+    chance_of = {option.box: option.chance for option in advice.options}
+    assert sum(chance.share for chance in chances.standings(state)) == pytest.approx(1)
+
+    page = table.client.get(f"/games/{game_id}/advice?dice=66653").get_data(as_text=True)
+    names = {label: box for box, label in BOX_LABELS.items()}
+    assert _chance_cells(page) == [_chance_text(chance_of[names[head]]) for head, _ in _rows(page)]
+    assert "Chances de gagner estimées" in page
+    page = table.client.get(f"/games/{game_id}/advice?dice=66653&mode=win").get_data(as_text=True)
+    ranked = [share[names[head]] for head, _ in _rows(page)]
+    assert ranked == sorted(ranked, reverse=True) and len(ranked) == 12
+
+    english = table.client.get(
+        f"/games/{game_id}/advice?dice=66653&mode=win", headers={"Accept-Language": "en"}
+    ).get_data(as_text=True)
+    assert "Chance to win" in english and "To win" in english and "For the best score" in english
+    assert "Estimated chances to win" in english
+
+
+def test_games_without_chances_say_so_or_nothing(table, app, with_tables):
+    triple = table.new_game(["Mag", "Alix"], preset="triple")
+    page = table.client.get(f"/games/{triple}/advice?dice=66653").get_data(as_text=True)
+    assert "« Pour gagner » n'est calculé que pour une seule colonne libre" in unescape(page)
+    assert "Chance de gagner" not in page and "mode-choice" not in page
+    alone = table.new_game(["Mag"])
+    page = table.client.get(f"/games/{alone}/advice?dice=66653").get_data(as_text=True)
+    assert "Pour gagner" not in unescape(page) and "Chance de gagner" not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "message"),
+    [
+        ("fr", "« best » n'est pas une façon de classer : choisissez score ou win."),
+        ("en", "“best” is not a way to rank: choose score or win."),
+    ],
+)
+def test_advice_refuses_a_bad_mode(table, with_table, lang, message):
+    game_id = table.new_game(["Mag", "Alix"])
+    response = table.client.get(
+        f"/games/{game_id}/advice?dice=66653&mode=best", headers={"Accept-Language": lang}
+    )
+    assert response.status_code == 422
+    assert message in unescape(response.get_data(as_text=True))
+
+
+def test_review_draws_each_player_s_chance_to_win_after_each_entry(table, app, with_table):
+    game_id = table.new_game(["Alix", "Mag"])
+    boxes = list(Rules().boxes)
+    seq = 0
+    for box in boxes:
+        seq = _play_boxes(table, game_id, seq, [box])  # Alix: 15 + 18 + 27
+        response = table.play(game_id, seq, "11226", f"free:{box}", confirm=True)  # Mag
+        assert response.status_code == 303
+        seq += 1
+    state = _state(app, game_id)
+    assert state.is_over and [sheet.total for sheet in state.sheets] == [61, 24]
+    series = app.extensions[advice_module.ADVISOR_EXTENSION].chances(Rules()).review(state)
+    page = unescape(table.client.get(f"/games/{game_id}/review").get_data(as_text=True))
+    charts = re.findall(r'<svg role="img".*?</svg>', page, re.S)
+    assert len(charts) == 2
+    for player, (name, chart) in enumerate(zip(["Alix", "Mag"], charts, strict=True)):
+        assert (
+            f'<title id="chance-title-{player + 1}">Chance de gagner de {name}, entrée '
+            "par entrée</title>" in chart
+        )
+        points = re.search(r'<polyline points="([^"]+)"', chart).group(1).split()
+        assert len(points) == len(state.entries) + 1
+        # The line's height is the share: 100 % at the top (y 12), 0 % at the bottom (y 104).
+        heights = [float(point.split(",")[1]) for point in points]
+        assert heights == pytest.approx(
+            [104 - 92 * position[player].share for position in series], abs=0.051
+        )
+        assert "<desc" in chart and "Le tournant : l'entrée" in chart
+    assert heights[-1] == 104.0  # Mag lost
+    # The same figures as a table, one row per position.
+    rows = re.findall(r"<tr><th scope=\"row\">(.*?)</th>(.*?)</tr>", page.split("chances-table")[1])
+    assert len(rows) == len(state.entries) + 1
+    assert [cell.strip() for cell in re.findall(r"<td[^>]*>(.*?)</td>", rows[-1][1])] == [
+        _percent(1),
+        _percent(0),
+    ]
+
+
+def test_review_without_spreads_says_the_chart_will_come(table, app, classique_table):
+    shutil.copy(classique_table, cache_path(Rules(), app.instance_path))
+    game_id = table.new_game(["Alix", "Mag"])
+    seq = 0
+    for box in Rules().boxes:
+        seq = _play_boxes(table, game_id, seq, [box, box])
+    page = unescape(table.client.get(f"/games/{game_id}/review").get_data(as_text=True))
+    assert "La courbe des chances de gagner apparaîtra ici" in page
+    assert "<polyline" not in page
     assert not app.extensions[advice_module.ADVISOR_EXTENSION].building

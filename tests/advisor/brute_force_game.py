@@ -1,0 +1,141 @@
+"""An independent reference for the exact end game: every player playing to win, by plain
+recursion over the rules engine's states.
+
+It shares nothing with the advisor but the rules engine: scores, allowed boxes, bonuses,
+floors and the turn order come from ``GameState.preview`` and ``GameState.play``; the dice
+probabilities from enumerating every ordered throw; keeps are every sub-multiset. A
+position's value is, per player, (win, tie, share, expected final total); each player picks
+what maximises their share plus ``point_utility`` times their expected final total. Only
+the last few turns of a game are small enough for it.
+"""
+
+from collections import Counter
+from functools import cache
+from itertools import combinations, combinations_with_replacement, product
+
+import numpy as np
+
+from scorekeeper.rules import Entry, GameState
+
+ROLLS = list(combinations_with_replacement(range(1, 7), 5))
+WIN, TIE, SHARE, POINTS = range(4)
+
+
+@cache
+def _throws(count: int) -> tuple[tuple[tuple[int, ...], float], ...]:
+    outcomes = Counter(tuple(sorted(throw)) for throw in product(range(1, 7), repeat=count))
+    return tuple((outcome, times / 6**count) for outcome, times in outcomes.items())
+
+
+@cache
+def _results(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
+    return tuple(
+        (tuple(sorted(keep + outcome)), chance) for outcome, chance in _throws(5 - len(keep))
+    )
+
+
+@cache
+def _keeps(roll: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    # Larger keeps first: on equal worth, the one that throws fewer dice.
+    return tuple(
+        sorted(
+            {keep for size in range(6) for keep in combinations(roll, size)}, key=len, reverse=True
+        )
+    )
+
+
+_ALL_KEEPS = sorted({keep for roll in ROLLS for keep in _keeps(roll)})
+
+
+@cache
+def _result_arrays(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+    results = _results(keep)
+    return tuple(roll for roll, _ in results), np.array([chance for _, chance in results])
+
+
+class GameBruteForce:
+    def __init__(self, point_utility: float) -> None:
+        self.point_utility = point_utility
+        self._memo: dict[tuple, np.ndarray] = {}
+        self._throws: dict[tuple, dict] = {}
+
+    def value(self, state: GameState) -> np.ndarray:
+        """``[player, (win, tie, share, points)]`` before the active player's turn."""
+        key = self._key(state)
+        if key not in self._memo:
+            if state.is_over:
+                self._memo[key] = self._final(state)
+            else:
+                first = self.throw_values(state, 1)
+                self._memo[key] = sum(chance * first[roll] for roll, chance in _results(()))
+        return self._memo[key]
+
+    def box_values(self, state: GameState, roll: tuple[int, ...]) -> dict[str, np.ndarray]:
+        """Each box the active player may fill with ``roll``, and the value after it."""
+        return {
+            box: self.value(state.play(Entry(state.active_player, kind, box, roll)))
+            for kind, box in state.preview(roll)
+        }
+
+    def throw_values(self, state: GameState, throw: int) -> dict[tuple[int, ...], np.ndarray]:
+        """Each roll after throw ``throw``, worth its best continuation."""
+        key = (self._key(state), throw)
+        if key not in self._throws:
+            if throw == 3:
+                values = {
+                    roll: self._best(state, self.box_values(state, roll).values()) for roll in ROLLS
+                }
+            else:
+                after = self.throw_values(state, throw + 1)
+                # Each distinct keep once: a keep is found among many rolls.
+                keeps = {keep: self.keep_value(keep, after) for keep in _ALL_KEEPS}
+                values = {
+                    roll: self._best(state, [keeps[keep] for keep in _keeps(roll)])
+                    for roll in ROLLS
+                }
+            self._throws[key] = values
+        return self._throws[key]
+
+    @staticmethod
+    def keep_value(keep: tuple[int, ...], after: dict) -> np.ndarray:
+        rolls, chances = _result_arrays(keep)
+        return np.tensordot(chances, np.stack([after[roll] for roll in rolls]), axes=1)
+
+    def _best(self, state: GameState, values) -> np.ndarray:
+        player = state.active_player
+        best = None
+        for value in values:  # the first of equal ones
+            if best is None or self._utility(value, player) > self._utility(best, player):
+                best = value
+        return best
+
+    def _utility(self, value: np.ndarray, player: int) -> float:
+        return value[player, SHARE] + self.point_utility * value[player, POINTS]
+
+    @staticmethod
+    def _final(state: GameState) -> np.ndarray:
+        totals = [sheet.total for sheet in state.sheets]
+        best = max(totals)
+        first = totals.count(best)
+        return np.array(
+            [
+                [
+                    total == best and first == 1,
+                    total == best and first > 1,
+                    (total == best) / first,
+                    total,
+                ]
+                for total in totals
+            ],
+            dtype=float,
+        )
+
+    @staticmethod
+    def _key(state: GameState) -> tuple:
+        return len(state.entries) % len(state.players), tuple(
+            frozenset(
+                (box, cell.points, cell.yams_bonus)
+                for box, cell in sheet.columns["free"].cells.items()
+            )
+            for sheet in state.sheets
+        )
