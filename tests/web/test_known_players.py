@@ -5,9 +5,8 @@ import re
 
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
+from testing.samples import new_game_form
 from tests.support.forms import page
-
-from .conftest import DEFAULT_OPTIONS
 
 
 def chips(html):
@@ -33,7 +32,7 @@ def test_chips_name_the_players_of_the_latest_games_first(table):
 
 def test_ticked_chips_sit_after_the_names_typed_once_each(table, app):
     table.new_game(["Mag", "Alix", "Zoé"])
-    data = {**DEFAULT_OPTIONS, "names-0": "Bob", "names-1": "alix"}
+    data = new_game_form(["Bob", "alix"])
     # Zoé and Mag ticked (in the chips' order), Alix ticked but typed already.
     data.update({"known-0": "Zoé", "known-1": "Alix", "known-2": "Mag"})
     response = table.post("/games/new", data)
@@ -45,7 +44,7 @@ def test_ticked_chips_sit_after_the_names_typed_once_each(table, app):
 
 def test_a_refused_form_keeps_the_chips_ticked(table):
     table.new_game(["Mag", "Alix"])
-    data = {**DEFAULT_OPTIONS, "names-0": "x" * 41, "known-0": "Alix"}
+    data = {**new_game_form(["x" * 41]), "known-0": "Alix"}
     response = table.post("/games/new", data)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -56,7 +55,7 @@ def test_a_refused_form_keeps_the_chips_ticked(table):
 def test_eleven_players_with_the_chips_are_refused_in_words(table, snapshot):
     table.new_game([f"Joueur {number}" for number in range(10)])
     before = snapshot()
-    data = {**DEFAULT_OPTIONS, "names-0": "Bob"}
+    data = new_game_form(["Bob"])
     data.update({f"known-{index}": f"Joueur {index}" for index in range(10)})
     response = table.post("/games/new", data)
     assert response.status_code == 422
