@@ -26,24 +26,12 @@ from pathlib import Path
 
 from bench.server import percentile
 from testing.live import SERVE_CODE, Client, LiveServer
+from testing.samples import SCORING_TURNS
 
 CHROMIUM = "/usr/bin/chromium"
 TABLETS = 4
-# A turn that scores in each box of a fresh classique sheet: (dice, box).
-TURNS = [
-    ("11123", "ones"),
-    ("22234", "twos"),
-    ("33345", "threes"),
-    ("44456", "fours"),
-    ("55516", "fives"),
-    ("66612", "sixes"),
-    ("12345", "large_straight"),
-    ("33322", "full_house"),
-    ("12346", "small_straight"),
-    ("66665", "four_kind"),
-    ("55543", "three_kind"),
-    ("65432", "chance"),
-]
+# Every box but Yams, in turn.
+TURNS = [turn for turn in SCORING_TURNS if turn[1] != "yams"]
 PAINTED = "sheet painted"
 
 # On every page: the moment of a tap on a box that writes, and each sheet painted (after a

@@ -32,25 +32,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from testing.samples import SCORING_TURNS
+
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'name="version" value="([^"]*)"')
 SWAP = {"X-Sheet-Swap": "1"}
-# Turns that score in any order on a fresh classique sheet: (dice, box) in turn.
-TURNS = [
-    ("11123", "ones"),
-    ("22234", "twos"),
-    ("33345", "threes"),
-    ("44456", "fours"),
-    ("55516", "fives"),
-    ("66612", "sixes"),
-    ("12345", "large_straight"),
-    ("33322", "full_house"),
-    ("12346", "small_straight"),
-    ("66665", "four_kind"),
-    ("55543", "three_kind"),
-    ("66666", "yams"),
-    ("65432", "chance"),
-]
+TURNS = list(SCORING_TURNS)
 
 
 def run(design: str, tablets: int, turns: int) -> list[float]:

@@ -49,6 +49,25 @@ def random_document(rules: Rules, players: Sequence[str], rng: random.Random) ->
     return write_document(random_state(rules, players, rng))
 
 
+# A turn that scores in each box of a fresh classique sheet, in an order any sheet accepts:
+# (dice, box).
+SCORING_TURNS = (
+    ("11123", "ones"),
+    ("22234", "twos"),
+    ("33345", "threes"),
+    ("44456", "fours"),
+    ("55516", "fives"),
+    ("66612", "sixes"),
+    ("12345", "large_straight"),
+    ("33322", "full_house"),
+    ("12346", "small_straight"),
+    ("66665", "four_kind"),
+    ("55543", "three_kind"),
+    ("66666", "yams"),
+    ("65432", "chance"),
+)
+
+
 def new_game_form(names: Sequence[str], preset: str = "classique") -> dict[str, str]:
     """The new-game form as its page posts it with every house rule left at its default
     (docs/rules.md), without the CSRF token: a ticked checkbox sends "y", an unticked one

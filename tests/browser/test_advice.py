@@ -20,6 +20,7 @@ from scorekeeper.advisor.strategy import _save, load_or_build
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.advice import ADVISOR_EXTENSION
+from tests.support.games import PLAIN_DICE
 
 from .checks import low_contrast_texts, page_overflow
 from .conftest import TABLETS
@@ -139,20 +140,6 @@ def test_the_conseil_says_what_to_do_then_shows_its_table(open_in, seed, artifac
 # real, whole table): Alix with Chance left, Mag with Chance and Yams, level on 33 points.
 END_GAME_RULES = {"joker": "free"}
 OPEN_TO_MAG = ("chance", "yams")
-ZERO_DICE = {
-    "ones": "23456",
-    "twos": "13456",
-    "threes": "12456",
-    "fours": "12356",
-    "fives": "55512",
-    "sixes": "66612",
-    "three_kind": "12346",
-    "four_kind": "12346",
-    "full_house": "12346",
-    "small_straight": "11226",
-    "large_straight": "11226",
-    "yams": "12346",
-}
 
 
 @pytest.fixture
@@ -168,8 +155,8 @@ def end_game(live_app, seed):
     table[start], spreads[:, start] = 254.5, 0.0  # read as whole files
     _save(table, cache_path(rules, live_app.instance_path))
     _save(spreads, spreads_path(rules, live_app.instance_path))
-    turns = [(ZERO_DICE[box], f"free:{box}") for box in filled if box != "yams" for _ in "AM"]
-    return seed(["Alix", "Mag"], turns + [(ZERO_DICE["yams"], "free:yams")], **END_GAME_RULES)
+    turns = [(PLAIN_DICE[box], f"free:{box}") for box in filled if box != "yams" for _ in "AM"]
+    return seed(["Alix", "Mag"], turns + [(PLAIN_DICE["yams"], "free:yams")], **END_GAME_RULES)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

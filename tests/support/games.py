@@ -165,3 +165,22 @@ def hall_of_fame(store):
             for player in players
         },
     }
+
+
+# Dice that score 0 in each box of a classique sheet (barred), but for Cinq and Six (15 and
+# 18) and the Chance (28): for sheets filled fast to their end game.
+PLAIN_DICE = {
+    "ones": "23456",
+    "twos": "13456",
+    "threes": "12456",
+    "fours": "12356",
+    "fives": "55512",
+    "sixes": "66612",
+    "three_kind": "12346",
+    "four_kind": "12346",
+    "full_house": "12346",
+    "small_straight": "11226",
+    "large_straight": "11226",
+    "yams": "12346",
+    "chance": "66655",
+}

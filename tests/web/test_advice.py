@@ -29,6 +29,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from scorekeeper.web import advice as advice_module
 from scorekeeper.web.advice import KEEPS_SHOWN
+from tests.support.games import PLAIN_DICE
 
 RELEASE = "release-the-build"
 
@@ -436,23 +437,6 @@ def test_review_without_the_table_says_how_to_get_it_and_builds_nothing(table, a
 
 
 # -- « Pour gagner » -------------------------------------------------------------------------
-
-# Dice that score 0 in each box (barred), but for Cinq and Six: 15 and 18.
-PLAIN_DICE = {
-    "ones": "23456",
-    "twos": "13456",
-    "threes": "12456",
-    "fours": "12356",
-    "fives": "55512",
-    "sixes": "66612",
-    "three_kind": "12346",
-    "four_kind": "12346",
-    "full_house": "12346",
-    "small_straight": "11226",
-    "large_straight": "11226",
-    "yams": "12346",
-    "chance": "66655",
-}
 
 
 def _play_boxes(table, game_id, seq, boxes):
