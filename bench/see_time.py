@@ -25,7 +25,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from bench.server import percentile
-from testing.live import SERVE_CODE, Client, LiveServer
+from testing.live import SERVE_CODE, Client, LiveServer, serve_arguments
 from testing.samples import SCORING_TURNS
 
 CHROMIUM = "/usr/bin/chromium"
@@ -64,13 +64,7 @@ def serve(checkout: Path, instance: Path, log: Path) -> LiveServer:
         "-c",
         f'cd "{checkout}" && PYTHONPATH="{checkout}" exec "{sys.executable}" -c "$0" "$@"',
         SERVE_CODE,
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        "{port}",
-        "--instance",
-        str(instance),
+        *serve_arguments(instance),
     ]
     return LiveServer(instance, log, command=command)
 

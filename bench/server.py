@@ -26,7 +26,7 @@ from flask import Flask, Response, request
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.transfer import check_files, import_games
-from testing.live import REPO_ROOT, SERVE_CODE, free_port
+from testing.live import REPO_ROOT, SERVE_CODE, free_port, serve_arguments
 from testing.samples import random_document
 
 PLAYERS = ("Mag", "Alix", "Sam", "Lou")
@@ -60,21 +60,7 @@ class Server:
 
     @classmethod
     def scorekeeper(cls, instance: Path, log: Path) -> Server:
-        return cls(
-            [
-                sys.executable,
-                "-c",
-                SERVE_CODE,
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "{port}",
-                "--instance",
-                str(instance),
-            ],
-            log,
-        )
+        return cls([sys.executable, "-c", SERVE_CODE, *serve_arguments(instance)], log)
 
     def __enter__(self) -> Server:
         env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}

@@ -26,6 +26,11 @@ REQUEST_TIMEOUT_SECONDS = 30.0
 SERVE_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
 
 
+def serve_arguments(instance: Path) -> list[str]:
+    """`scorekeeper serve`'s arguments on loopback; "{port}" is filled in by the server."""
+    return ["serve", "--host", "127.0.0.1", "--port", "{port}", "--instance", str(instance)]
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))
@@ -48,18 +53,7 @@ class LiveServer:
         self.log = log
         self.database_url = database_url
         self.port = free_port()
-        command = command or [
-            sys.executable,
-            "-c",
-            SERVE_CODE,
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "{port}",
-            "--instance",
-            str(instance),
-        ]
+        command = command or [sys.executable, "-c", SERVE_CODE, *serve_arguments(instance)]
         self.command = [part.replace("{port}", str(self.port)) for part in command]
         self.process: subprocess.Popen | None = None
 
