@@ -99,7 +99,11 @@ def _listeners(database_url) -> int:
     engine = create_engine(database_url.replace("postgresql://", "postgresql+psycopg://"))
     with engine.connect() as connection:
         count = connection.scalar(
-            text("SELECT count(*) FROM pg_stat_activity WHERE query = :listen"),
+            # This test's database only: the other tests' listeners share the server.
+            text(
+                "SELECT count(*) FROM pg_stat_activity"
+                " WHERE query = :listen AND datname = current_database()"
+            ),
             {"listen": f"LISTEN {CHANNEL}"},
         )
     engine.dispose()
