@@ -132,19 +132,20 @@ def browser():
 
 @pytest.fixture
 def open_page(browser, server):
-    """Open a page of the app in a fresh browser context: open_page(path, size=..., js=...)."""
+    """Open a page of the app in a fresh browser context:
+    open_page(path, size=..., js=..., lang="fr" or "en", timeout=ms)."""
     contexts = []
 
-    def open_page(path="/", size=TABLETS["landscape"], js=True):
+    def open_page(path="/", size=TABLETS["landscape"], js=True, lang="fr", timeout=5000):
         width, height = size
         context = browser.new_context(
             viewport={"width": width, "height": height},
-            locale="fr-FR",
+            locale={"fr": "fr-FR", "en": "en-GB"}[lang],
             java_script_enabled=js,
             has_touch=True,
             base_url=server,
         )
-        context.set_default_timeout(5000)
+        context.set_default_timeout(timeout)
         contexts.append(context)
         page = context.new_page()
         page.goto(path)

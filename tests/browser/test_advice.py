@@ -72,27 +72,9 @@ def stand_in_builds(live_app, tmp_path_factory):
 
 
 @pytest.fixture
-def open_in(browser, server):
-    """A page in a fresh context of this size and language."""
-    contexts = []
-
-    def open_in(path, size, lang):
-        width, height = size
-        context = browser.new_context(
-            viewport={"width": width, "height": height},
-            locale={"fr": "fr-FR", "en": "en-GB"}[lang],
-            has_touch=True,
-            base_url=server,
-        )
-        context.set_default_timeout(10_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.goto(path)
-        return page
-
-    yield open_in
-    for context in contexts:
-        context.close()
+def open_in(open_page):
+    """A page in a fresh context of this size and language; a build's page waits longer."""
+    return lambda path, size, lang: open_page(path, size, lang=lang, timeout=10_000)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])
