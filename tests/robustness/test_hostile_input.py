@@ -15,7 +15,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
-from sqlalchemy import inspect, text
+from sqlalchemy import text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, Rules, replay
@@ -23,6 +23,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from tests.support.databases import give_database, take_database
 from tests.support.forms import csrf_token
+from tests.support.games import every_row
 
 HOSTILE_TEXT = [
     "<img src=x onerror=alert(1)>",
@@ -141,12 +142,7 @@ class HostileTable(RuleBasedStateMachine):
     # -- what every request must respect ---------------------------------------------------
 
     def _snapshot(self) -> dict:
-        with self.store.engine.connect() as connection:
-            tables = sorted(inspect(connection).get_table_names())
-            return {
-                name: connection.execute(text(f'SELECT * FROM "{name}" ORDER BY 1')).all()
-                for name in tables
-            }
+        return every_row(self.store)
 
     def _send(self, method: str, path: str, **options):
         before = self._snapshot()

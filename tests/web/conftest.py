@@ -1,13 +1,13 @@
 """Helpers for driving the app through the Flask test client, CSRF token included."""
 
 import pytest
-from sqlalchemy import text
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
 from testing.samples import new_game_form
 from tests.support.apps import HOSTED, app_on
 from tests.support.forms import csrf_token
+from tests.support.games import every_row
 
 
 class Table:
@@ -67,16 +67,8 @@ def table(client):
 @pytest.fixture
 def snapshot(app):
     """Every row of every table, to show that a refused request changed nothing."""
-    engine = app.extensions[STORE_EXTENSION].engine
-
-    def take():
-        with engine.connect() as connection:
-            return {
-                name: connection.execute(text(f"SELECT * FROM {name} ORDER BY 1")).all()
-                for name in ("games", "players", "game_players", "entries")
-            }
-
-    return take
+    store = app.extensions[STORE_EXTENSION]
+    return lambda: every_row(store)
 
 
 # The household PIN of `pin_app`.

@@ -15,6 +15,7 @@ from scorekeeper.app import STORE_EXTENSION
 from tests.support.apps import app_on
 from tests.support.databases import ON_POSTGRESQL
 from tests.support.forms import page_text
+from tests.support.games import every_row
 from tests.web.conftest import Table
 
 pytestmark = pytest.mark.skipif(
@@ -87,14 +88,10 @@ def test_a_statement_running_past_its_bound_gets_a_503_in_time(instance_path, da
         DATABASE_LOCK_TIMEOUT_SECONDS=60.0,
         DATABASE_STATEMENT_TIMEOUT_SECONDS=statement_timeout_s,
     ) as app:
-        engine = app.extensions[STORE_EXTENSION].engine
+        store = app.extensions[STORE_EXTENSION]
 
         def snapshot():
-            with engine.connect() as connection:
-                return {
-                    name: connection.execute(text(f"SELECT * FROM {name} ORDER BY 1")).all()
-                    for name in ("players", "entries")
-                }
+            return every_row(store)
 
         with caplog.at_level(logging.WARNING, logger=app.logger.name):
             _turn_behind_a_held_lock(app, database_url, snapshot, statement_timeout_s)
