@@ -32,15 +32,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from testing.samples import SCORING_TURNS
-
 TOKEN = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 VERSION = re.compile(r'name="version" value="([^"]*)"')
 SWAP = {"X-Sheet-Swap": "1"}
-TURNS = list(SCORING_TURNS)
 
 
-def run(design: str, tablets: int, turns: int) -> list[float]:
+def run(design: str, tablets: int, turns: int, scoring_turns: list) -> list[float]:
     """CPU ms of each turn with its updates, in this process's copy of scorekeeper."""
     from scorekeeper.app import create_app
 
@@ -66,10 +63,11 @@ def run(design: str, tablets: int, turns: int) -> list[float]:
                     chunks = iter(response.response)
                     next(chunks)  # the version now
                     streams.append((response, chunks))
-            for dice, box in TURNS[:-1]:  # the last turn leads to the ranking
+            # The last turn leads to the ranking.
+            for seq, (dice, box) in enumerate(scoring_turns[:-1]):
                 form = {
                     "csrf_token": TOKEN.search(page).group(1),
-                    "seq": str(TURNS.index((dice, box))),
+                    "seq": str(seq),
                     "version": VERSION.search(page).group(1),
                     "dice": dice,
                     "target": f"free:{box}",
@@ -110,8 +108,13 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="a checkout from before the push")
     args = parser.parse_args()
     if args.design:  # one design in this process: the figures as JSON, for the parent
-        print(json.dumps(run(args.design, args.tablets, args.turns)))
+        scoring_turns = json.loads(sys.stdin.read())
+        print(json.dumps(run(args.design, args.tablets, args.turns, scoring_turns)))
         return
+    # The turns go to each design's process on its standard input: with --before, that
+    # process imports the older checkout's code, which may not have testing.samples' list.
+    from testing.samples import SCORING_TURNS
+
     here = Path(__file__).resolve().parents[1]
     plan = [("poll", here, "poll, this checkout"), ("push", here, "push, this checkout")]
     if args.before:
@@ -124,6 +127,7 @@ def main() -> None:
             command,
             env={**os.environ, "PYTHONPATH": str(code)},
             cwd=code,
+            input=json.dumps(SCORING_TURNS),
             check=True,
             capture_output=True,
             text=True,
