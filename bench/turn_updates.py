@@ -7,8 +7,8 @@ plays the turn as static/js/sheet.js does (one POST, answered with the next shee
 tablets learn of it as the design says, and their share is counted with the turn:
 - poll (live.js before the push): a version poll that sees the change, then the page loaded
   again;
-- push (live.js now): the stream of each tablet sends the new version, and the tablet
-  fetches the sheet, drawn once for all of them.
+- push (live.js now): the stream of each tablet sends the new version with the new sheet,
+  drawn once for all of them (before it carried the sheet, the tablet fetched it).
 The polls that see nothing (2.5 a second per open tablet, while nobody plays) are not counted
 here: python -m bench.hosted counts them.
 
@@ -77,9 +77,9 @@ def run(design: str, tablets: int, turns: int, scoring_turns: list) -> list[floa
                 page = answer.text
                 for number, other in enumerate(others):
                     if design == "push":
-                        event = next(streams[number][1]).decode()
-                        version = json.loads(event.partition("data: ")[2])["version"]
-                        seen = other.get(f"/games/{game}", headers=SWAP).text
+                        event = json.loads(next(streams[number][1]).decode().partition("data: ")[2])
+                        version = event["version"]
+                        seen = event["sheet"]  # with the version: no request
                     else:
                         version = other.get(f"/games/{game}/version").get_json()["version"]
                         seen = other.get(f"/games/{game}").text

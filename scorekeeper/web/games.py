@@ -1,6 +1,7 @@
 """A game: start it, play its turns on the sheet, undo, and see the ranking at the end."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -10,8 +11,16 @@ from flask_babel import gettext as _
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
-from scorekeeper.store import ABANDONED, GameRecord, NothingToUndo, StaleSheet
-from scorekeeper.store.play import start_game, write_turn
+from scorekeeper.store import (
+    ABANDONED,
+    IN_PROGRESS,
+    GameNotFound,
+    GameRecord,
+    GameVersion,
+    NothingToUndo,
+    StaleSheet,
+)
+from scorekeeper.store.play import load, start_game, write_turn
 from scorekeeper.store.players import recent_players
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
@@ -182,10 +191,45 @@ def _render_sheet(
 def _shared_sheet(record: GameRecord, state: GameState) -> str:
     """The sheet with no dice typed and nothing to say: the one every tablet shows for this
     version of the game, drawn once for all of them (web/drawn.py)."""
-    game_id = record.id
+    return _sheet_page(record.id, record.version, lambda: (record, state), household=household())
+
+
+class _MovedOn(Exception):
+    """The game changed again before its sheet was drawn for the version pushed."""
+
+
+def pushed_sheet(game_id: int, version: GameVersion, *, household: int, token: str) -> str | None:
+    """The shared sheet of this version of a game in progress, for an event stream to push
+    to an open tablet (web/live.py) with the tablet's CSRF token; None when the game is over
+    or has moved on already (the next event brings the newer sheet)."""
+    if version.status != IN_PROGRESS:
+        return None
+
+    def loaded() -> tuple[GameRecord, GameState]:
+        record, state = load(store(), game_id, household=household)
+        if record.version.token != version.token:
+            raise _MovedOn
+        return record, state
+
+    try:
+        return _sheet_page(game_id, version, loaded, household=household, pushed_with=token)
+    except (GameNotFound, _MovedOn):
+        return None
+
+
+def _sheet_page(
+    game_id: int,
+    version: GameVersion,
+    loaded: Callable[[], tuple[GameRecord, GameState]],
+    *,
+    household: int,
+    pushed_with: str | None = None,
+) -> str:
+    """The shared sheet of `version`, drawn from what `loaded()` gives if nobody drew it."""
     sheet_url = url_for("games.sheet", game_id=game_id)
 
     def context() -> dict:
+        record, state = loaded()
         form = EntryForm(formdata=None)
         form.seq.data = len(state.entries)
         form.version.data = record.version.token
@@ -199,8 +243,8 @@ def _shared_sheet(record: GameRecord, state: GameState) -> str:
             "language_return_path": lambda: sheet_url,
         }
 
-    key = ("sheet", household(), game_id, record.version.token, str(get_locale()))
-    return shared_page(key, "games/sheet.html", context)
+    key = ("sheet", household, game_id, version.token, str(get_locale()))
+    return shared_page(key, "games/sheet.html", context, pushed_with=pushed_with)
 
 
 @bp.get("/<int:game_id>")

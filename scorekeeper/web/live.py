@@ -1,4 +1,5 @@
-"""Every open sheet stays live: the game's version pushed as it changes, and a spectator page.
+"""Every open sheet stays live: the game's version pushed as it changes, with the new sheet
+itself, and a spectator page.
 
 Pushed by server-sent events rather than a long poll: one request per open sheet, however
 many turns are played, where a long poll makes a request after every change and a lost one
@@ -8,16 +9,36 @@ that missed a change sees it at once. Each stream holds one of the server's thre
 it is open, so a process keeps at most LIVE_STREAMS of them; beyond, a 503, and the page
 asks for the version every few seconds instead (static/js/live.js).
 
+The sheet's own stream carries, with each new version of a game in progress, the sheet of
+that version (drawn once for every tablet, web/drawn.py): the other tablets swap it in
+without a request of their own. A device signed out meanwhile (hosted) gets no more sheets.
+
 The version poll stays for those pages and for pages without EventSource.
 """
 
 import time
+from collections.abc import Callable
 
-from flask import Blueprint, Response, current_app, json, jsonify, render_template
+from flask import (
+    Blueprint,
+    Response,
+    copy_current_request_context,
+    current_app,
+    json,
+    jsonify,
+    render_template,
+    url_for,
+)
 from flask_babel import gettext as _
+from flask_login import current_user
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper.store import GameVersion
 from scorekeeper.store.changes import Stopped, TooManyWatchers, Watcher
+from scorekeeper.store.households import device_by_token
+from scorekeeper.web.games import pushed_sheet
+from scorekeeper.web.security import hosted
 from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("live", __name__, url_prefix="/games")
@@ -52,12 +73,46 @@ def version_response(found: GameVersion | None):
 
 @bp.get("/<int:game_id>/events")
 def events(game_id: int):
-    """The game's version now, then after every change, as server-sent events."""
-    return event_stream(game_id, household=household())
+    """The game's version now, then after every change with its sheet, as server-sent
+    events."""
+    here = household()
+    # Taken now: the session leaves with the response's headers.
+    token = generate_csrf()
+    signed_in = _signed_in_check()
+    path = url_for("games.sheet", game_id=game_id)
+
+    def with_sheet(found: GameVersion) -> dict:
+        try:
+            shown = signed_in()
+            page = pushed_sheet(game_id, found, household=here, token=token) if shown else None
+        except SQLAlchemyError:
+            page = None  # the database away for a moment: the tablet asks for the page itself
+        return {} if page is None else {"sheet": page, "path": path}
+
+    # Each sheet drawn in a copy of this request's context (its language, its addresses),
+    # pushed for the drawing only: the stream itself holds no context between events.
+    return event_stream(game_id, household=here, pushed=copy_current_request_context(with_sheet))
 
 
-def event_stream(game_id: int, *, household: int):
-    """The stream of a game of `household`; 404 for no game, 503 beyond LIVE_STREAMS."""
+def _signed_in_check() -> Callable[[], bool]:
+    """Whether the device of this request is still signed in to its household, asked again
+    before each sheet pushed: a device removed (hosted) sees no more of the game."""
+    if not hosted():
+        return lambda: True
+    device_token, here = current_user.get_id(), household()
+
+    def check() -> bool:
+        found = device_by_token(store(), device_token)
+        return found is not None and found.household_id == here
+
+    return check
+
+
+def event_stream(
+    game_id: int, *, household: int, pushed: Callable[[GameVersion], dict] | None = None
+):
+    """The stream of a game of `household`; 404 for no game, 503 beyond LIVE_STREAMS.
+    `pushed`: what goes out with each new version besides it."""
     try:
         watcher = store().changes.watch(game_id, household=household)
     except (TooManyWatchers, Stopped):
@@ -67,20 +122,20 @@ def event_stream(game_id: int, *, household: int):
         watcher.close()
         return jsonify(error="not found"), 404
     lasting = current_app.config["LIVE_STREAM_SECONDS"]
-    response = Response(_events(watcher, lasting), mimetype="text/event-stream")
+    response = Response(_events(watcher, lasting, pushed), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     # A proxy (nginx) would otherwise hold the events back to send them in bulk.
     response.headers["X-Accel-Buffering"] = "no"
     return response
 
 
-def _event(found: GameVersion) -> str:
-    return f"data: {json.dumps(version_fields(found))}\n\n"
+def _event(found: GameVersion, more: dict | None = None) -> str:
+    return f"data: {json.dumps({**version_fields(found), **(more or {})})}\n\n"
 
 
-def _events(watcher: Watcher, lasting: float):
-    """The events of one stream, for `lasting` seconds. Runs after the request: it reads
-    nothing of it, and holds no database connection."""
+def _events(watcher: Watcher, lasting: float, pushed: Callable[[GameVersion], dict] | None):
+    """The events of one stream, for `lasting` seconds. Runs after the request: it holds no
+    database connection between events."""
     sent = watcher.first
     end = time.monotonic() + lasting
     try:
@@ -98,7 +153,7 @@ def _events(watcher: Watcher, lasting: float):
                 return
             elif found != sent:
                 sent = found
-                yield _event(found)
+                yield _event(found, pushed(found) if pushed else None)
     finally:
         watcher.close()
 

@@ -3,8 +3,10 @@
 // tablet back from sleep or a server restarted catches up at once). A version other than the
 // one this page shows (data-live-version) means another device played or undid: the page of
 // the game as it is now comes in place of this one (swap.js), as after this device's own
-// turn, and the dice being typed stay typed. Refused a stream (a server with too many open
-// sheets) or without EventSource, the page asks for the version every few seconds instead.
+// turn, and the dice being typed stay typed. The sheet's own stream brings that page with
+// the version (`sheet`, the sheet's address in `path`); otherwise (the ranking, a spectator,
+// the game over) it is fetched. Refused a stream (a server with too many open sheets) or
+// without EventSource, the page asks for the version every few seconds instead.
 import { announceSwap, swapIn } from "./swap.js";
 
 const marker = () => document.querySelector("[data-live-url]");
@@ -21,12 +23,19 @@ if (first) {
   document.addEventListener("submit", () => { ownTurn = true; });
 
   // The page as it is now, swapped in; the dice typed on this tablet kept in the field.
-  async function bringUp(address) {
+  // `pushed`: the page came with the version, else it is fetched from `address`.
+  async function bringUp(address, pushed) {
     fetching = true;
     try {
-      const response = await fetch(address, { cache: "no-store", headers: { "X-Sheet-Swap": "1" } });
-      const page = response.ok &&
-        new DOMParser().parseFromString(await response.text(), "text/html");
+      let page = null;
+      let response = null;
+      if (pushed) {
+        page = new DOMParser().parseFromString(pushed, "text/html");
+      } else {
+        response = await fetch(address, { cache: "no-store", headers: { "X-Sheet-Swap": "1" } });
+        page = response.ok &&
+          new DOMParser().parseFromString(await response.text(), "text/html");
+      }
       if (ownTurn) return; // this device's own turn is on its way: it brings the sheet
       const field = document.getElementById("dice");
       const typed = field?.value ?? "";
@@ -35,7 +44,7 @@ if (first) {
         location.reload(); // gone (deleted, or this device signed out): as a load shows it
         return;
       }
-      if (response.redirected) history.replaceState(null, "", response.url);
+      if (response?.redirected) history.replaceState(null, "", response.url);
       announceSwap(true);
       const next = document.getElementById("dice");
       if (next && typed) {
@@ -50,6 +59,10 @@ if (first) {
     }
   }
 
+  // A version heard while busy is looked at afterwards without the sheet it brought, which
+  // a newer one may have overtaken meanwhile: the page is fetched as it is then.
+  const later = (now) => ({ ...now, sheet: null });
+
   async function heard(now) {
     if (now.gone) {
       location.reload();
@@ -61,12 +74,13 @@ if (first) {
     }
     if (now.version === shown()) return;
     // The game's own address: the sheet (without ?dice=), or the ranking, which leads back
-    // to the sheet once an undo reopened the game.
-    await bringUp(location.pathname);
+    // to the sheet once an undo reopened the game. The sheet pushed is for the sheet's page.
+    const pushed = now.sheet && now.path === location.pathname ? now.sheet : null;
+    await bringUp(location.pathname, pushed);
     if (waiting) {
       const again = waiting;
       waiting = null;
-      heard(again);
+      heard(later(again));
     }
   }
 
@@ -76,7 +90,7 @@ if (first) {
     if (waiting) {
       const again = waiting;
       waiting = null;
-      heard(again);
+      heard(later(again));
     }
   });
 

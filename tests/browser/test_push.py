@@ -1,5 +1,6 @@
-"""Live by push, in Chromium: another tablet's turn arrives without a poll, swapped in with
-the dice this tablet was typing kept; a tablet catches up by itself after a server restart."""
+"""Live by push, in Chromium: another tablet's turn arrives on its stream, sheet and all (no
+poll, no fetch), swapped in with the dice this tablet was typing kept; a tablet catches up by
+itself after a server restart."""
 
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -42,11 +43,10 @@ def test_another_tablets_turn_arrives_with_no_poll_and_the_typed_dice_stay(open_
     expect(other.locator("h1")).to_contain_text("À Alix de jouer")
     expect(other.locator("#dice")).to_have_value("12")
     other.wait_for_timeout(1000)
-    # No version poll, no page load: the sheet fetched once, and the preview of the dice kept
-    # (before the turn, then on the new sheet).
+    # No version poll, no page load, not even the sheet's: it came on the stream. Only the
+    # preview of the dice kept (before the turn, then on the new sheet).
     assert made == [
         f"GET /games/{game_id}/turn?dice=12&seq=0&target=",
-        f"GET /games/{game_id}",
         f"GET /games/{game_id}/turn?dice=12&seq=1&target=",
     ]
     assert other.evaluate("performance.getEntriesByType('navigation').length") == 1

@@ -93,7 +93,10 @@ def test_a_stream_sends_the_version_then_every_change_as_it_is_written(live):
     first = stream.version()
     assert (first["seq"], first["status"]) == (0, "in_progress")
     table.play(game_id, 0, "66662", "free:sixes")
-    assert stream.version() == table.client.get(f"/games/{game_id}/version").get_json()
+    # With the version, the sheet itself (tests/web/test_pushed_sheets.py).
+    played = stream.version()
+    assert played.pop("path") == f"/games/{game_id}" and "À Alix de jouer" in played.pop("sheet")
+    assert played == table.client.get(f"/games/{game_id}/version").get_json()
     table.undo(game_id, 1)
     undone = stream.version()
     assert undone["seq"] == 0 and undone["version"] != first["version"]

@@ -1,0 +1,109 @@
+"""The turn arrives, not the page: each open sheet's stream carries, with a new version of a
+game in progress, the sheet of that version, drawn once for every tablet (web/live.py,
+web/drawn.py), with the tablet's own CSRF token; a removed device gets no more of them."""
+
+import re
+
+from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.lifecycle import abandon_game
+from tests.support.apps import HOSTED, app_on
+from tests.web.conftest import Table
+from tests.web.test_drawn import SWAP, TOKENS, sheets_drawn
+from tests.web.test_households import _join, _post, _signup
+from tests.web.test_live import Stream
+
+LASTING = {"LIVE_STREAM_SECONDS": 60}
+
+
+def _turn(page: str, seq: int, dice: str, target: str) -> dict:
+    version = re.search(r'name="version" value="([^"]*)"', page).group(1)
+    (token,) = set(TOKENS.findall(page))
+    return {"seq": seq, "version": version, "dice": dice, "target": target, "csrf_token": token}
+
+
+def test_the_other_tablets_get_the_new_sheet_drawn_once_each_with_its_own_token(
+    instance_path, database_url
+):
+    with app_on(instance_path, database_url, **LASTING) as app:
+        player = Table(app.test_client())
+        game_id = player.new_game(["Mag", "Alix"])
+        others = [app.test_client() for _ in range(3)]
+        streams = []
+        for other in others:
+            other.get(f"/games/{game_id}")
+            streams.append(Stream(other, f"/games/{game_id}/events"))
+            assert "sheet" not in streams[-1].version()  # the version shown: nothing to swap
+        page = player.client.get(f"/games/{game_id}").text
+        with sheets_drawn(app) as drawn:
+            answer = player.client.post(
+                f"/games/{game_id}/entries",
+                data=_turn(page, 0, "66662", "free:sixes"),
+                headers=SWAP,
+            )
+            events = [stream.version() for stream in streams]
+        assert answer.status_code == 200
+        assert len(drawn) == 1
+        version = player.version(game_id)
+        tokens = set()
+        for event in events:
+            assert (event["seq"], event["version"], event["path"]) == (
+                1,
+                version,
+                f"/games/{game_id}",
+            )
+            assert "À Alix de jouer" in event["sheet"] and "<main" in event["sheet"]
+            assert f'data-live-version="{version}"' in event["sheet"]
+            # What the player's tablet was told stays there.
+            assert "Mag marque 24 en Six." not in event["sheet"]
+            assert "slot" not in event["sheet"]
+            tokens |= set(TOKENS.findall(event["sheet"]))
+        assert len(tokens) == 3
+        # A tablet plays the next turn from the sheet it was pushed: its token is its own.
+        response = others[1].post(
+            f"/games/{game_id}/entries",
+            data=_turn(events[1]["sheet"], 1, "11123", "free:ones"),
+        )
+        assert response.status_code == 303
+        assert [stream.version()["seq"] for stream in streams] == [2, 2, 2]
+        for stream in streams:
+            stream.close()
+
+
+def test_no_sheet_is_pushed_once_the_game_is_no_longer_in_progress(instance_path, database_url):
+    with app_on(instance_path, database_url, **LASTING) as app:
+        table = Table(app.test_client())
+        game_id = table.new_game(["Mag"])
+        stream = Stream(table.client, f"/games/{game_id}/events")
+        stream.version()
+        abandon_game(app.extensions[STORE_EXTENSION], game_id, household=HOME_HOUSEHOLD)
+        event = stream.version()
+        assert event["status"] == "abandoned" and "sheet" not in event
+        stream.close()
+
+
+def test_a_removed_device_is_pushed_the_version_but_no_more_sheets(instance_path, database_url):
+    with app_on(instance_path, database_url, **HOSTED, **LASTING) as app:
+        owner, tablet = app.test_client(), app.test_client()
+        _signup(owner)
+        _join(tablet)
+        answer = _post(owner, "/games/new", "/games/new", {"names-0": "Zoé", "preset": "classique"})
+        game_id = int(answer.headers["Location"].rsplit("/", 1)[1])
+        stream = Stream(tablet, f"/games/{game_id}/events")
+        stream.version()
+        sheet = owner.get(f"/games/{game_id}").text
+        owner.post(f"/games/{game_id}/entries", data=_turn(sheet, 0, "66662", "free:sixes"))
+        assert "Zoé" in stream.version()["sheet"]
+        devices = owner.get("/household/devices").text
+        # The latest seen first: the tablet, which joined last.
+        (removed, _owner) = re.findall(r'name="device" value="(\d+)"', devices)
+        response = _post(
+            owner, "/household/devices", "/household/devices/remove", {"device": removed}
+        )
+        assert response.status_code == 303
+        sheet = owner.get(f"/games/{game_id}").text
+        owner.post(f"/games/{game_id}/entries", data=_turn(sheet, 1, "11123", "free:ones"))
+        event = stream.version()
+        assert event["seq"] == 2 and "sheet" not in event
+        assert tablet.get(f"/games/{game_id}").status_code == 302
+        stream.close()
