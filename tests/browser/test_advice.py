@@ -107,8 +107,9 @@ def test_the_conseil_says_what_to_do_then_shows_its_table(open_in, seed, artifac
         )
 
         # After the 1st throw: the dice to keep, in ascending order, in the sentence too.
-        page.click(".throw-choice a >> nth=0")
-        page.wait_for_selector(".advice-verdict")
+        # A link: the next page, once loaded (the verdict of this one is still there until).
+        with page.expect_navigation():
+            page.click(".throw-choice a >> nth=0")
         verdict = page.inner_text(".advice-verdict")
         kept = [int(face) for face in verdict.split() if face.isdigit() and len(face) == 1]
         assert kept == sorted(kept), verdict
@@ -164,8 +165,9 @@ def test_one_tap_ranks_the_keeps_to_win(open_in, end_game, artifacts, lang):
             path=str(artifacts / f"advice-to-win-{lang}-{size_name}-score.png"), full_page=True
         )
         # One tap: the keeps ranked by the chance to win, the throws keeping the mode.
-        page.click(".mode-choice a >> nth=1")
-        page.wait_for_selector(".mode-choice a[aria-current=page] >> nth=0")
+        # A link (the page before it has a current mode too): the next page, once loaded.
+        with page.expect_navigation():
+            page.click(".mode-choice a >> nth=1")
         assert page.inner_text(".advice-verdict").startswith(words[1])
         assert (
             page.inner_text(".mode-choice a[aria-current=page]")
