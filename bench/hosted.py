@@ -10,7 +10,8 @@ with the next sheet. The other tablets learn of it as the design says:
 - poll: each tablet asks the game's version every 0.4 s, as live.js did, and loads the sheet
   again when it moved;
 - push: each tablet holds the game's stream of changes open (/games/<id>/events), as live.js
-  does now, and fetches the sheet when an event brings a version it does not show.
+  does now: an event brings the new version with its sheet (a version without one, the
+  game over, is fetched).
 Households play games made beforehand and go on to the next when one ends.
 
 The servers: gunicorn with scorekeeper/gunicorn_conf.py (-w 2 and -w 4) on a fresh
@@ -167,7 +168,9 @@ async def household(
         if status != 200:
             figures.errors.append(f"sheet {status}")
             return
-        now = Sheet.read(page.decode()).version
+        seen(index, Sheet.read(page.decode()).version)
+
+    def seen(index: int, now: str) -> None:
         shown[index] = now
         if now in written:
             figures.seen.append(time.perf_counter() - written[now])
@@ -206,8 +209,13 @@ async def household(
                     return
                 # A chunk of the stream: "data: {...}" lines among chunk sizes and blanks.
                 if line.startswith(b"data: "):
-                    version = json.loads(line[6:]).get("version")
-                    if version is not None and version != shown[index]:
+                    event = json.loads(line[6:])
+                    version = event.get("version")
+                    if version is None or version == shown[index]:
+                        continue
+                    if "sheet" in event:  # the new sheet came with it: no request
+                        seen(index, Sheet.read(event["sheet"]).version)
+                    else:
                         await show(index, version)
         finally:
             writer.close()
