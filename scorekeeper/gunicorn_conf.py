@@ -75,3 +75,8 @@ def post_worker_init(worker):
         graceful_exit(signum, frame)
 
     signal.signal(signal.SIGTERM, stop)
+    # Each worker's fork server, for the first print or sign-in after a (re)start.
+    if worker.wsgi.config["FORK_SERVER_AT_START"]:
+        from scorekeeper.workers import start_fork_server
+
+        start_fork_server()

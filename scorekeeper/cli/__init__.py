@@ -144,6 +144,10 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         )
     except OSError as error:
         raise click.ClickException(cannot_listen(host, port, error)) from None
+    if app.config["FORK_SERVER_AT_START"]:
+        from scorekeeper.workers import start_fork_server
+
+        start_fork_server()
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
