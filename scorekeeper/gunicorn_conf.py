@@ -62,6 +62,13 @@ def on_starting(server) -> None:
     os.environ["SCOREKEEPER_LIVE_STREAMS"] = str(streams)
 
 
+def post_fork(server, worker) -> None:
+    """In each worker, before its threads: they share two malloc arenas (see memory.py)."""
+    from scorekeeper.memory import fewer_arenas
+
+    fewer_arenas()
+
+
 def post_worker_init(worker):
     """On SIGTERM the worker waits for its requests to end (graceful_timeout), and a stream
     would never end by itself: end them all first, then stop as gunicorn does."""

@@ -122,8 +122,10 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     import waitress
 
     from scorekeeper.app import create_app
+    from scorekeeper.memory import fewer_arenas
     from scorekeeper.web.transfer import largest_body
 
+    fewer_arenas()  # before any thread of the server's
     app = create_app(instance_path=instance)
     click.echo(f"Instance folder: {app.instance_path}")
     logging.basicConfig()  # waitress's warnings, as waitress.serve would show them
