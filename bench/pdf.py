@@ -1,6 +1,6 @@
 """Benchmark of the PDF sheets. Figures measured in one run, as ratios; not a test.
 
-    python bench/pdf.py [--runs N]       (with scorekeeper installed, e.g. pip install -e .)
+    python -m bench.pdf [--runs N] [--starts N]   (with scorekeeper installed, pip install -e .)
 
 - A filled sheet (a finished four-player game) through ``game_pdf``, its cache emptied first:
   load, replay, template, a PDF worker (locked fetcher, WeasyPrint); against a raw WeasyPrint
@@ -10,6 +10,11 @@
   render. Goal: at least 50 times faster.
 - Pages per second for a fresh 20-page blank print, and what the same print costs when
   WeasyPrint paints every page instead of sharing one.
+- The first print after `scorekeeper serve` starts against the next ones of the same
+  server, filled sheets never drawn before: with the workers' fork server started with the
+  server (FORK_SERVER_AT_START, the default) and at the first print (as before it), starts
+  of the two alternating. The first print is asked as soon as the first page has been
+  served (the worst case), and again 2 s after it (a person's first tap on « Imprimer »).
 
 The two renders of each comparison alternate, so that other work on the machine slows both.
 """
@@ -25,6 +30,7 @@ from pathlib import Path
 import weasyprint
 from weasyprint.urls import path2url
 
+from bench.server import Server, seed_games
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS, BlankGrid
@@ -43,6 +49,10 @@ FILLED_GOAL = 1.2
 CACHE_GOAL = 50
 PRINT_PAGES = 20
 PLAYERS = ["Mag", "Alix", "Jo", "Lou"]
+# Seconds between the first page and the first print, for a person's first tap.
+FIRST_TAP_SECONDS = 2.0
+# Prints after the first, each a filled sheet that server has not drawn yet.
+NEXT_PRINTS = 3
 
 
 def play_a_game(store) -> int:
@@ -80,10 +90,60 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms" if seconds >= 0.001 else f"{seconds * 1e6:.0f} µs"
 
 
+def get_timed(server: Server, path: str) -> float:
+    start = time.perf_counter()
+    status, body, _response = server.get(path)
+    elapsed = time.perf_counter() - start
+    if status != 200 or not body.startswith(b"%PDF-"):
+        raise RuntimeError(f"{path} answered {status}")
+    return elapsed
+
+
+def first_prints(starts: int) -> None:
+    """The first print after a start against the next ones, fork server started with the
+    server or at the first print, starts of the two alternating (see the docstring)."""
+    with tempfile.TemporaryDirectory(prefix="bench-first-print-") as folder:
+        instance, log = Path(folder, "instance"), Path(folder, "server.log")
+        games = seed_games(instance, 1 + NEXT_PRINTS)
+        with Server.scorekeeper(instance, log):
+            pass  # the instance's first start: templates compiled once, as every day after
+        # (fork server at start, pause before the first print) -> [(start, first, next)]
+        found: dict[tuple[bool, float], list[tuple[float, float, float]]] = {}
+        cases = [
+            (at_start, pause) for pause in (0.0, FIRST_TAP_SECONDS) for at_start in (False, True)
+        ]
+        for run in range(starts):
+            for at_start, pause in cases if run % 2 == 0 else cases[::-1]:
+                (instance / "config.py").write_text(f"FORK_SERVER_AT_START = {at_start}\n")
+                with Server.scorekeeper(instance, log) as server:
+                    time.sleep(pause)
+                    paths = [f"/games/{game}/sheet.pdf?paper=a4" for game in games]
+                    first = get_timed(server, paths[0])
+                    following = statistics.median(get_timed(server, path) for path in paths[1:])
+                    found.setdefault((at_start, pause), []).append(
+                        (server.started_in, first, following)
+                    )
+    print(f"\nFirst print after a start, filled sheet, A4 (medians of {starts} starts each):")
+    for pause in (0.0, FIRST_TAP_SECONDS):
+        when = "at once after the first page" if not pause else f"{pause:.0f} s after it"
+        for at_start in (False, True):
+            rows = found[at_start, pause]
+            start, first, following = (statistics.median(row[i] for row in rows) for i in range(3))
+            how = "fork server with the server" if at_start else "fork server at the first print"
+            print(
+                f"  {how}, first print {when}: start to the first page {ms(start)}, first "
+                f"print {ms(first)}, next ones {ms(following)}: {first / following:.2f}x"
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="renders of each kind (15)")
-    runs = parser.parse_args().runs
+    parser.add_argument(
+        "--starts", type=int, default=3, help="server starts for each first print (3)"
+    )
+    arguments = parser.parse_args()
+    runs = arguments.runs
 
     instance = Path(tempfile.mkdtemp(prefix="bench-pdf-"))
     app = create_app({"TESTING": True}, instance_path=instance)
@@ -201,6 +261,7 @@ def main() -> int:
     )
 
     store.dispose()
+    first_prints(arguments.starts)
     print("\nall goals met" if ok else "\nSOME GOALS MISSED")
     return 0 if ok else 1
 

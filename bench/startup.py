@@ -8,7 +8,9 @@
   first 200.
 - The memory of each once idle: RSS of the server process after that 200 and ten more
   pages, which for the score keeper are its home page, a game's sheet and the hall of fame
-  (the pages a household opens every evening), and for the bare app its one page.
+  (the pages a household opens every evening), and for the bare app its one page; and the
+  PSS of every process of each (the score keeper's PDF workers' fork server, started with
+  it, included), once every one of them is asleep.
 
 Goals: `--help` and the first 200 within 3x the bare app's, idle RSS within 2x. Runs of the
 two alternate, so that other work on the machine slows both.
@@ -24,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.server import REPO_ROOT, Server
+from bench.server import REPO_ROOT, Server, pss_mib
 
 CLI_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
 BARE_CLI_CODE = "from flask import Flask; Flask('bare').cli.main(['--help'])"
@@ -47,15 +49,43 @@ def timed_run(command: list[str]) -> float:
     return time.perf_counter() - started
 
 
-def serve_once(server: Server, pages: list[str]) -> tuple[float, float]:
-    """(seconds from start to the first 200, idle RSS in MiB after `pages`, ten in turn)."""
+# The longest a server's processes may take to fall asleep after the pages (a fork server
+# importing WeasyPrint at a low priority, on a busy machine).
+IDLE_WITHIN_SECONDS = 120.0
+
+
+def serve_once(server: Server, pages: list[str]) -> tuple[float, float, float, float]:
+    """(seconds from start to the first 200, then after `pages`, ten in turn, once idle:
+    RSS of the server process, PSS of all its processes and of the server process alone,
+    in MiB)."""
     with server:
         for number in range(10):
             status, _body, _response = server.get(pages[number % len(pages)])
             if status != 200:
                 raise RuntimeError(f"{pages[number % len(pages)]} answered {status}")
         time.sleep(0.5)
-        return server.started_in, server.memory_mib()[0]
+        wait_until_asleep(server)
+        return server.started_in, *server.memory_mib(), pss_mib(server.process.pid)
+
+
+def wait_until_asleep(server: Server) -> None:
+    """Until every process of the server has been asleep twice in a row, 0.2 s apart."""
+    deadline = time.monotonic() + IDLE_WITHIN_SECONDS
+    asleep_before = False
+    while time.monotonic() < deadline:
+        asleep = all(state == "S" for state in map(process_state, server.processes()))
+        if asleep and asleep_before:
+            return
+        asleep_before = asleep
+        time.sleep(0.2)
+    raise RuntimeError(f"the server's processes still busy after {IDLE_WITHIN_SECONDS} s")
+
+
+def process_state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return "S"  # gone: nothing left to wait for
 
 
 # The boxes of a Classique sheet, which two players fill in turn: 26 turns end the game.
@@ -105,6 +135,9 @@ def main() -> None:
     start_bare = statistics.median(run[0] for run in bare)
     rss_ours = statistics.median(run[1] for run in ours)
     rss_bare = statistics.median(run[1] for run in bare)
+    pss_ours = statistics.median(run[2] for run in ours)
+    pss_bare = statistics.median(run[2] for run in bare)
+    others_ours = statistics.median(run[2] - run[3] for run in ours)
     print(f"startup: medians of {args.runs} runs, each alternating with the bare Flask app")
     print(
         f"  --help: scorekeeper {help_ours * 1000:.0f} ms, bare Flask app "
@@ -116,8 +149,13 @@ def main() -> None:
         f"(goal <= 3x)"
     )
     print(
-        f"  idle RSS after {', '.join(pages)}: scorekeeper {rss_ours:.0f} MiB, bare Flask "
-        f"+ waitress {rss_bare:.0f} MiB: {rss_ours / rss_bare:.2f}x (goal <= 2x)"
+        f"  idle RSS after {', '.join(pages)}: scorekeeper {rss_ours:.1f} MiB, bare Flask "
+        f"+ waitress {rss_bare:.1f} MiB: {rss_ours / rss_bare:.2f}x (goal <= 2x)"
+    )
+    print(
+        f"  idle PSS of all the server's processes: scorekeeper {pss_ours:.1f} MiB (its "
+        f"other processes, the PDF workers' fork server first, {others_ours:.1f} MiB), "
+        f"bare Flask + waitress {pss_bare:.1f} MiB: {pss_ours / pss_bare:.2f}x"
     )
 
 

@@ -11,7 +11,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from flask import Flask, current_app, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
@@ -80,6 +79,8 @@ def default_instance_path() -> Path:
     checkout = PACKAGE_DIR.parent
     if (checkout / "pyproject.toml").is_file():
         return checkout / "instance"
+    import platformdirs  # here: a server given its instance folder never needs it
+
     user_data = Path(platformdirs.user_data_dir("scorekeeper", appauthor=False))
     inside_venv = Path(sys.prefix) / "var" / "scorekeeper-instance"
     if not user_data.exists() and (inside_venv / DATABASE_FILE).exists():

@@ -221,6 +221,13 @@ SETTINGS: tuple[Setting, ...] = (
         120.0,
         "The longest a PDF may wait and take; then the print gets a 503.",
     ),
+    Setting(
+        "FORK_SERVER_AT_START",
+        True,
+        "Start the PDF, import and passphrase workers' fork server (WeasyPrint imported) in "
+        "the background with the server, so that the first print after a start does not "
+        "wait about 1 s for it; False: at the first of those jobs, and its memory only then.",
+    ),
     # Heavy work shared fairly: worker processes and threads, households in turn.
     Setting(
         "IMPORT_WORKERS",

@@ -62,6 +62,13 @@ def on_starting(server) -> None:
     os.environ["SCOREKEEPER_LIVE_STREAMS"] = str(streams)
 
 
+def post_fork(server, worker) -> None:
+    """In each worker, before its threads: they share two malloc arenas (see memory.py)."""
+    from scorekeeper.memory import fewer_arenas
+
+    fewer_arenas()
+
+
 def post_worker_init(worker):
     """On SIGTERM the worker waits for its requests to end (graceful_timeout), and a stream
     would never end by itself: end them all first, then stop as gunicorn does."""
@@ -75,3 +82,8 @@ def post_worker_init(worker):
         graceful_exit(signum, frame)
 
     signal.signal(signal.SIGTERM, stop)
+    # Each worker's fork server, for the first print or sign-in after a (re)start.
+    if worker.wsgi.config["FORK_SERVER_AT_START"]:
+        from scorekeeper.workers import start_fork_server
+
+        start_fork_server()

@@ -47,7 +47,14 @@ WORKER_NICENESS = 10
 
 T = TypeVar("T")
 
-__all__ = ["Busy", "WorkerFailed", "WorkerSettings", "Workers", "shared_workers"]
+__all__ = [
+    "Busy",
+    "WorkerFailed",
+    "WorkerSettings",
+    "Workers",
+    "shared_workers",
+    "start_fork_server",
+]
 
 
 class WorkerFailed(Exception):
@@ -130,6 +137,30 @@ class Workers:
             if self._executor is broken:
                 self._executor = None
         broken.shutdown(wait=False, cancel_futures=True)
+
+
+def start_fork_server() -> None:
+    """Start the workers' fork server now, in the background, rather than at the first job:
+    the first print, import or passphrase after a start would otherwise wait for it to start
+    and import PRELOADED_MODULES (about a second, WeasyPrint most of it).
+
+    It imports at the workers' priority, so that it never delays the first pages: on Linux
+    a nice value belongs to one thread, and the process that thread starts inherits it. A
+    job that comes first waits for the same start (multiprocessing starts one fork server a
+    process, under a lock). Where there is no fork server (workers spawned), nothing.
+    """
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return
+
+    def start() -> None:
+        from multiprocessing import forkserver
+
+        if sys.platform == "linux":
+            os.nice(WORKER_NICENESS)  # this thread's, elsewhere the whole server's
+        _context()  # the modules to preload
+        forkserver.ensure_running()
+
+    threading.Thread(target=start, name="start-fork-server", daemon=True).start()
 
 
 def _context() -> multiprocessing.context.BaseContext:

@@ -11,7 +11,7 @@ import pytest
 import waitress
 from click.testing import CliRunner
 
-from scorekeeper import cli
+from scorekeeper import cli, memory
 from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, create_app
 from scorekeeper.config import BY_NAME
 from scorekeeper.net import lan_address
@@ -39,6 +39,7 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
 
     monkeypatch.setattr(waitress, "create_server", create_server)
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.setattr(memory, "fewer_arenas", lambda: served.setdefault("arenas", True))
     instance = tmp_path / "home"
 
     result = CliRunner().invoke(cli.main, ["serve", "--port", "8123", "--instance", str(instance)])
@@ -56,6 +57,7 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
         + BY_NAME["LIVE_STREAMS"].value(instance),
         "connection_limit": BY_NAME["SERVER_CONNECTION_LIMIT"].default,
         "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default,
+        "arenas": True,
         "run": True,
     }
     if not ON_POSTGRESQL:  # there the database is the test's, named by the environment
@@ -135,6 +137,61 @@ def test_numpy_waits_for_the_first_advice(tmp_path):
         [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, check=True
     )
     assert result.stdout.split() == ["False", "True"]
+
+
+# What the server process never imports for the pages a household opens every evening:
+# WeasyPrint and what it draws with (the PDF workers' fork server has them), numpy (the
+# first advice asked for, a finished game's review included), Alembic (a start with a
+# migration to run).
+HEAVY_MODULES = {"weasyprint", "pydyf", "fontTools", "PIL", "tinycss2", "numpy", "alembic"}
+EVERYDAY_PAGES = """if True:
+    import sys
+    import babel.localedata
+    from scorekeeper.app import create_app
+    from scorekeeper.rules import Rules
+    from scorekeeper.store import HOME_HOUSEHOLD
+    from scorekeeper.store.play import play_turn, start_game
+    from scorekeeper.store.players import players_of_game
+    from scorekeeper.web.store import STORE_EXTENSION
+
+    locales = []  # the locale data Babel loads (and then keeps), by name
+    load = babel.localedata.load
+    babel.localedata.load = lambda name, *args: locales.append(name) or load(name, *args)
+    app = create_app(instance_path=sys.argv[1])
+
+    def imported(when):
+        heavy = sorted({name.split(".")[0] for name in sys.modules} & set(sys.argv[2:]))
+        print(when, heavy, sorted(set(locales)))
+
+    imported("start")
+    store = app.extensions[STORE_EXTENSION]
+    game = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+    boxes = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind",
+             "full_house", "small_straight", "large_straight", "yams", "chance"]
+    for seq in range(2 * len(boxes)):
+        play_turn(store, game, seq, "free", boxes[seq // 2], "12345", household=HOME_HOUSEHOLD)
+    player = players_of_game(store, game, household=HOME_HOUSEHOLD)[0].id
+    client = app.test_client()
+    for page in ("/", f"/games/{game}", "/hall-of-fame", f"/players/{player}"):
+        assert client.get(page).status_code == 200, page
+        imported(page.split("/")[1] or "home")
+"""
+
+
+def test_the_everyday_pages_import_no_heavy_module_and_one_locale_at_most(tmp_path):
+    # The home page and a sheet load no locale data (the language switch names the other
+    # language from a table of ours); the pages that show dates and rates, their own
+    # language's only. The first start migrates, with Alembic: the next ones are measured.
+    run = [sys.executable, "-c", EVERYDAY_PAGES, str(tmp_path), *HEAVY_MODULES]
+    subprocess.run(run, capture_output=True, text=True, check=True)
+    result = subprocess.run(run, capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines() == [
+        "start [] []",
+        "home [] []",
+        "games [] []",
+        "hall-of-fame [] ['fr', 'root']",
+        "players [] ['fr', 'root']",
+    ]
 
 
 def test_addresses_follow_the_listening_host(monkeypatch):

@@ -2,6 +2,7 @@
 
 import stat
 
+import platformdirs
 import pytest
 
 from scorekeeper import app as app_module
@@ -89,9 +90,7 @@ def installed(tmp_path, monkeypatch):
     user_data = tmp_path / "home" / ".local" / "share" / "scorekeeper"
     monkeypatch.setattr(app_module, "PACKAGE_DIR", package)
     monkeypatch.setattr(app_module.sys, "prefix", str(venv))
-    monkeypatch.setattr(
-        app_module.platformdirs, "user_data_dir", lambda name, appauthor: str(user_data)
-    )
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda name, appauthor: str(user_data))
     return venv, user_data
 
 

@@ -9,10 +9,13 @@ from urllib.request import urlopen
 
 import pytest
 
+from scorekeeper.workers import WORKER_NICENESS
 from testing.live import REPO_ROOT, SERVE_CODE, LiveServer
 
 # Long enough for the fork server to see its last worker go, on a busy machine.
 GONE_WITHIN_SECONDS = 15.0
+# Long enough for the fork server to import WeasyPrint at a low priority, on a busy machine.
+READY_WITHIN_SECONDS = 120.0
 
 
 def descendants(pid: int) -> set[int]:
@@ -103,3 +106,68 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path, database_url):
         f"Error: port {server.port} is already in use (another score keeper, or another "
         f"program): choose another with --port, for instance --port {server.port + 1}"
     )
+
+
+def fork_servers(pid: int) -> set[int]:
+    """The fork servers ``pid`` started (its workers, forked from one, carry its command
+    line too, one level further down)."""
+    found = set()
+    for child in running(descendants(pid)):
+        try:
+            command = open(f"/proc/{child}/cmdline").read()
+            parent = int(open(f"/proc/{child}/stat").read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            continue
+        if "forkserver" in command and parent == pid:
+            found.add(child)
+    return found
+
+
+def has_imported_weasyprint(pid: int) -> bool:
+    """Whether the process has WeasyPrint loaded: Pango, which only WeasyPrint loads here."""
+    try:
+        return "libpango" in open(f"/proc/{pid}/maps").read()
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
+def test_serve_readies_the_fork_server_before_the_first_print(tmp_path, database_url):
+    """Started with the server, at the workers' priority, WeasyPrint imported: the first
+    print's worker comes from that fork server, and none is started for it."""
+    server = LiveServer(tmp_path / "instance", tmp_path / "server.log", database_url=database_url)
+    with server:
+        deadline = time.monotonic() + READY_WITHIN_SECONDS
+        while not any(map(has_imported_weasyprint, fork_servers(server.process.pid))):
+            assert time.monotonic() < deadline, "no fork server ready without a print"
+            time.sleep(0.1)
+        (ready,) = fork_servers(server.process.pid)
+        assert os.getpriority(os.PRIO_PROCESS, ready) == WORKER_NICENESS
+        # The server itself keeps its priority, and never imports WeasyPrint.
+        assert os.getpriority(os.PRIO_PROCESS, server.process.pid) == os.getpriority(
+            os.PRIO_PROCESS, 0
+        )
+        assert not has_imported_weasyprint(server.process.pid)
+
+        host, port = server.base
+        with urlopen(f"http://{host}:{port}/sheets/blank.pdf?paper=a4", timeout=300) as pdf:
+            assert pdf.status == 200 and pdf.read(5) == b"%PDF-"
+        assert fork_servers(server.process.pid) == {ready}
+        assert running(descendants(ready)), "the print's worker is the fork server's child"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
+def test_serve_told_not_to_starts_the_fork_server_at_the_first_print(tmp_path, database_url):
+    instance = tmp_path / "instance"
+    instance.mkdir(exist_ok=True)
+    (instance / "config.py").write_text("FORK_SERVER_AT_START = False\n")
+    server = LiveServer(instance, tmp_path / "server.log", database_url=database_url)
+    with server:
+        host, port = server.base
+        with urlopen(f"http://{host}:{port}/", timeout=60) as page:
+            assert page.status == 200
+        time.sleep(1)  # what a start in the background would have had, and more
+        assert fork_servers(server.process.pid) == set()
+        with urlopen(f"http://{host}:{port}/sheets/blank.pdf?paper=a4", timeout=300) as pdf:
+            assert pdf.status == 200
+        assert len(fork_servers(server.process.pid)) == 1

@@ -122,8 +122,10 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     import waitress
 
     from scorekeeper.app import create_app
+    from scorekeeper.memory import fewer_arenas
     from scorekeeper.web.transfer import largest_body
 
+    fewer_arenas()  # before any thread of the server's
     app = create_app(instance_path=instance)
     click.echo(f"Instance folder: {app.instance_path}")
     logging.basicConfig()  # waitress's warnings, as waitress.serve would show them
@@ -144,6 +146,10 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         )
     except OSError as error:
         raise click.ClickException(cannot_listen(host, port, error)) from None
+    if app.config["FORK_SERVER_AT_START"]:
+        from scorekeeper.workers import start_fork_server
+
+        start_fork_server()
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")

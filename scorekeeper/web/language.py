@@ -24,6 +24,10 @@ bp = Blueprint("language", __name__)
 
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+# Each language's name in itself, for the switch on every page. Babel's names are the same
+# (a test compares them), but asking Babel for one loads that language's whole locale data,
+# which the server then keeps: 4 MiB for two words, on a page that formats nothing.
+LANGUAGE_NAMES = MappingProxyType({"fr": "Français", "en": "English"})
 
 
 class LanguageForm(Form):
@@ -94,11 +98,12 @@ def names(rules: Rules | None = None) -> MappingProxyType:
 def other_languages() -> list[tuple[str, str]]:
     """The languages the page could switch to, each as (code, its name in itself)."""
     current = str(get_locale())
-    return [
-        (code, Locale.parse(code).get_display_name(code).capitalize())
-        for code in _languages()
-        if code != current
-    ]
+    return [(code, language_name(code)) for code in _languages() if code != current]
+
+
+def language_name(code: str) -> str:
+    """The language's name in itself: ours, else Babel's (a language added to LANGUAGES)."""
+    return LANGUAGE_NAMES.get(code) or Locale.parse(code).get_display_name(code).capitalize()
 
 
 @bp.app_template_global()

@@ -12,13 +12,14 @@ import re
 from html import unescape
 
 import pytest
+from babel import Locale
 from babel.messages.pofile import read_po
 from pypdf import PdfReader
 
 from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web import advice as advice_module
-from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE
+from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
 from tests.web.conftest import csrf_token
 
 # Shorter texts ("Six", "Full", "Chance", "Total") are words of both languages, or parts of
@@ -166,6 +167,17 @@ def test_each_page_offers_the_other_language_and_comes_back_to_itself(client):
     html = client.get("/print").get_data(as_text=True)
     assert re.search(r'<button[^>]*name="lang" value="fr" lang="fr"', html)
     assert "Français" in html
+
+
+def test_each_language_is_named_in_itself_as_babel_names_it(app):
+    # The app's own catalogues and its source language, each named as Babel's locale data
+    # names it; a language without a name of ours still gets Babel's.
+    catalogues = {path.name for path in (PACKAGE_DIR / "translations").iterdir() if path.is_dir()}
+    languages = {*app.config["LANGUAGES"], *catalogues, app.config["BABEL_DEFAULT_LOCALE"]}
+    assert languages == set(LANGUAGE_NAMES)
+    for code, name in LANGUAGE_NAMES.items():
+        assert name == Locale.parse(code).get_display_name(code).capitalize()
+    assert language_name("de") == "Deutsch"
 
 
 def test_a_page_answering_a_refused_post_switches_back_to_the_form_it_came_from(table):
