@@ -12,7 +12,7 @@
   WeasyPrint paints every page instead of sharing one.
 - The first print after `scorekeeper serve` starts against the next ones of the same
   server, filled sheets never drawn before: with the workers' fork server started with the
-  server (FORK_SERVER_AT_START, the default) and at the first print (as before it), starts
+  server (FORK_SERVER_AT_START) and at the first print (the default), starts
   of the two alternating. The first print is asked as soon as the first page has been
   served (the worst case), and again 2 s after it (a person's first tap on « Imprimer »).
 

@@ -223,10 +223,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "FORK_SERVER_AT_START",
-        True,
-        "Start the PDF, import and passphrase workers' fork server (WeasyPrint imported) in "
-        "the background with the server, so that the first print after a start does not "
-        "wait about 1 s for it; False: at the first of those jobs, and its memory only then.",
+        False,
+        "Start the PDF, import and passphrase workers' fork server (WeasyPrint imported, "
+        "about 70 MiB) in the background with the server (each gunicorn worker), so that "
+        "the first print, import or passphrase after a start does not wait about 1 s for it; "
+        "False: at the first of those jobs, and its memory only then.",
     ),
     # Heavy work shared fairly: worker processes and threads, households in turn.
     Setting(

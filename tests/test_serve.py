@@ -135,7 +135,10 @@ def has_imported_weasyprint(pid: int) -> bool:
 def test_serve_readies_the_fork_server_before_the_first_print(tmp_path, database_url):
     """Started with the server, at the workers' priority, WeasyPrint imported: the first
     print's worker comes from that fork server, and none is started for it."""
-    server = LiveServer(tmp_path / "instance", tmp_path / "server.log", database_url=database_url)
+    instance = tmp_path / "instance"
+    instance.mkdir(exist_ok=True)
+    (instance / "config.py").write_text("FORK_SERVER_AT_START = True\n")
+    server = LiveServer(instance, tmp_path / "server.log", database_url=database_url)
     with server:
         deadline = time.monotonic() + READY_WITHIN_SECONDS
         while not any(map(has_imported_weasyprint, fork_servers(server.process.pid))):
@@ -157,10 +160,8 @@ def test_serve_readies_the_fork_server_before_the_first_print(tmp_path, database
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
-def test_serve_told_not_to_starts_the_fork_server_at_the_first_print(tmp_path, database_url):
+def test_serve_starts_the_fork_server_at_the_first_print_by_default(tmp_path, database_url):
     instance = tmp_path / "instance"
-    instance.mkdir(exist_ok=True)
-    (instance / "config.py").write_text("FORK_SERVER_AT_START = False\n")
     server = LiveServer(instance, tmp_path / "server.log", database_url=database_url)
     with server:
         host, port = server.base
