@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, exists, func, select
 
 from scorekeeper.rules import Rules
 from scorekeeper.store.paging import By, page_keys
@@ -179,12 +179,14 @@ def top_results(
             count,
         )
         # A game has at most 10 players: its lines are read whole and the page's picked out.
+        # By the games' ids alone, which the household's query gave: with the rule set's
+        # condition too, SQLite would walk the rule set's index instead of the primary key.
         lines = {
             (row.game_id, row.seat): ResultLine(*row[:-1])
             for row in connection.execute(
                 select(*_LINE_COLUMNS, results.c.seat)
                 .join(players, players.c.id == results.c.player_id)
-                .where(*of_rule_set, results.c.game_id.in_({found.game_id for found in keys}))
+                .where(results.c.game_id.in_({found.game_id for found in keys}))
             )
         }
     return [lines[key.game_id, key.seat] for key in keys]
@@ -285,8 +287,11 @@ def finished_games(
         )
         order = (By(games.c.finished_at, descending=True), By(games.c.id, descending=True))
     else:
+        # The household is checked on the player, once, rather than on each result: the
+        # page's ids then come from the (player, finished_at, game_id) index alone.
         page = select(results.c.game_id).where(
-            results.c.player_id == player_id, results.c.household_id == household
+            results.c.player_id == player_id,
+            exists().where(players.c.id == player_id, players.c.household_id == household),
         )
         order = (
             By(results.c.finished_at, descending=True),
