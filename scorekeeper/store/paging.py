@@ -1,11 +1,11 @@
 """A page of a long list, read from whichever end of the list is nearer.
 
-A database reaches row ``offset`` of an ordered list by stepping over every row before it,
-so the last of 3,000 pages of best totals cost 7 times the first. Read in the reverse order,
-the last page is the first one from the other end: a page past the middle is read that way
-and put back in order, so the last page costs what the first does. Page numbers keep their
-meaning (a bookmarked ``?page=N`` shows the same rows as before), which a cursor in the URL
-would not; the page in the middle stays the costliest, at half the list.
+A database reaches row ``offset`` of an ordered list by stepping over every row before it:
+at 20,000 games the last of 3,474 pages of best totals cost 7 times the first. Read in the
+reverse order, the last page is the first one from the other end: a page past the middle
+is read that way and put back in order, so the last page costs what the first does. Page
+numbers keep their meaning (a bookmarked ``?page=N`` shows the same rows as before), which
+a cursor in the URL would not; the page in the middle stays the costliest, at half the list.
 
 Only the page's keys are read here, from an index that holds them in order; the caller then
 reads what it shows for those keys alone, never joining before the offset.
