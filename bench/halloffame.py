@@ -1,9 +1,13 @@
-"""Benchmark of the hall of fame and a player page at 1,000 and at 100,000 finished games.
+"""Benchmark of the hall of fame and a player page at 1,000 and at 100,000 finished games,
+and of the first, middle and last page of every paged list at 100,000.
 
     python bench/halloffame.py [--games 100000] [--small 1000] [--repeat 30]
+        [--in-progress 20000] [--admin-url postgresql://USER@HOST/postgres]
 
-Budget (issue 5): with 100,000 finished games each page answers in at most 2x its time at
-1,000 games. Figures and ratio measured in one run; not a test.
+Budgets: with 100,000 finished games each page answers in at most 2x its time at 1,000
+games (issue 5), and the last page of every list in at most 1.2x its first (issue 29).
+Figures and ratios measured in one run; not a test. With --admin-url both instances are
+PostgreSQL databases made (and dropped) on that server, else SQLite files.
 
 The data is a household of 8 players, so that a player's history grows with the number of
 games: the worst case for the player page. Games are of four rule sets (classique 70 %,
@@ -15,15 +19,20 @@ seat_results() the store uses when a game finishes, and the players' counters an
 from the store's own rebuild_player_aggregates(). For the small instance, the cache is then
 compared with a replay of every game.
 
+The large instance also holds --in-progress games left open (by a ninth player, so that
+the eight players' pages stay as they were), for the list of games in progress.
+
 Both instances are built first, then measured turn about (small, large, small, ...), so
 that the other work of a shared machine weighs on both alike: the ratio of the medians
-is what the budget is about.
+is what the budget is about. The pages of the lists are measured the same way, the first,
+middle and last page of each taken turn about on the large instance.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -32,22 +41,32 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from sqlalchemy import insert, update
+from sqlalchemy import create_engine, func, insert, select, text, update
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
-from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, Store
+from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, Store
 from scorekeeper.store.results import (
     canonical_rules,
     rebuild_player_aggregates,
     result_rows,
     rules_key,
 )
-from scorekeeper.store.schema import entries, game_players, games, players, results, rule_sets
+from scorekeeper.store.schema import (
+    entries,
+    game_players,
+    games,
+    player_stats,
+    players,
+    results,
+    rule_sets,
+)
+from scorekeeper.store.store import engine_url
 from testing.samples import random_state
 from testing.tables import expected_tables, stored_tables
 
 BUDGET_RATIO = 2.0
+DEEP_BUDGET_RATIO = 1.2
 HOUSEHOLD = ["Mag", "Alix", "Bob", "Zoé", "Jean", "Léa", "Paul", "Inès"]
 RULE_SETS = [
     ({"preset": "classique"}, 70),
@@ -92,6 +111,19 @@ def build_pool(rng: random.Random) -> dict[tuple[int, int], list]:
                 games_of_kind.append((rules, log, rows))
             pool[index, count] = games_of_kind
     return pool
+
+
+def insert_entries(connection, rows: list[tuple]) -> None:
+    """The entries' rows straight to the driver: SQLite's executemany, PostgreSQL's COPY
+    (an INSERT a row would take the fill from minutes to an hour)."""
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql(ENTRIES_INSERT, rows)
+        return
+    columns = ENTRIES_INSERT[len("INSERT INTO entries ") : ENTRIES_INSERT.index(" VALUES")]
+    with connection.connection.driver_connection.cursor() as cursor:
+        with cursor.copy(f"COPY entries {columns} FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
 
 
 def fill(store: Store, count: int, seed: int) -> None:
@@ -179,7 +211,7 @@ def fill(store: Store, count: int, seed: int) -> None:
         with store.engine.begin() as connection:
             connection.execute(insert(games), rows["games"])
             connection.execute(insert(game_players), rows["seats"])
-            connection.exec_driver_sql(ENTRIES_INSERT, rows["entries"])
+            insert_entries(connection, rows["entries"])
             connection.execute(insert(results), rows["results"])
         print(f"  {min(first + BATCH, count):>7,} games", end="\r", file=sys.stderr)
     print(file=sys.stderr)
@@ -194,22 +226,129 @@ def fill(store: Store, count: int, seed: int) -> None:
         rebuild_player_aggregates(connection)
 
 
-def build(folder: Path, count: int, check: bool) -> tuple:
-    """An app on a new instance holding ``count`` finished games, and its figures."""
-    app = create_app({"TESTING": True}, instance_path=folder)
+def fill_in_progress(store: Store, count: int, first_id: int) -> None:
+    """``count`` games in progress of a ninth player, changed in the last hours (so that
+    the list shows them) and never played."""
+    now = datetime.now(UTC)
+    with store.engine.begin() as connection:
+        guest = len(HOUSEHOLD) + 1
+        connection.execute(
+            insert(players),
+            [
+                {
+                    "id": guest,
+                    "household_id": HOME_HOUSEHOLD,
+                    "name": "Invité",
+                    "name_key": "invité",
+                    "created_at": START,
+                }
+            ],
+        )
+        ids = range(first_id, first_id + count)
+        changed = [now - timedelta(seconds=index) for index in range(count)]
+        connection.execute(
+            insert(games),
+            [
+                {
+                    "id": game_id,
+                    "household_id": HOME_HOUSEHOLD,
+                    "rules": json.dumps(Rules().to_dict(), sort_keys=True),
+                    "status": IN_PROGRESS,
+                    "created_at": at,
+                    "updated_at": at,
+                    "finished_at": None,
+                }
+                for game_id, at in zip(ids, changed, strict=True)
+            ],
+        )
+        connection.execute(
+            insert(game_players),
+            [
+                {"game_id": game_id, "seat": 0, "player_id": guest, "name": "Invité"}
+                for game_id in ids
+            ],
+        )
+
+
+def fresh_database(admin_url: str, name: str, drop: bool = False) -> str:
+    """A new empty database on the server (dropped first if it exists), or with ``drop``
+    only dropped; its URL."""
+    admin = create_engine(engine_url(admin_url), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            if not drop:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return engine_url(admin_url).set(database=name).render_as_string(hide_password=False)
+
+
+def build(
+    folder: Path, count: int, check: bool, in_progress: int = 0, database_url: str | None = None
+) -> tuple:
+    """An app on a new instance holding ``count`` finished games (and ``in_progress``
+    open ones), and its figures."""
+    config = {"TESTING": True}
+    if database_url:
+        # The fill's statements (a COPY of 150,000 entries) run longer than a request's may.
+        config.update(DATABASE_URL=database_url, DATABASE_STATEMENT_TIMEOUT_SECONDS=3600)
+    app = create_app(config, instance_path=folder)
     store = app.extensions[STORE_EXTENSION]
     start = time.perf_counter()
     fill(store, count, seed=count)
+    if in_progress:
+        fill_in_progress(store, in_progress, first_id=count + 1)
+    if database_url:
+        # What autovacuum would have done by then: statistics, and the visibility map that
+        # lets an index be read without the table.
+        with store.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+            connection.execute(text("VACUUM ANALYZE"))
+            size = connection.scalar(text("SELECT pg_database_size(current_database())"))
+    else:
+        size = (folder / DATABASE_FILE).stat().st_size
     figures = {
         "games": count,
         "fill_s": time.perf_counter() - start,
-        "size_mb": (folder / DATABASE_FILE).stat().st_size / 1e6,
+        "size_mb": size / 1e6,
     }
     if check:
         with store.engine.connect() as connection:
             assert stored_tables(connection) == expected_tables(connection), "cache differs"
         print(f"{count:,} games: the cache equals a replay of every game", file=sys.stderr)
     return app, figures
+
+
+def paged_lists(app) -> dict[str, tuple[str, int]]:
+    """Each paged list of the app's household: its URL without the page, and its last page
+    (from the counts the pages themselves are numbered by, and their sizes)."""
+    store = app.extensions[STORE_EXTENSION]
+    with store.engine.connect() as connection:
+        most_played = connection.execute(
+            select(rule_sets.c.key, rule_sets.c.results)
+            .where(rule_sets.c.household_id == HOME_HOUSEHOLD)
+            .order_by(rule_sets.c.games.desc(), rule_sets.c.key)
+            .limit(1)
+        ).one()
+        finished = connection.scalar(select(func.sum(rule_sets.c.games)))
+        player_games = connection.scalar(
+            select(func.sum(player_stats.c.games)).where(player_stats.c.player_id == 1)
+        )
+        player_count = connection.scalar(select(func.count()).select_from(players))
+        open_games = connection.scalar(
+            select(func.count()).select_from(games).where(games.c.status == IN_PROGRESS)
+        )
+
+    def last(count: int, size: int) -> int:
+        return max(1, -(-count // size))
+
+    return {
+        "best totals": ("/hall-of-fame?page=", last(most_played.results, 10)),
+        "latest games": ("/hall-of-fame?recent=", last(finished, 10)),
+        "a player's games": ("/players/1?page=", last(player_games, 20)),
+        "players": ("/players?page=", last(player_count, 50)),
+        "games in progress": ("/games/in-progress?page=", last(open_games, 50)),
+    }
 
 
 def timed_ms(client, url: str) -> float:
@@ -220,9 +359,9 @@ def timed_ms(client, url: str) -> float:
     return elapsed
 
 
-def median_page_times(apps, urls, repeat: int) -> list[dict[str, float]]:
-    """Each app's median time of each page in ms: the apps and pages taken turn about, so
-    that whatever else the machine does slows them alike (three warm-up requests each)."""
+def page_times(apps, urls, repeat: int) -> list[dict[str, list[float]]]:
+    """Each app's times of each page in ms: the apps and pages taken turn about, so that
+    whatever else the machine does slows them alike (three warm-up requests each)."""
     clients = [app.test_client() for app in apps]
     times = [{url: [] for url in urls} for _ in apps]
     for url in urls:
@@ -235,22 +374,60 @@ def median_page_times(apps, urls, repeat: int) -> list[dict[str, float]]:
                 measured[url].append(timed_ms(client, url))
     for app in apps:
         app.extensions[STORE_EXTENSION].dispose()
-    return [{url: statistics.median(measured[url]) for url in urls} for measured in times]
+    return times
+
+
+def median_page_times(apps, urls, repeat: int) -> list[dict[str, float]]:
+    """Each app's median time of each page in ms, measured by page_times."""
+    return [
+        {url: statistics.median(measured[url]) for url in urls}
+        for measured in page_times(apps, urls, repeat)
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--small", type=int, default=1_000)
+    parser.add_argument("--in-progress", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--admin-url", help="a PostgreSQL server's URL (else SQLite)")
     args = parser.parse_args()
     pages = {"/hall-of-fame": "hall", "/players/1": "player"}
-    with tempfile.TemporaryDirectory(prefix="bench-halloffame-") as folder:
-        built = [
-            build(Path(folder) / "small", args.small, check=True),
-            build(Path(folder) / "large", args.games, check=False),
-        ]
-        medians = median_page_times([app for app, _figures in built], pages, args.repeat)
+    # Named after the process, so that two runs (before and after a change) may share a server.
+    names = tuple(
+        f"scorekeeper_bench_halloffame_{size}_{os.getpid()}" for size in ("small", "large")
+    )
+    urls = (
+        [fresh_database(args.admin_url, name) for name in names] if args.admin_url else [None, None]
+    )
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-halloffame-") as folder:
+            built = [
+                build(Path(folder) / "small", args.small, check=True, database_url=urls[0]),
+                build(
+                    Path(folder) / "large",
+                    args.games,
+                    check=False,
+                    in_progress=args.in_progress,
+                    database_url=urls[1],
+                ),
+            ]
+            large_app = built[1][0]
+            lists = paged_lists(large_app)
+            deep = {
+                name: [f"{url}{number}" for number in (1, (last + 1) // 2, last)]
+                for name, (url, last) in lists.items()
+            }
+            medians = median_page_times([app for app, _figures in built], pages, args.repeat)
+            deep_times = page_times(
+                [large_app], [url for found in deep.values() for url in found], args.repeat
+            )[0]
+    finally:
+        for name in names if args.admin_url else ():
+            fresh_database(args.admin_url, name, drop=True)
+    engine = "PostgreSQL" if args.admin_url else "SQLite"
+    print(f"{engine}, load average {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
     rows = [
         {**figures, **{name: median[url] for url, name in pages.items()}}
         for (_app, figures), median in zip(built, medians, strict=True)
@@ -271,7 +448,24 @@ def main() -> None:
         f"{'ratio':>16} {'':>9} {'':>8} {hall_ratio:>19.2f} {player_ratio:>16.2f}"
         f"   (budget {BUDGET_RATIO:.1f})"
     )
-    within = max(hall_ratio, player_ratio) <= BUDGET_RATIO
+    print(
+        f"\nPages of each list at {args.games:,} finished games and {args.in_progress:,} in"
+        f" progress, ms: median, then lowest of {args.repeat} (the page with the least of the"
+        " machine's other work on top); each page's ratio to the first of the same kind,"
+        f" budget {DEEP_BUDGET_RATIO:.1f} for the last"
+    )
+    print(f"{'list':>18} {'pages':>6} {'first':>15} {'middle':>29} {'last':>29}")
+    deep_ratios = []
+    for name, urls_of_list in deep.items():
+        first = deep_times[urls_of_list[0]]
+        cells = [f"{statistics.median(first):>7.1f} {min(first):>7.1f}"]
+        for url in urls_of_list[1:]:
+            median, lowest = statistics.median(deep_times[url]), min(deep_times[url])
+            ratios = (median / statistics.median(first), lowest / min(first))
+            cells.append(f"{median:>7.1f} {lowest:>7.1f} {ratios[0]:>5.2f}x {ratios[1]:>5.2f}x")
+        deep_ratios.append(ratios[0])
+        print(f"{name:>18} {lists[name][1]:>6,} " + " ".join(cells))
+    within = max(hall_ratio, player_ratio) <= BUDGET_RATIO and max(deep_ratios) <= DEEP_BUDGET_RATIO
     print("within budget" if within else "OVER BUDGET")
     sys.exit(0 if within else 1)
 

@@ -10,9 +10,10 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, exists, func, select
 
 from scorekeeper.rules import Rules
+from scorekeeper.store.paging import By, page_keys
 from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS, GameSummary
 from scorekeeper.store.schema import (
     game_players,
@@ -151,20 +152,44 @@ def list_rule_sets(store: Store, *, household: int) -> list[RuleSet]:
     return [_rule_set(row) for row in rows]
 
 
+# The order of best totals: the (household, rules_key, total DESC, finished_at, game_id,
+# seat) index holds it, so a page's keys are read from the index alone (migration 0014).
+TOP_ORDER = (
+    By(results.c.total, descending=True),
+    By(results.c.finished_at),
+    By(results.c.game_id),
+    By(results.c.seat),
+)
+
+
 def top_results(
-    store: Store, key: str, offset: int, limit: int, *, household: int
+    store: Store, key: str, offset: int, limit: int, *, household: int, count: int | None = None
 ) -> list[ResultLine]:
     """The household's best single-game totals under one rule set; equal totals, the
-    earliest first."""
-    query = (
-        _lines_query()
-        .where(results.c.household_id == household, results.c.rules_key == key)
-        .order_by(results.c.total.desc(), results.c.finished_at, results.c.game_id)
-        .offset(offset)
-        .limit(limit)
-    )
+    earliest first, and in one game in seat order. With ``count``, the rule set's number of
+    results, a page near the end is read from there (store/paging.py)."""
+    of_rule_set = (results.c.household_id == household, results.c.rules_key == key)
     with store.engine.connect() as connection:
-        return [ResultLine(*row) for row in connection.execute(query)]
+        keys = page_keys(
+            connection,
+            select(results.c.game_id, results.c.seat).where(*of_rule_set),
+            TOP_ORDER,
+            offset,
+            limit,
+            count,
+        )
+        # A game has at most 10 players: its lines are read whole and the page's picked out.
+        # By the games' ids alone, which the household's query gave: with the rule set's
+        # condition too, SQLite would walk the rule set's index instead of the primary key.
+        lines = {
+            (row.game_id, row.seat): ResultLine(*row[:-1])
+            for row in connection.execute(
+                select(*_LINE_COLUMNS, results.c.seat)
+                .join(players, players.c.id == results.c.player_id)
+                .where(results.c.game_id.in_({found.game_id for found in keys}))
+            )
+        }
+    return [lines[key.game_id, key.seat] for key in keys]
 
 
 # The holders of a shared record named on the page; beyond, « and others ». The ties read
@@ -244,25 +269,36 @@ def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame
 
 
 def finished_games(
-    store: Store, offset: int, limit: int, *, household: int, player_id: int | None = None
+    store: Store,
+    offset: int,
+    limit: int,
+    *,
+    household: int,
+    player_id: int | None = None,
+    count: int | None = None,
 ) -> list[FinishedGame]:
     """The household's finished games, or only those `player_id` played, the latest first,
-    each with every player's result."""
+    each with every player's result. With ``count``, how many there are, a page near the
+    end is read from there (store/paging.py)."""
     # The same page either way; each is read from the table whose index holds it in order.
     if player_id is None:
-        page = (
-            select(games.c.id)
-            .where(games.c.household_id == household, games.c.status == FINISHED)
-            .order_by(games.c.finished_at.desc(), games.c.id.desc())
+        page = select(games.c.id).where(
+            games.c.household_id == household, games.c.status == FINISHED
         )
+        order = (By(games.c.finished_at, descending=True), By(games.c.id, descending=True))
     else:
-        page = (
-            select(results.c.game_id)
-            .where(results.c.player_id == player_id, results.c.household_id == household)
-            .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
+        # The household is checked on the player, once, rather than on each result: the
+        # page's ids then come from the (player, finished_at, game_id) index alone.
+        page = select(results.c.game_id).where(
+            results.c.player_id == player_id,
+            exists().where(players.c.id == player_id, players.c.household_id == household),
+        )
+        order = (
+            By(results.c.finished_at, descending=True),
+            By(results.c.game_id, descending=True),
         )
     with store.engine.connect() as connection:
-        ids = list(connection.scalars(page.offset(offset).limit(limit)))
+        ids = [row[0] for row in page_keys(connection, page, order, offset, limit, count)]
         return _finished_games(connection, ids)
 
 

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import check_players
 from scorekeeper.store.errors import StoreError
+from scorekeeper.store.paging import By, page_keys
 from scorekeeper.store.results import rebuild_player_aggregates
 from scorekeeper.store.schema import game_players, games, player_stats, players, results
 from scorekeeper.store.store import Store, player_key
@@ -94,33 +95,41 @@ def count_players(store: Store, *, household: int) -> int:
 
 
 def list_players(
-    store: Store, offset: int = 0, limit: int | None = None, *, household: int
+    store: Store,
+    offset: int = 0,
+    limit: int | None = None,
+    *,
+    household: int,
+    count: int | None = None,
 ) -> list[PlayerSummary]:
-    """Players by name, with their finished games and wins summed over the rule sets."""
-    counts = (
-        select(
-            player_stats.c.player_id,
-            func.sum(player_stats.c.games).label("games"),
-            func.sum(player_stats.c.wins).label("wins"),
-        )
-        .group_by(player_stats.c.player_id)
-        .subquery()
-    )
-    query = (
-        select(
-            players.c.id,
-            players.c.name,
-            func.coalesce(counts.c.games, 0),
-            func.coalesce(counts.c.wins, 0),
-        )
-        .outerjoin(counts, counts.c.player_id == players.c.id)
-        .where(_own(household))
-        .order_by(players.c.name_key, players.c.id)
-        .offset(offset)
-        .limit(limit)
-    )
+    """Players by name, with their finished games and wins summed over the rule sets. With
+    ``count``, how many there are, a page near the end is read from there (store/paging.py)."""
     with store.engine.connect() as connection:
-        return [PlayerSummary(*row) for row in connection.execute(query)]
+        # The page's ids first, then the counts of those players only.
+        ids = [
+            row.id
+            for row in page_keys(
+                connection,
+                select(players.c.id).where(_own(household)),
+                (By(players.c.name_key), By(players.c.id)),
+                offset,
+                limit,
+                count,
+            )
+        ]
+        rows = connection.execute(
+            select(
+                players.c.id,
+                players.c.name,
+                func.coalesce(func.sum(player_stats.c.games), 0),
+                func.coalesce(func.sum(player_stats.c.wins), 0),
+            )
+            .outerjoin(player_stats, player_stats.c.player_id == players.c.id)
+            .where(players.c.id.in_(ids))
+            .group_by(players.c.id, players.c.name)
+        ).all()
+    by_id = {row.id: PlayerSummary(*row) for row in rows}
+    return [by_id[player_id] for player_id in ids]
 
 
 def recent_players(store: Store, limit: int, *, household: int) -> list[str]:

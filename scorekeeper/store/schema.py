@@ -184,12 +184,13 @@ results = Table(
 
 # Each record of a household's rule set, highest first and, among equals, the earliest
 # first: the first row of the index is the record holder, and a page of best totals is a
-# slice of it, however many games tie (migrations 0003, 0006).
-for _name, _column in (
-    ("total", results.c.total),
-    ("upper", results.c.upper),
-    ("yams", results.c.yams_count),
-    ("streak", results.c.bonus_streak),
+# slice of it, however many games tie (migrations 0003, 0006); best totals also end with the
+# seat, the last key of their list's order (migration 0014).
+for _name, _column, _last in (
+    ("total", results.c.total, (results.c.seat,)),
+    ("upper", results.c.upper, ()),
+    ("yams", results.c.yams_count, ()),
+    ("streak", results.c.bonus_streak, ()),
 ):
     Index(
         f"ix_results_rules_{_name}",
@@ -198,6 +199,7 @@ for _name, _column in (
         _column.desc(),
         results.c.finished_at,
         results.c.game_id,
+        *_last,
     )
 Index(
     "ix_results_player_rules_total",
@@ -238,8 +240,13 @@ player_box_stats = Table(
     PrimaryKeyConstraint("player_id", "rules_key", "box"),
 )
 
+# Finished games, the latest first: their ids read from the index alone (migration 0014).
 Index(
-    "ix_games_household_status_finished", games.c.household_id, games.c.status, games.c.finished_at
+    "ix_games_household_status_finished",
+    games.c.household_id,
+    games.c.status,
+    games.c.finished_at,
+    games.c.id,
 )
 Index("ix_game_players_player_id", game_players.c.player_id)
 

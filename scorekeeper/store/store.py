@@ -45,6 +45,7 @@ from scorekeeper.store.errors import (
     StaleSheet,
 )
 from scorekeeper.store.migrations import alembic_config, head_revision
+from scorekeeper.store.paging import By, page_keys
 from scorekeeper.store.quotas import NO_QUOTAS, Quotas, check_games_stored
 from scorekeeper.store.records import (
     FINISHED,
@@ -712,28 +713,33 @@ class Store:
         return None if row is None else GameVersion(*row)
 
     def games_in_progress(
-        self, *, household: int, offset: int = 0, limit: int | None = None
+        self,
+        *,
+        household: int,
+        offset: int = 0,
+        limit: int | None = None,
+        count: int | None = None,
     ) -> list[GameSummary]:
         """The household's games still being played, the most recently played first:
         ``limit`` of them from ``offset``, or all. Games never played are left out once
-        a day has passed (``listed``)."""
+        a day has passed (``listed``). With ``count``, how many there are, a page near the
+        end is read from there (store/paging.py)."""
         with self.engine.begin() as connection:
             # The page's ids first: entries are counted and seats read for them only, however
             # many games are in progress.
-            ids = list(
-                connection.scalars(
-                    select(games.c.id)
-                    .where(
-                        games.c.household_id == household,
-                        games.c.status == IN_PROGRESS,
-                        listed(utc_now()),
-                    )
-                    .order_by(games.c.updated_at.desc(), games.c.id.desc())
-                    .offset(offset)
-                    .limit(limit)
-                )
+            page = page_keys(
+                connection,
+                select(games.c.id).where(
+                    games.c.household_id == household,
+                    games.c.status == IN_PROGRESS,
+                    listed(utc_now()),
+                ),
+                (By(games.c.updated_at, descending=True), By(games.c.id, descending=True)),
+                offset,
+                limit,
+                count,
             )
-            return game_summaries(connection, ids)
+            return game_summaries(connection, [row.id for row in page])
 
     def count_games_in_progress(self, *, household: int) -> int:
         with self.engine.begin() as connection:

@@ -59,12 +59,25 @@ def index():
         chosen=chosen,
         labels={rule_set.key: rule_set_label(rule_set.rules) for rule_set in sets},
         top=(
-            top_results(store(), chosen.key, top_page.offset, top_page.size, household=household())
+            top_results(
+                store(),
+                chosen.key,
+                top_page.offset,
+                top_page.size,
+                household=household(),
+                count=top_page.count,
+            )
             if chosen
             else []
         ),
         top_page=top_page,
         records=records(store(), chosen.key, household=household()) if chosen else {},
-        recent=finished_games(store(), recent_page.offset, recent_page.size, household=household()),
+        recent=finished_games(
+            store(),
+            recent_page.offset,
+            recent_page.size,
+            household=household(),
+            count=recent_page.count,
+        ),
         recent_page=recent_page,
     )

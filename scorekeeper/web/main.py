@@ -73,5 +73,7 @@ def in_progress():
     page = page_from_request(
         store().count_games_in_progress(household=household()), IN_PROGRESS_PAGE_SIZE
     )
-    games = store().games_in_progress(household=household(), offset=page.offset, limit=page.size)
+    games = store().games_in_progress(
+        household=household(), offset=page.offset, limit=page.size, count=page.count
+    )
     return render_template("in_progress.html", games=games, page=page)

@@ -149,7 +149,9 @@ def index():
     page = page_from_request(count_players(store(), household=household()), PLAYERS_PAGE_SIZE)
     return render_template(
         "players/index.html",
-        players=list_players(store(), page.offset, page.size, household=household()),
+        players=list_players(
+            store(), page.offset, page.size, household=household(), count=page.count
+        ),
         page=page,
     )
 
@@ -191,7 +193,12 @@ def show(player_id: int):
             for rule_set in list_rule_sets(store(), household=household())
         },
         games=finished_games(
-            store(), page.offset, page.size, household=household(), player_id=player_id
+            store(),
+            page.offset,
+            page.size,
+            household=household(),
+            player_id=player_id,
+            count=page.count,
         ),
         page=page,
         open_games=player_open_games(store(), player_id, household=household()),
