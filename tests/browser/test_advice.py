@@ -89,6 +89,9 @@ def test_the_conseil_says_what_to_do_then_shows_its_table(open_in, seed, artifac
         page.click("button[name=advice], input[name=advice]")
         # The build's bar fills, then the page shows the advice by itself.
         page.wait_for_selector(".advice-verdict", timeout=BUILD_TIMEOUT_MS)
+        # The page reloaded itself into the advice: measured once its stylesheet is in (the
+        # verdict is there before; a header measured then had 4 px gaps, unstyled).
+        page.wait_for_load_state("load")
         verdict = page.inner_text(".advice-verdict")
         assert verdict.startswith({"fr": "Mets ", "en": "Score "}[lang]), verdict
         # The sentence comes first, the table under it, and the line on how exact it is.
