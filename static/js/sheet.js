@@ -109,6 +109,9 @@ function start(form) {
   async function refresh(focusAfter) {
     clearTimeout(pending);
     pending = undefined;
+    // A form another device's turn swapped out (live.js) asks nothing more: the new one
+    // has the dice typed and asks its own preview.
+    if (!form.isConnected) return true;
     const mine = ++latest;
     announce();
     keep.save(); // at once: a page left before the answer came finds the turn as typed
@@ -124,7 +127,7 @@ function start(form) {
     } catch {
       return failed();
     }
-    if (mine !== latest) return true;
+    if (mine !== latest || !form.isConnected) return true;
     if (response.status === 409) {
       // Someone played or undid on another device: show the sheet as it is now.
       window.location.assign(form.dataset.sheetUrl);

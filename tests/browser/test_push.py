@@ -52,6 +52,37 @@ def test_another_tablets_turn_arrives_with_no_poll_and_the_typed_dice_stay(open_
     assert other.evaluate("performance.getEntriesByType('navigation').length") == 1
 
 
+def test_a_preview_still_on_its_way_when_another_turn_arrives_leaves_the_new_sheet_alone(
+    open_page, seed
+):
+    game_id = seed(["Mag", "Alix"])
+    other = open_page(f"/games/{game_id}")
+    player = open_page(f"/games/{game_id}")
+    other.wait_for_load_state("networkidle")
+    # The preview of the dice typed here is held back until the other turn is in.
+    held = []
+    other.route(
+        "**/turn?*",
+        lambda route: held.append(route) if "seq=0" in route.request.url else route.continue_(),
+    )
+    with other.expect_request(lambda request: "/turn?" in request.url):
+        other.locator("#dice").fill("12")
+    other.evaluate("window.sameDocument = true")  # gone if the page loads again
+    tap_dice(player, "66662")
+    tap_box(player, "Six")
+    expect(other.locator('[data-live-seq="1"]')).to_have_count(1)
+    # The old sheet's preview (of entry 0) comes back a 409 for a sheet no longer shown:
+    # nothing follows from it; the new sheet previews the dice itself.
+    with other.expect_response(lambda response: "seq=0" in response.url) as answer:
+        held[0].continue_()
+    assert answer.value.status == 409
+    form = other.locator("form[data-turn-url]")
+    expect(form).to_have_attribute("data-previewed", "12")
+    expect(form).to_have_attribute("aria-busy", "false")
+    expect(other.locator("#dice")).to_have_value("12")
+    assert other.evaluate("window.sameDocument === true")
+
+
 @pytest.fixture
 def own_server(live_app, tmp_path):
     """`scorekeeper serve` on the live app's instance and database, for this test alone."""
