@@ -13,11 +13,9 @@ from __future__ import annotations
 import json
 import random
 
-import pytest
 from sqlalchemy import select
 
 from scorekeeper.rules import Rules
-from scorekeeper.store import Store
 from scorekeeper.store.households import create_household, delete_household
 from scorekeeper.store.lifecycle import abandon_game, delete_game
 from scorekeeper.store.play import load, play_turn, start_game
@@ -141,15 +139,7 @@ def household_tables(store, household) -> dict[str, list[tuple]]:
         }
 
 
-@pytest.fixture
-def new_server(tmp_path, another_database):
-    store = Store(another_database(tmp_path / "new-server"))
-    store.migrate()
-    yield store
-    store.dispose()
-
-
-def test_a_households_export_imported_into_a_new_household_recreates_it_whole(store, new_server):
+def test_a_households_export_imported_into_a_new_household_recreates_it_whole(store, other_store):
     ours = create_household(store, "Les Martin", "hash")
     live_in(store, create_household(store, "Les Dupont", "hash"), seed=1)
     live_in(store, ours, seed=2)
@@ -157,16 +147,16 @@ def test_a_households_export_imported_into_a_new_household_recreates_it_whole(st
     exported = export_text(store, ours)
 
     # On a new server, where another household already plays and numbers are taken.
-    live_in(new_server, create_household(new_server, "Les Durand", "hash"), seed=3)
-    restored = create_household(new_server, "Les Martin", "hash")
-    restore(new_server, restored, exported)
+    live_in(other_store, create_household(other_store, "Les Durand", "hash"), seed=3)
+    restored = create_household(other_store, "Les Martin", "hash")
+    restore(other_store, restored, exported)
 
-    after = household_tables(new_server, restored)
+    after = household_tables(other_store, restored)
     for table, rows in before.items():
         assert after[table] == rows, table
     assert len(before["games"]) == 17 and len(before["results"]) > 20
     # Exported again, the restored household gives the same file but for the games' ids.
-    assert _without_ids(export_text(new_server, restored)) == _without_ids(exported)
+    assert _without_ids(export_text(other_store, restored)) == _without_ids(exported)
 
 
 def test_a_deleted_household_restored_on_the_same_server(store):

@@ -9,7 +9,7 @@ from sqlalchemy import text
 
 from scorekeeper.fairness import Busy
 from scorekeeper.rules import read_document, write_document
-from scorekeeper.store import ABANDONED, FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, GameNotFound, Store
+from scorekeeper.store import ABANDONED, FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, GameNotFound
 from scorekeeper.store.households import create_household
 from scorekeeper.store.play import load, play_turn
 from scorekeeper.store.players import list_players, merge_players, rename_player
@@ -29,14 +29,6 @@ from tests.support.games import every_row, hall_of_fame, solo_document, some_gam
 
 def export_text(store, game_id=None):
     return "".join(json_array(export_documents(store, game_id, household=HOME_HOUSEHOLD)))
-
-
-@pytest.fixture
-def other_store(tmp_path, another_database):
-    store = Store(another_database(tmp_path / "other"))
-    store.migrate()
-    yield store
-    store.dispose()
 
 
 def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(store, other_store):
