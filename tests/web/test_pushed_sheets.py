@@ -6,11 +6,14 @@ import re
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.households import create_household
 from scorekeeper.store.lifecycle import abandon_game
-from tests.support.apps import HOSTED, app_on
+from scorekeeper.web.passphrases import passphrase_hash
+from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.forms import csrf_token_in, post
+from tests.support.walk import join_household
 from tests.web.conftest import Table
 from tests.web.test_drawn import SWAP, TOKENS, sheets_drawn
-from tests.web.test_households import _join, _post, _signup
 from tests.web.test_live import Stream
 
 LASTING = {"LIVE_STREAM_SECONDS": 60}
@@ -85,9 +88,10 @@ def test_no_sheet_is_pushed_once_the_game_is_no_longer_in_progress(instance_path
 def test_a_removed_device_is_pushed_the_version_but_no_more_sheets(instance_path, database_url):
     with app_on(instance_path, database_url, **HOSTED, **LASTING) as app:
         owner, tablet = app.test_client(), app.test_client()
-        _signup(owner)
-        _join(tablet)
-        answer = _post(owner, "/games/new", "/games/new", {"names-0": "Zoé", "preset": "classique"})
+        create_household(app.extensions[STORE_EXTENSION], "Les Martin", passphrase_hash(PASSPHRASE))
+        join_household(owner, "Les Martin", PASSPHRASE)
+        join_household(tablet, "Les Martin", PASSPHRASE)
+        answer = post(owner, "/games/new", {"names-0": "Zoé", "preset": "classique"})
         game_id = int(answer.headers["Location"].rsplit("/", 1)[1])
         stream = Stream(tablet, f"/games/{game_id}/events")
         stream.version()
@@ -97,9 +101,8 @@ def test_a_removed_device_is_pushed_the_version_but_no_more_sheets(instance_path
         devices = owner.get("/household/devices").text
         # The latest seen first: the tablet, which joined last.
         (removed, _owner) = re.findall(r'name="device" value="(\d+)"', devices)
-        response = _post(
-            owner, "/household/devices", "/household/devices/remove", {"device": removed}
-        )
+        form = {"device": removed, "csrf_token": csrf_token_in(devices)}
+        response = owner.post("/household/devices/remove", data=form)
         assert response.status_code == 303
         sheet = owner.get(f"/games/{game_id}").text
         owner.post(f"/games/{game_id}/entries", data=_turn(sheet, 1, "11123", "free:ones"))
