@@ -3,10 +3,14 @@ tablet that asks (web/drawn.py); each still gets its own CSRF token and its own 
 
 import contextlib
 import re
+import threading
+import time
 
 from flask import template_rendered
 
+from scorekeeper.web.drawn import DrawnPages
 from tests.support.forms import csrf_token_in, page_text
+from tests.support.threads import WAIT_SECONDS, joined
 from tests.web.conftest import Table
 
 SWAP = {"X-Sheet-Swap": "1"}
@@ -81,3 +85,60 @@ def test_a_new_version_another_language_or_dice_typed_draw_the_sheet_again(app):
         typed = table.client.get(f"/games/{game_id}?dice=11123")
         table.client.get(f"/games/{game_id}?dice=11123")
     assert len(drawn) == 2 and 'value="11123"' in typed.text
+
+
+def test_requests_asking_for_a_page_being_drawn_wait_for_that_drawing():
+    pages = DrawnPages()
+    drawing, release = threading.Event(), threading.Event()
+    draws = []
+
+    def draw():
+        draws.append(threading.current_thread().name)
+        drawing.set()
+        assert release.wait(WAIT_SECONDS)
+        return "<main>the sheet</main>"
+
+    got = []
+    first = threading.Thread(target=lambda: got.append(pages.get("key", draw)), name="turn")
+    first.start()
+    assert drawing.wait(WAIT_SECONDS)
+    others = [
+        threading.Thread(target=lambda: got.append(pages.get("key", draw)), name=f"stream {n}")
+        for n in range(3)
+    ]
+    for thread in others:
+        thread.start()
+    # Time for the others to ask while the first draws: one drawing as well would be seen.
+    deadline = time.monotonic() + 0.5
+    while time.monotonic() < deadline and len(draws) == 1:
+        time.sleep(0.01)
+    release.set()
+    joined([first, *others])
+    assert draws == ["turn"] and got == ["<main>the sheet</main>"] * 4
+
+
+def test_a_drawing_that_failed_is_done_again_by_a_request_that_waited():
+    pages = DrawnPages()
+    drawing, release = threading.Event(), threading.Event()
+
+    def fail():
+        drawing.set()
+        assert release.wait(WAIT_SECONDS)
+        raise RuntimeError("the database went away")
+
+    failed, got = [], []
+
+    def first():
+        try:
+            pages.get("key", fail)
+        except RuntimeError:
+            failed.append(True)
+
+    thread = threading.Thread(target=first)
+    thread.start()
+    assert drawing.wait(WAIT_SECONDS)
+    waiting = threading.Thread(target=lambda: got.append(pages.get("key", lambda: "drawn")))
+    waiting.start()
+    release.set()
+    joined([thread, waiting])
+    assert failed == [True] and got == ["drawn"]
