@@ -13,10 +13,10 @@ The polls that see nothing (2.5 a second per open tablet, while nobody plays) ar
 here: python -m bench.hosted counts them.
 
 --before DIR runs the poll design on the code in DIR (a checkout from before the push, say
-`git worktree add /tmp/before 9c71c35`) in a process of its own, then both designs on this
-checkout, and prints the ratio. All in one run: the machine's other work weighs on all
-three alike. Time is the process's CPU (time.process_time), the test client's own included
-(about the same in every design).
+`git worktree add /tmp/before 9c71c35`) in a process of its own, beside both designs on this
+checkout, and prints the ratios. Each design has its process; they take turns, a game each,
+so that the machine's other work weighs on all of them alike. Time is the process's CPU
+(time.process_time), the test client's own included (about the same in every design).
 """
 
 from __future__ import annotations
@@ -37,17 +37,18 @@ VERSION = re.compile(r'name="version" value="([^"]*)"')
 SWAP = {"X-Sheet-Swap": "1"}
 
 
-def run(design: str, tablets: int, turns: int, scoring_turns: list) -> list[float]:
-    """CPU ms of each turn with its updates, in this process's copy of scorekeeper."""
+def games(design: str, tablets: int, scoring_turns: list):
+    """Play games one after the other, each time asked (next()); yield the CPU ms of each
+    turn of a game with its updates, in this process's copy of scorekeeper."""
     from scorekeeper.app import create_app
 
     with tempfile.TemporaryDirectory(prefix="yams-turn-updates-") as folder:
         app = create_app({"LIVE_STREAM_SECONDS": 3600}, instance_path=folder)
         clients = [app.test_client() for _ in range(tablets)]
         player, others = clients[0], clients[1:]
-        spent = []
         # Games of one player: each tablet plays the turn, the game ends after 13.
-        while len(spent) < turns:
+        while True:
+            spent = []
             token = TOKEN.search(player.get("/games/new").text).group(1)
             answer = player.post(
                 "/games/new",
@@ -90,7 +91,7 @@ def run(design: str, tablets: int, turns: int, scoring_turns: list) -> list[floa
                     raise AssertionError(f"the turn answered {answer.status_code}")
             for response, _chunks in streams:
                 response.close()
-        return spent[:turns]
+            yield spent
 
 
 def report(label: str, spent: list[float]) -> str:
@@ -107,9 +108,11 @@ def main() -> None:
     parser.add_argument("--design", choices=["poll", "push"])
     parser.add_argument("--before", type=Path, help="a checkout from before the push")
     args = parser.parse_args()
-    if args.design:  # one design in this process: the figures as JSON, for the parent
-        scoring_turns = json.loads(sys.stdin.read())
-        print(json.dumps(run(args.design, args.tablets, args.turns, scoring_turns)))
+    if args.design:  # one design in this process: a game each time the parent asks
+        scoring_turns = json.loads(sys.stdin.readline())
+        played = games(args.design, args.tablets, scoring_turns)
+        for _request in sys.stdin:
+            print(json.dumps(next(played)), flush=True)
         return
     # The turns go to each design's process on its standard input: with --before, that
     # process imports the older checkout's code, which may not have testing.samples' list.
@@ -119,20 +122,36 @@ def main() -> None:
     plan = [("poll", here, "poll, this checkout"), ("push", here, "push, this checkout")]
     if args.before:
         plan.insert(0, ("poll", args.before.resolve(), "poll, before the push"))
-    results = {}
+    processes = {}
     for design, code, label in plan:
-        command = [sys.executable, __file__, "--design", design]
-        command += ["--tablets", str(args.tablets), "--turns", str(args.turns)]
-        output = subprocess.run(
+        command = [sys.executable, __file__, "--design", design, "--tablets", str(args.tablets)]
+        processes[label] = subprocess.Popen(
             command,
             env={**os.environ, "PYTHONPATH": str(code)},
             cwd=code,
-            input=json.dumps(SCORING_TURNS),
-            check=True,
-            capture_output=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             text=True,
-        ).stdout
-        results[label] = json.loads(output.splitlines()[-1])
+        )
+        processes[label].stdin.write(json.dumps(SCORING_TURNS) + "\n")
+    # The designs take turns, a game each: a change in the machine's other work weighs on
+    # all of them alike rather than on whichever ran at that moment.
+    results = {label: [] for label in processes}
+    try:
+        while min(map(len, results.values())) < args.turns:
+            for label, process in processes.items():
+                process.stdin.write("next\n")
+                process.stdin.flush()
+                line = process.stdout.readline()
+                if not line:
+                    raise SystemExit(f"{label}: the process ended (its error is above)")
+                results[label] += json.loads(line)
+    finally:
+        for process in processes.values():
+            process.stdin.close()
+            process.wait()
+    for label, spent in results.items():
+        results[label] = spent[: args.turns]
         print(report(label, results[label]), flush=True)
     now = statistics.median(results["push, this checkout"])
     for label, spent in results.items():
