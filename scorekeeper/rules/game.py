@@ -68,7 +68,9 @@ class Column:
     def with_score(self, cell: Score) -> "Column":
         return Column(self.rules, self.kind, MappingProxyType({**self.cells, cell.box: cell}))
 
-    @property
+    # The sums are cached (as open_boxes below): a sheet reads each several times, and a
+    # column never changes (with_score makes a new one).
+    @cached_property
     def upper(self) -> int:
         return sum(self.cells[box].points for box in UPPER_BOXES if box in self.cells)
 
@@ -88,15 +90,15 @@ class Column:
             self.cells[box].points - THREE_OF_EACH[box] for box in UPPER_BOXES if box in self.cells
         )
 
-    @property
+    @cached_property
     def lower(self) -> int:
         return sum(self.cells[box].points for box in self.rules.lower_boxes if box in self.cells)
 
-    @property
+    @cached_property
     def yams_bonus(self) -> int:
         return sum(cell.yams_bonus for cell in self.cells.values())
 
-    @property
+    @cached_property
     def total(self) -> int:
         return self.upper + self.upper_bonus + self.lower + self.yams_bonus
 
@@ -146,15 +148,15 @@ class Sheet:
     def upper_bonus(self) -> int:
         return sum(column.upper_bonus for column in self.columns.values())
 
-    @property
+    @cached_property
     def lower(self) -> int:
         return sum(column.lower for column in self.columns.values())
 
-    @property
+    @cached_property
     def yams_bonus(self) -> int:
         return sum(column.yams_bonus for column in self.columns.values())
 
-    @property
+    @cached_property
     def total(self) -> int:
         return sum(column.total for column in self.columns.values())
 

@@ -8,6 +8,7 @@ A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cached_property
 
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.labels import BOX_LABELS, N_, YATZY_BOX_LABELS
@@ -317,7 +318,9 @@ class Rules:
     def has_yams_bonus(self) -> bool:
         return self.yams_bonus and not self.is_yatzy
 
-    @property
+    # Cached, as Column.open_boxes: every total and every row of a sheet asks for them, and
+    # frozen dataclasses still let cached_property write the instance's dict.
+    @cached_property
     def boxes(self) -> tuple[str, ...]:
         """The boxes of one column, in sheet order."""
         if self.is_yatzy:
@@ -332,7 +335,7 @@ class Rules:
         """The French name of each box (to translate), in this game's own words."""
         return YATZY_BOX_LABELS if self.is_yatzy else BOX_LABELS
 
-    @property
+    @cached_property
     def lower_boxes(self) -> tuple[str, ...]:
         return self.boxes[len(UPPER_BOXES) :]
 
