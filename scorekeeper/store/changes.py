@@ -6,7 +6,10 @@ process's `GameChanges` reads the game's new version once and wakes whoever watc
 game here: the event streams of the open sheets (web/live.py). Nobody asks in between, so an
 idle sheet costs nothing.
 
-- SQLite (one server process): the store hands the changed games over after the commit.
+- SQLite (one server process): the write reads the new version of each watched game it
+  changed within its own transaction (its connection has the pages at hand; a read after
+  the commit would take another connection and read them again), and the store hands the
+  versions over after the commit.
 - PostgreSQL (several processes): the transaction sends a ``NOTIFY``, which the server
   delivers at commit (never for a rollback) to every process listening on the database; each
   process listens on one connection of its own, opened with the first watcher, whatever the
@@ -23,7 +26,7 @@ import logging
 import threading
 import time
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from weakref import WeakSet
 
@@ -173,16 +176,26 @@ class GameChanges:
             if watched.watchers == 0:
                 del self._watched[key]
 
+    def watches(self, key: GameKey) -> bool:
+        """Whether an open sheet of this process watches this game."""
+        with self._lock:
+            return key in self._watched
+
     def changed(self, keys: Iterable[GameKey]) -> None:
         """These games changed (their writes committed): read each watched one's version
         once, then wake its watchers if it moved."""
-        for key in keys:
+        self.moved(
+            {key: self._read_version(key[1], household=key[0]) for key in keys if self.watches(key)}
+        )
+
+    def moved(self, versions: Mapping[GameKey, GameVersion | None]) -> None:
+        """These games are now at these versions (read after their writes, or within them):
+        wake the watchers of each one that moved."""
+        for key, version in versions.items():
             with self._lock:
                 watched = self._watched.get(key)
             if watched is None:
-                continue  # nobody watches it in this process
-            household, game_id = key
-            version = self._read_version(game_id, household=household)
+                continue  # nobody watches it in this process any more
             with watched.changed:
                 if version == watched.version:
                     continue  # heard twice, or read again after a reconnection

@@ -37,7 +37,7 @@ from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 
 from scorekeeper.rules import GameState, Rules
-from scorekeeper.store.changes import GameChanges, mark_changed, take_changed
+from scorekeeper.store.changes import GameChanges, GameKey, mark_changed, take_changed
 from scorekeeper.store.errors import (
     GameNotFound,
     InvalidPlayers,
@@ -463,12 +463,12 @@ class Store:
                         with self.engine.begin() as pooled:
                             take_changed(pooled)  # marks left by a transaction that failed
                             done = work(pooled)
-                            changed = take_changed(pooled)
+                            moved = self._watched_versions(pooled)
                     else:
                         with connection.begin():
                             take_changed(connection)
                             done = work(connection)
-                            changed = take_changed(connection)
+                            moved = self._watched_versions(connection)
                     break
                 except OperationalError as error:
                     if attempt == WRITE_ATTEMPTS or not _must_retry(error):
@@ -477,15 +477,24 @@ class Store:
         finally:
             if queued:
                 self._writers.release()
-        # After the next writer's turn has come: the sheets' wake-up does not hold it up.
-        self._announce(changed)
+        # After the commit, and after the next writer's turn has come: the sheets' wake-up
+        # does not hold it up.
+        if moved:
+            self.changes.moved(moved)
         return done
 
-    def _announce(self, changed: set) -> None:
-        """Wake the sheets watching the games a committed write changed. On PostgreSQL the
+    def _watched_versions(self, connection: Connection) -> dict[GameKey, GameVersion | None]:
+        """The versions the games this transaction changed will have once it commits, for
+        those an open sheet of this process watches (SQLite). On PostgreSQL the
         transaction's NOTIFY reaches every process, this one included, through its listener."""
-        if changed and self.changes is not None and self.engine.dialect.name == "sqlite":
-            self.changes.changed(changed)
+        changed = take_changed(connection)
+        if not changed or self.changes is None or self.engine.dialect.name != "sqlite":
+            return {}
+        return {
+            key: self._version_on(connection, key[1], household=key[0])
+            for key in changed
+            if self.changes.watches(key)
+        }
 
     def watch_changes(self, limit: int) -> GameChanges:
         """Let up to `limit` open sheets of this process watch their games (a server's)."""
@@ -707,9 +716,13 @@ class Store:
         asked before every replay kept in memory is used, by each stream of changes that
         opens, and by the sheets that poll."""
         with self.engine.begin() as connection:
-            row = connection.execute(
-                _VERSION, {"game_id": game_id, "household": household}
-            ).one_or_none()
+            return self._version_on(connection, game_id, household=household)
+
+    @staticmethod
+    def _version_on(connection: Connection, game_id: int, *, household: int) -> GameVersion | None:
+        row = connection.execute(
+            _VERSION, {"game_id": game_id, "household": household}
+        ).one_or_none()
         return None if row is None else GameVersion(*row)
 
     def games_in_progress(
