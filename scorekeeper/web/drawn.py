@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 
-from flask import current_app, render_template, session
+from flask import current_app, get_flashed_messages, render_template, session
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
@@ -46,6 +46,14 @@ class DrawnPages:
         self._lock = threading.Lock()
         self._kept: OrderedDict[Hashable, str] = OrderedDict()
         self._drawing: dict[Hashable, threading.Event] = {}
+
+    def kept(self, key: Hashable) -> str | None:
+        """The page kept for `key`, if it is: no drawing, no waiting, no context needed."""
+        with self._lock:
+            page = self._kept.get(key)
+            if page is not None:
+                self._kept.move_to_end(key)
+            return page
 
     def get(self, key: Hashable, draw: Callable[[], str]) -> str:
         while True:
@@ -81,12 +89,21 @@ def drawn_pages() -> DrawnPages:
 
 
 def shared_page(
-    key: Hashable, template: str, context: Callable[[], dict], *, pushed_with: str | None = None
+    key: Hashable,
+    template: str,
+    context: Callable[[], dict],
+    *,
+    pushed_with: str | None = None,
+    said: Sequence[tuple[str, str]] = (),
 ) -> str:
     """`template` drawn once for `key` (which must name all that the page shows, household
     included) with what `context()` gives, and kept; this request's CSRF token and flashed
     messages put in. `context` is called only to draw: a page served from the cache builds
     nothing (no form, no view).
+
+    `said`: messages (category, text) for this answer alone, shown after the flashed ones:
+    the answer to a turn says what it wrote without a round trip through the session (which
+    would then have to be signed and sent back).
 
     `pushed_with`: the page goes out on an event stream, whose response (and session) left
     when it opened: it carries the token given, taken then, and no message (those flashed
@@ -98,6 +115,16 @@ def shared_page(
         ),
     )
     if pushed_with is not None:
-        return page.replace(_CSRF_SLOT, pushed_with).replace(_FLASHES_SLOT, "")
-    flashes = render_template("_flashes.html") if session.get(_FLASHES_KEY) else ""
+        return pushed(page, pushed_with)
+    messages = [
+        *(get_flashed_messages(with_categories=True) if session.get(_FLASHES_KEY) else ()),
+        *said,
+    ]
+    flashes = render_template("_flashes.html", messages=messages) if messages else ""
     return page.replace(_CSRF_SLOT, generate_csrf()).replace(_FLASHES_SLOT, flashes)
+
+
+def pushed(page: str, token: str) -> str:
+    """A kept page as an event stream sends it: with the token the stream took when it
+    opened, and no message (see shared_page)."""
+    return page.replace(_CSRF_SLOT, token).replace(_FLASHES_SLOT, "")

@@ -133,13 +133,14 @@ class EntryForm(Form):
     seq = WholeNumberField(validators=[InputRequired(), NumberRange(min=0, max=10_000)])
     version = HiddenField(validators=[InputRequired(), Length(max=VERSION_LENGTH)])
     confirm = HiddenField()
-    preview = SubmitField(_l("Voir les scores"))
+    # The sheet draws its buttons with their words (templates/games/sheet.html).
+    preview = SubmitField()
     add = WholeNumberField(validators=[Optional(), NumberRange(min=1, max=6)])
     drop = WholeNumberField(validators=[Optional(), NumberRange(min=0, max=40)])
-    clear = SubmitField(_l("Effacer"))
+    clear = SubmitField()
     # Asked for by the player only: the ranked boxes for these dice, or after the 1st or
     # 2nd throw the dice to keep (web/advice.py, which reads and checks ``throw``).
-    advice = SubmitField(_l("Conseil"))
+    advice = SubmitField()
     throw = StringField(validators=[Length(max=10)])
 
 

@@ -1,7 +1,7 @@
 """A game: start it, play its turns on the sheet, undo, and see the ranking at the end."""
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -25,7 +25,7 @@ from scorekeeper.store.players import recent_players
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.store.store import player_key
-from scorekeeper.web.drawn import shared_page
+from scorekeeper.web.drawn import DrawnPages, shared_page
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, load_or_404, store
@@ -174,28 +174,53 @@ def _render_sheet(
     quiet_while_typing: bool = False,
 ):
     """The sheet, with what each open box would score when dice were typed."""
-    game_id = record.id
     if form is None or (not form.dice.data and status == 200 and error is None):
         return _shared_sheet(record, state), status
-    form.seq.data = len(state.entries)
-    form.version.data = record.version.token
     view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
     if view.error:
         error = error or view.error
         status = max(status, 422)
     return render_template(
-        "games/sheet.html", game_id=game_id, state=state, form=form, view=view, error=error
+        "games/sheet.html",
+        game_id=record.id,
+        state=state,
+        version=record.version.token,
+        dice=form.dice.data,
+        view=view,
+        error=error,
     ), status
 
 
-def _shared_sheet(record: GameRecord, state: GameState) -> str:
-    """The sheet with no dice typed and nothing to say: the one every tablet shows for this
-    version of the game, drawn once for all of them (web/drawn.py)."""
-    return _sheet_page(record.id, record.version, lambda: (record, state), household=household())
+def _shared_sheet(record: GameRecord, state: GameState, said: str | None = None) -> str:
+    """The sheet with no dice typed: the one every tablet shows for this version of the
+    game, drawn once for all of them (web/drawn.py); `said`, a message for this answer."""
+    return _sheet_page(
+        record.id,
+        record.version,
+        lambda: (record, state),
+        household=household(),
+        said=() if said is None else (("info", said),),
+    )
 
 
 class _MovedOn(Exception):
     """The game changed again before its sheet was drawn for the version pushed."""
+
+
+def sheet_key(game_id: int, version: GameVersion, *, household: int, language: str) -> tuple:
+    """What names a shared sheet: the household's game, at this version, in this language."""
+    return ("sheet", household, game_id, version.token, language)
+
+
+def kept_sheet(
+    pages: DrawnPages, game_id: int, version: GameVersion, *, household: int, language: str
+) -> str | None:
+    """The shared sheet of this version of a game in progress if it is drawn already (the
+    player's turn drew it), without a request context: the streams woken by the turn take
+    it from there. None otherwise: pushed_sheet, in a context, draws it."""
+    if version.status != IN_PROGRESS:
+        return None
+    return pages.kept(sheet_key(game_id, version, household=household, language=language))
 
 
 def pushed_sheet(game_id: int, version: GameVersion, *, household: int, token: str) -> str | None:
@@ -224,27 +249,25 @@ def _sheet_page(
     *,
     household: int,
     pushed_with: str | None = None,
+    said: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The shared sheet of `version`, drawn from what `loaded()` gives if nobody drew it."""
     sheet_url = url_for("games.sheet", game_id=game_id)
 
     def context() -> dict:
         record, state = loaded()
-        form = EntryForm(formdata=None)
-        form.seq.data = len(state.entries)
-        form.version.data = record.version.token
         view = turn_view(state, "", quiet_while_typing=True)
         # The language switch comes back to the sheet itself.
         return {
             "game_id": game_id,
             "state": state,
-            "form": form,
+            "version": record.version.token,
             "view": view,
             "language_return_path": lambda: sheet_url,
         }
 
-    key = ("sheet", household, game_id, version.token, str(get_locale()))
-    return shared_page(key, "games/sheet.html", context, pushed_with=pushed_with)
+    key = sheet_key(game_id, version, household=household, language=str(get_locale()))
+    return shared_page(key, "games/sheet.html", context, pushed_with=pushed_with, said=said)
 
 
 @bp.get("/<int:game_id>")
@@ -372,13 +395,14 @@ def play(game_id: int):
     except StaleSheet:
         record, state = load_or_404(game_id)
         return _render_sheet(record, state, form, _stale_message(), 409)
-    flash(_describe(after, cell, player), "info")
-    if after.is_over:
-        return redirect(url_for("games.ranking", game_id=game_id), code=303)
-    if request.headers.get(SWAP_HEADER):
+    said = _describe(after, cell, player)
+    if request.headers.get(SWAP_HEADER) and not after.is_over:
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and
         # a page load. Without scripts the redirect keeps the page safe to reload.
-        return _render_sheet(record, after, quiet_while_typing=True)
+        return _shared_sheet(record, after, said)
+    flash(said, "info")
+    if after.is_over:
+        return redirect(url_for("games.ranking", game_id=game_id), code=303)
     return redirect(url_for("games.sheet", game_id=game_id), code=303)
 
 

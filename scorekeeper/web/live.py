@@ -29,6 +29,7 @@ from flask import (
     render_template,
     url_for,
 )
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
@@ -37,7 +38,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from scorekeeper.store import GameVersion
 from scorekeeper.store.changes import Stopped, TooManyWatchers, Watcher
 from scorekeeper.store.households import device_by_token
-from scorekeeper.web.games import pushed_sheet
+from scorekeeper.web.drawn import drawn_pages, pushed
+from scorekeeper.web.games import kept_sheet, pushed_sheet
 from scorekeeper.web.security import hosted
 from scorekeeper.web.store import household, load_or_404, store
 
@@ -80,18 +82,26 @@ def events(game_id: int):
     token = generate_csrf()
     signed_in = _signed_in_check()
     path = url_for("games.sheet", game_id=game_id)
+    pages, language = drawn_pages(), str(get_locale())
+
+    # A sheet not drawn yet is drawn in a copy of this request's context (its language, its
+    # addresses), pushed for the drawing only: the stream holds no context between events.
+    @copy_current_request_context
+    def drawn(found: GameVersion) -> str | None:
+        return pushed_sheet(game_id, found, household=here, token=token)
 
     def with_sheet(found: GameVersion) -> dict:
         try:
-            shown = signed_in()
-            page = pushed_sheet(game_id, found, household=here, token=token) if shown else None
+            if not signed_in():
+                return {}
+            # Usually drawn already, for the player's own tablet: no context needed.
+            page = kept_sheet(pages, game_id, found, household=here, language=language)
+            page = drawn(found) if page is None else pushed(page, token)
         except SQLAlchemyError:
             page = None  # the database away for a moment: the tablet asks for the page itself
         return {} if page is None else {"sheet": page, "path": path}
 
-    # Each sheet drawn in a copy of this request's context (its language, its addresses),
-    # pushed for the drawing only: the stream itself holds no context between events.
-    return event_stream(game_id, household=here, pushed=copy_current_request_context(with_sheet))
+    return event_stream(game_id, household=here, pushed=with_sheet)
 
 
 def _signed_in_check() -> Callable[[], bool]:
@@ -99,10 +109,10 @@ def _signed_in_check() -> Callable[[], bool]:
     before each sheet pushed: a device removed (hosted) sees no more of the game."""
     if not hosted():
         return lambda: True
-    device_token, here = current_user.get_id(), household()
+    device_token, here, the_store = current_user.get_id(), household(), store()
 
     def check() -> bool:
-        found = device_by_token(store(), device_token)
+        found = device_by_token(the_store, device_token)
         return found is not None and found.household_id == here
 
     return check

@@ -47,6 +47,11 @@ def test_the_other_tablets_get_the_new_sheet_drawn_once_each_with_its_own_token(
             events = [stream.version() for stream in streams]
         assert answer.status_code == 200
         assert len(drawn) == 1
+        # The player's tablet is told what it wrote in the answer itself, not through the
+        # session (no cookie to sign and send back), and once only.
+        assert "Mag marque 24 en Six." in answer.text
+        assert "Set-Cookie" not in answer.headers
+        assert "Mag marque 24 en Six." not in player.client.get(f"/games/{game_id}").text
         version = player.version(game_id)
         tokens = set()
         for event in events:
@@ -105,7 +110,11 @@ def test_a_removed_device_is_pushed_the_version_but_no_more_sheets(instance_path
         response = owner.post("/household/devices/remove", data=form)
         assert response.status_code == 303
         sheet = owner.get(f"/games/{game_id}").text
-        owner.post(f"/games/{game_id}/entries", data=_turn(sheet, 1, "11123", "free:ones"))
+        # Answered with the new sheet: drawn and kept before the stream looks for it.
+        answer = owner.post(
+            f"/games/{game_id}/entries", data=_turn(sheet, 1, "11123", "free:ones"), headers=SWAP
+        )
+        assert answer.status_code == 200
         event = stream.version()
         assert event["seq"] == 2 and "sheet" not in event
         assert tablet.get(f"/games/{game_id}").status_code == 302
