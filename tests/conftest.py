@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper.app import DATABASE_URL_ENV
 from scorekeeper.store import Store
+from tests.support import advisor_tables
 from tests.support.apps import app_on
 from tests.support.databases import (
     ON_POSTGRESQL,
@@ -43,7 +44,6 @@ LONGEST_FIRST = (
     "tests/web/test_write_isolation.py",
     "tests/robustness/test_hostile_input.py",
     "tests/web/test_quotas.py",
-    "tests/browser/test_advice.py",
     "tests/web/test_language.py",
     "tests/robustness/test_crashes.py",
     "tests/robustness/test_races.py",
@@ -67,6 +67,23 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_unconfigure(config):
     close_databases()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _advisor_tables_built_early(request, tmp_path_factory):
+    """The Conseil's shared tables start building with the run when some test needs them."""
+    needed = {name for item in request.session.items for name in item.fixturenames}
+    with advisor_tables.built_early(tmp_path_factory.getbasetemp(), needed):
+        yield
+
+
+@pytest.fixture(scope="session")
+def shared_tables(tmp_path_factory):
+    """The folder of the Conseil's real tables, shared by the test processes
+    (tests/support/advisor_tables.py): built when the first test asks, or found built."""
+    folder = advisor_tables.shared_folder(tmp_path_factory.getbasetemp())
+    advisor_tables.build(folder)
+    return folder
 
 
 @pytest.fixture(autouse=True)
