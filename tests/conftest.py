@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper.app import DATABASE_URL_ENV
 from scorekeeper.store import Store
+from tests.support import advisor_tables
 from tests.support.apps import app_on
 from tests.support.databases import (
     ON_POSTGRESQL,
@@ -35,6 +36,17 @@ def pytest_configure(config):
         )
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto`: one test process more than the machine has cores (pyproject.toml caps them
+    at 4). The tests wait much of their time (for Chromium, a server, a PDF or passphrase
+    worker), and a third process on two cores uses those waits: the browser, print, quota
+    and household tests took 409 s with two processes, 281 s with three, 304 s with four."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own setting decides
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
 # The modules whose tests take the most time (`pytest --durations=40`), run first: the test
 # processes take tests in this order, and the short ones left for the end fill the gaps, where
 # a long test left for the end would keep the run going on one core.
@@ -43,7 +55,6 @@ LONGEST_FIRST = (
     "tests/web/test_write_isolation.py",
     "tests/robustness/test_hostile_input.py",
     "tests/web/test_quotas.py",
-    "tests/browser/test_advice.py",
     "tests/web/test_language.py",
     "tests/robustness/test_crashes.py",
     "tests/robustness/test_races.py",
@@ -67,6 +78,23 @@ def pytest_collection_modifyitems(config, items):
 
 def pytest_unconfigure(config):
     close_databases()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _advisor_tables_built_early(request, tmp_path_factory):
+    """The Conseil's shared tables start building with the run when some test needs them."""
+    needed = {name for item in request.session.items for name in item.fixturenames}
+    with advisor_tables.built_early(tmp_path_factory.getbasetemp(), needed):
+        yield
+
+
+@pytest.fixture(scope="session")
+def shared_tables(tmp_path_factory):
+    """The folder of the Conseil's real tables, shared by the test processes
+    (tests/support/advisor_tables.py): built when the first test asks, or found built."""
+    folder = advisor_tables.shared_folder(tmp_path_factory.getbasetemp())
+    advisor_tables.build(folder)
+    return folder
 
 
 @pytest.fixture(autouse=True)

@@ -24,8 +24,10 @@ from scorekeeper.app import create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.web.advice import ADVISOR_EXTENSION
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.support.databases import give_database, take_database
+from tests.support.walk import NeverBuiltStrategies
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -87,6 +89,9 @@ def live_app(tmp_path_factory):
     # Room for the streams of every page a test module opens: a closed page's stream is
     # found gone at its next heartbeat only (web/live.py).
     app = create_app({"DATABASE_URL": database_url, "LIVE_STREAMS": 64}, instance_path=instance)
+    # A page that asks for the Conseil shows its build under way: a real build would go on
+    # for a minute of CPU after the test (tests/browser/test_advice.py stands in its own).
+    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     yield app
     app.extensions[STORE_EXTENSION].dispose()
     give_database(database_url)

@@ -2,7 +2,7 @@
 then read as a tablet shows it, in French and English. Screenshots go to test-artifacts/.
 
 The server's builds are stood in for by a worker that puts in place tables built once by
-the module: a real build runs niced, in a niced session of its own, and on a machine whose
+the run: a real build runs niced, in a niced session of its own, and on a machine whose
 cores other work keeps busy it gets no CPU for minutes (the builds themselves are tested in
 tests/advisor and tests/web/test_advice.py). The page still goes through the build: its bar,
 then the advice it shows by itself."""
@@ -16,10 +16,11 @@ import pytest
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
-from scorekeeper.advisor.strategy import _save, load_or_build
+from scorekeeper.advisor.strategy import _save
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.advice import ADVISOR_EXTENSION
+from tests.support.advisor_tables import tables_of
 from tests.support.games import PLAIN_DICE
 
 from .checks import low_contrast_texts, page_overflow
@@ -57,12 +58,13 @@ def tables_put_in_place(built: str, rules, instance_dir: str, done) -> None:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def stand_in_builds(live_app, tmp_path_factory):
-    """Every rule set's tables, built here at the test's own priority, then given by the
-    server's builds; the server builds its own again once the module is done."""
+def stand_in_builds(live_app, shared_tables, tmp_path_factory):
+    """Every rule set's tables, from the run's shared tables, then given by the server's
+    builds; the server builds its own again once the module is done."""
     built = tmp_path_factory.mktemp("tables")
     for rules, _players, _dice in GAMES.values():
-        load_or_build(Rules.from_dict(rules), built)
+        for table in tables_of(Rules.from_dict(rules), shared_tables):
+            shutil.copy(table, built)
     server_builds = live_app.extensions[ADVISOR_EXTENSION]
     live_app.extensions[ADVISOR_EXTENSION] = Strategies(
         live_app.instance_path, worker=functools.partial(tables_put_in_place, str(built))

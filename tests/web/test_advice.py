@@ -5,8 +5,6 @@ own worker process: these tests check the advisor the web shows against the publ
 value of the classique game.
 """
 
-import fcntl
-import os
 import re
 import shutil
 import time
@@ -19,7 +17,7 @@ import pytest
 from babel.numbers import format_percent
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.futures import load_or_build_spreads, spreads_path
+from scorekeeper.advisor.futures import spreads_path
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.advisor.turn import ROLLS
@@ -35,29 +33,13 @@ RELEASE = "release-the-build"
 
 
 @pytest.fixture(scope="session")
-def classique_table(tmp_path_factory):
-    """The classique table, built by the server's own worker process, and its spreads: once
-    for the whole run (the test processes share them: the spreads take a minute)."""
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent
-    folder = shared / "advisor-classique"
-    folder.mkdir(exist_ok=True)
-    with open(shared / "advisor-classique.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        strategies = Strategies(str(folder))
-        if strategies.get(Rules()) is None:
-            assert strategies.build(Rules(), household=1, with_chances=False)
-            deadline = time.monotonic() + 300
-            while strategies.progress(Rules()) is not None:
-                assert time.monotonic() < deadline, "the table was not built"
-                time.sleep(0.2)
-        # The spreads here rather than in the worker, which yields to every other process.
-        load_or_build_spreads(Rules(), strategies.get(Rules()).tables["free"], folder)
-        assert strategies.chances(Rules()) is not None
-    strategy = strategies.get(Rules())
-    assert round(strategy.start_value, 4) == 254.5877
-    return cache_path(Rules(), folder)
+def classique_table(shared_tables):
+    """The classique table, built by the server's own worker process, beside its spreads and
+    the tables of advisor_tables.MORE_RULES: once for the whole run."""
+    strategies = Strategies(str(shared_tables))
+    assert strategies.chances(Rules()) is not None
+    assert round(strategies.get(Rules()).start_value, 4) == 254.5877
+    return cache_path(Rules(), shared_tables)
 
 
 def held_worker(rules, instance_dir, done):
@@ -77,22 +59,10 @@ def with_table(classique_table, app):
     shutil.copy(spreads_path(Rules(), classique_table.parent), app.instance_path)
 
 
-# Rule sets whose pages are checked on their real tables, beside the classique one: Triple
-# (Descendante, Montante, Libre), Yams 6 and Sec (a few seconds each; Plus et Moins takes
-# minutes, tests/advisor checks its table on end-game sheets).
-MORE_RULES = [
-    Rules.from_dict({"preset": "triple"}),
-    Rules(dice=6),
-    Rules(columns=("free", "sec")),
-]
-
-
 @pytest.fixture
 def with_tables(classique_table, app):
-    with open(classique_table.parent.parent / "advisor-classique.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the test processes share the folder
-        for rules in MORE_RULES:
-            load_or_build(rules, classique_table.parent)
+    """Every shared table in the app's instance folder: the classique one, its spreads, and
+    those of Triple, Yams 6 and Sec."""
     for path in classique_table.parent.glob(CACHE_GLOB):
         shutil.copy(path, Path(app.instance_path) / path.name)
 

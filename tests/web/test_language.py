@@ -20,6 +20,7 @@ from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web import advice as advice_module
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
+from tests.support.walk import NeverBuiltStrategies
 from tests.web.conftest import csrf_token
 
 # Shorter texts ("Six", "Full", "Chance", "Total") are words of both languages, or parts of
@@ -221,12 +222,13 @@ def test_the_switch_refuses_other_languages_and_other_sites(
 
 
 @pytest.fixture
-def seeded(table, monkeypatch):
+def seeded(table, app):
     """A game in progress, a finished one, an abandoned Triple, their players, a hall of fame.
 
-    The advisor's table is never built here (seconds of CPU): it stays "being prepared".
+    The advisor's table is never built here (a minute of CPU, going on after the test): it
+    stays "being prepared".
     """
-    monkeypatch.setattr(advice_module.Strategies, "get", lambda *args, **kwargs: None)
+    app.extensions[advice_module.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
     for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
         response = table.play(finished, seq, dice, f"free:{box}", confirm=True)
