@@ -252,10 +252,10 @@ def _sheet_page(
     said: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The shared sheet of `version`, drawn from what `loaded()` gives if nobody drew it."""
-    sheet_url = url_for("games.sheet", game_id=game_id)
 
     def context() -> dict:
         record, state = loaded()
+        sheet_url = url_for("games.sheet", game_id=game_id)
         view = turn_view(state, "", quiet_while_typing=True)
         # The language switch comes back to the sheet itself.
         return {
