@@ -95,9 +95,11 @@ def games(design: str, tablets: int, scoring_turns: list):
 
 
 def report(label: str, spent: list[float]) -> str:
+    p95 = statistics.quantiles(spent, n=20)[-1]
     return (
         f"{label}: median {statistics.median(spent):.2f} ms of CPU, "
-        f"mean {statistics.fmean(spent):.2f} ms ({len(spent)} turns)"
+        f"mean {statistics.fmean(spent):.2f} ms, p95 {p95:.2f} ms, "
+        f"worst {max(spent):.2f} ms ({len(spent)} turns)"
     )
 
 
