@@ -9,6 +9,7 @@ from scorekeeper.sheets.layout import PACE_EXPLAINED, bonus_pace, bonus_result
 from scorekeeper.web import (
     advice,
     errors,
+    formats,
     games,
     halloffame,
     households,
@@ -44,6 +45,13 @@ def register_blueprints(app: Flask) -> None:
     quotas.register(app)
     errors.register(app)
     language.install_template_gettext(app)
+    app.jinja_env.filters.update(
+        long_date=formats.long_date,
+        medium_date=formats.medium_date,
+        short_time=formats.short_time,
+        one_decimal=formats.one_decimal,
+        percent=formats.percent,
+    )
     app.jinja_env.globals.update(
         COLUMN_LABELS=COLUMN_LABELS,
         PRESET_LABELS=PRESET_LABELS,

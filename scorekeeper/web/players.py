@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import SelectField, StringField, SubmitField
@@ -36,6 +35,7 @@ from scorekeeper.store.players import (
     rename_player,
 )
 from scorekeeper.store.schema import MAX_DATABASE_ID
+from scorekeeper.web.formats import short_date
 from scorekeeper.web.forms import Form, database_id
 from scorekeeper.web.paging import not_found, page_from_request
 from scorekeeper.web.rule_labels import rule_set_label
@@ -137,9 +137,7 @@ def totals_chart(lines: list[ResultLine], average: float) -> Chart:
         bottom,
         points=tuple(ChartPoint(x_of(i), y_of(line.total), line) for i, line in enumerate(lines)),
         y_ticks=tuple((y_of(value), value) for value in range(low, high + 1, step)),
-        x_labels=tuple(
-            (x_of(i), format_date(lines[i].finished_at, "short"), anchor(i)) for i in labelled
-        ),
+        x_labels=tuple((x_of(i), short_date(lines[i].finished_at), anchor(i)) for i in labelled),
         average_y=y_of(average),
     )
 

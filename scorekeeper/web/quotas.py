@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app, render_template
-from flask_babel import format_time, format_timedelta, ngettext
+from flask_babel import format_timedelta, ngettext
 from flask_babel import gettext as _
 
 from scorekeeper.store.quotas import (
@@ -17,6 +17,7 @@ from scorekeeper.store.quotas import (
     QuotaExceeded,
     Quotas,
 )
+from scorekeeper.web.formats import short_time
 
 # Quotas that free up later than this are told with the time of day they do.
 TIME_OF_DAY_AFTER = timedelta(hours=1)
@@ -105,7 +106,7 @@ def quota_message(error: QuotaExceeded) -> str:
         + " "
         + _(
             "Ce sera de nouveau possible à %(time)s (%(delay)s).",
-            time=format_time(error.frees_at, "short"),
+            time=short_time(error.frees_at),
             delay=delay,
         )
     )

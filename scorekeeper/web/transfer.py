@@ -21,9 +21,9 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import format_date, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext, to_user_timezone
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
@@ -133,7 +133,7 @@ def _download(documents, filename: str) -> Response:
 
 @bp.get("/import-export/games.json")
 def download():
-    today = format_date(datetime.now(UTC), "yyyy-MM-dd")
+    today = to_user_timezone(datetime.now(UTC)).date().isoformat()
     return _download(
         export_documents(store(), household=household()),
         _("yams-parties-%(date)s.json", date=today),
