@@ -9,7 +9,6 @@ then the advice it shows by itself."""
 
 import functools
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -17,10 +16,11 @@ from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.advisor.strategy import _save
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
+from scorekeeper.advisor.tables import cache_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.advice import ADVISOR_EXTENSION
 from tests.support.advisor_tables import tables_of
+from tests.support.build_workers import tables_put_in_place
 from tests.support.games import PLAIN_DICE
 
 from .checks import low_contrast_texts, page_overflow
@@ -46,15 +46,6 @@ HEADER_GAPS = """() => [...document.querySelectorAll('.advice-page thead tr')].f
   });
   return boxes.slice(1).map((box, i) => box.left - boxes[i].right);
 })"""
-
-
-def tables_put_in_place(built: str, rules, instance_dir: str, done) -> None:
-    """Runs in the build's process: the tables built beforehand, copied as a build saves its
-    own, half-way and then whole."""
-    done.value = 0.5
-    for table in Path(built).glob(CACHE_GLOB):
-        shutil.copy(table, instance_dir)
-    done.value = 1.0
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -27,9 +27,9 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load
 from scorekeeper.web import advice as advice_module
 from scorekeeper.web.advice import KEEPS_SHOWN
+from tests.support.build_workers import RELEASE, held_half_way
 from tests.support.games import PLAIN_DICE
-
-RELEASE = "release-the-build"
+from tests.support.threads import WAIT_SECONDS
 
 
 @pytest.fixture(scope="session")
@@ -40,16 +40,6 @@ def classique_table(shared_tables):
     assert strategies.chances(Rules()) is not None
     assert round(strategies.get(Rules()).start_value, 4) == 254.5877
     return cache_path(Rules(), shared_tables)
-
-
-def held_worker(rules, instance_dir, done):
-    """Runs in the worker process: a build stuck half-way until the test releases it, then
-    the session's real table put in place."""
-    done.value = 0.5
-    release = Path(instance_dir) / RELEASE
-    while not release.exists():
-        time.sleep(0.05)
-    shutil.copy(release.read_text(), cache_path(rules, instance_dir))
 
 
 @pytest.fixture
@@ -135,7 +125,7 @@ def test_advice_refuses_bad_dice_and_says_why_when_the_game_is_over(table, with_
 
 def test_advice_shows_the_build_filling_then_the_advice(table, app, classique_table):
     app.extensions[advice_module.ADVISOR_EXTENSION] = Strategies(
-        app.instance_path, worker=held_worker
+        app.instance_path, worker=held_half_way
     )
     game_id = table.new_game(["Mag"])
     response = table.client.get(f"/games/{game_id}/advice?dice=66653&throw=1")
@@ -144,7 +134,8 @@ def test_advice_shows_the_build_filling_then_the_advice(table, app, classique_ta
     assert "Le conseil se prépare" in page and "<progress" in page
     assert '<noscript><meta http-equiv="refresh" content="2"></noscript>' in page
     assert "js/advice.js" in page
-    deadline = time.monotonic() + 60
+    # The build process's start, and later its end, in the time a busy machine gives them.
+    deadline = time.monotonic() + WAIT_SECONDS
     while (progress := table.client.get(f"/games/{game_id}/advice/progress").json)[
         "progress"
     ] != 0.5:
