@@ -43,6 +43,11 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 TABLETS = {"portrait": (768, 1024), "landscape": (1024, 768), "ten-inch": (1280, 800)}
 PHONE = (390, 844)
 REQUIRE_BROWSER = "SCOREKEEPER_REQUIRE_BROWSER"
+# How long a page may take to reach the state a test waits for: a navigation, an element, an
+# expect(). A page answers in well under a second on a quiet machine, but on two cores at a
+# load of 20 a navigation took more than Playwright's 5 s. The bound times nothing: it only
+# makes a page that never gets there fail its test instead of hanging the run.
+PAGE_WAIT_MS = 30_000
 
 
 def _missing_browser() -> str | None:
@@ -127,8 +132,9 @@ def server(live_app):
 
 @pytest.fixture(scope="session")
 def browser():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=PAGE_WAIT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -138,10 +144,10 @@ def browser():
 @pytest.fixture
 def open_page(browser, server):
     """Open a page of the app in a fresh browser context:
-    open_page(path, size=..., js=..., lang="fr" or "en", timeout=ms)."""
+    open_page(path, size=..., js=..., lang="fr" or "en")."""
     contexts = []
 
-    def open_page(path="/", size=TABLETS["landscape"], js=True, lang="fr", timeout=5000):
+    def open_page(path="/", size=TABLETS["landscape"], js=True, lang="fr"):
         width, height = size
         context = browser.new_context(
             viewport={"width": width, "height": height},
@@ -150,7 +156,7 @@ def open_page(browser, server):
             has_touch=True,
             base_url=server,
         )
-        context.set_default_timeout(timeout)
+        context.set_default_timeout(PAGE_WAIT_MS)
         contexts.append(context)
         page = context.new_page()
         page.goto(path)

@@ -66,8 +66,8 @@ def stand_in_builds(live_app, shared_tables, tmp_path_factory):
 
 @pytest.fixture
 def open_in(open_page):
-    """A page in a fresh context of this size and language; a build's page waits longer."""
-    return lambda path, size, lang: open_page(path, size, lang=lang, timeout=10_000)
+    """A page in a fresh context of this size and language."""
+    return lambda path, size, lang: open_page(path, size, lang=lang)
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

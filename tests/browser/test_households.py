@@ -12,7 +12,7 @@ from scorekeeper.fairness import Busy
 from scorekeeper.rules import BOX_LABELS
 from scorekeeper.web.passphrases import WAIT_SECONDS, new_hash
 from scorekeeper.web.store import STORE_EXTENSION
-from tests.browser.conftest import TABLETS, served_in_thread
+from tests.browser.conftest import PAGE_WAIT_MS, TABLETS, served_in_thread
 from tests.browser.test_turns import tap_dice, write_box
 from tests.support.databases import give_database, take_database
 
@@ -59,7 +59,7 @@ def _tablet(browser, server, size):
     context = browser.new_context(
         viewport={"width": width, "height": height}, locale="fr-FR", has_touch=True, base_url=server
     )
-    context.set_default_timeout(5000)
+    context.set_default_timeout(PAGE_WAIT_MS)
     return context, context.new_page()
 
 

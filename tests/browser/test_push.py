@@ -39,7 +39,7 @@ def test_another_tablets_turn_arrives_with_no_poll_and_the_typed_dice_stay(open_
     other.locator("#dice").fill("12")
     tap_dice(player, "66662")
     tap_box(player, "Six")
-    expect(other.locator('[data-live-seq="1"]')).to_have_count(1, timeout=1000)
+    expect(other.locator('[data-live-seq="1"]')).to_have_count(1)
     expect(other.locator("h1")).to_contain_text("À Alix de jouer")
     expect(other.locator("#dice")).to_have_value("12")
     other.wait_for_timeout(1000)
@@ -112,7 +112,7 @@ def test_a_tablet_catches_up_by_itself_after_a_server_restart(browser, own_serve
         store = live_app.extensions[STORE_EXTENSION]
         play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
         own_server.start()  # the same address
-        expect(page.locator('[data-live-seq="1"]')).to_have_count(1, timeout=10_000)
+        expect(page.locator('[data-live-seq="1"]')).to_have_count(1)
         expect(page.locator("h1")).to_contain_text("À Alix de jouer")
         assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
     finally:
