@@ -8,7 +8,8 @@ A test that fails by chance fails here: the machine is kept busy by burners (bou
 that end by themselves, at the latest when the time given is up), as a shared CI machine is.
 The runs of each kind are interleaved, so that a run stopped by --minutes still has some of
 each. Each run prints its result and its time as it ends; a failed run's output is kept in
-the log folder, and the script exits non-zero if any run failed.
+the log folder, and the script exits non-zero if any run failed. Stopped by Ctrl-C or SIGTERM,
+it ends the run under way and the burners with it.
 """
 
 import argparse
@@ -80,6 +81,12 @@ def run_once(kind: Kind, number: int, logs: Path) -> bool:
         output, _ = process.communicate()
         output += f"\nkilled after {RUN_TIMEOUT_SECONDS} s"
         passed = False
+    except BaseException:
+        # The script is stopped (Ctrl-C, SIGTERM): the run in its session of its own would
+        # outlive it, so it is killed too.
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
     seconds = time.monotonic() - started
     log.write_text(output)
     summary = SUMMARY.findall(output)
@@ -92,6 +99,10 @@ def run_once(kind: Kind, number: int, logs: Path) -> bool:
     for test in FAILED.findall(output):
         print(f"    failed: {test} (see {log})", flush=True)
     return passed
+
+
+def stopped(_signum, _frame) -> None:
+    raise KeyboardInterrupt
 
 
 def main() -> None:
@@ -116,6 +127,8 @@ def main() -> None:
     if not options.database_url and (options.browser_postgresql or options.suite_postgresql):
         parser.error("PostgreSQL runs need --database-url")
     options.logs.mkdir(parents=True, exist_ok=True)
+    # SIGTERM stops the script as Ctrl-C does: the run under way and the burners end with it.
+    signal.signal(signal.SIGTERM, stopped)
 
     kinds = [
         Kind("browser-sqlite", ["tests/browser"], None, options.browser),
