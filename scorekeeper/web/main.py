@@ -1,5 +1,6 @@
 """The home page: games in progress, where to go next, and how another tablet joins."""
 
+import functools
 from urllib.parse import urlsplit
 
 import segno
@@ -40,17 +41,21 @@ def shared_url(endpoint: str, **values) -> str:
 def qr_code_svg(url: str) -> Markup:
     """The URL as a QR code, inline SVG that scales with CSS (presentation attributes only,
     nothing the content security policy would block)."""
-    code = segno.make(url, micro=False)
-    return Markup(
-        code.svg_inline(
-            border=2,
-            omitsize=True,
-            dark="#1f1d1a",
-            light="#ffffff",
-            svgclass="qr-code",
-            lineclass=None,
-            title=_("Code QR de l'adresse %(url)s", url=url),
-        )
+    return Markup(_drawn_qr_code(url, _("Code QR de l'adresse %(url)s", url=url)))
+
+
+# Drawing a code took half the home page's CPU, and a page shows the same address again and
+# again: the last codes drawn are kept, by address and title (the title is in the language).
+@functools.lru_cache(maxsize=32)
+def _drawn_qr_code(url: str, title: str) -> str:
+    return segno.make(url, micro=False).svg_inline(
+        border=2,
+        omitsize=True,
+        dark="#1f1d1a",
+        light="#ffffff",
+        svgclass="qr-code",
+        lineclass=None,
+        title=title,
     )
 
 

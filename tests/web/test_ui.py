@@ -149,15 +149,21 @@ def test_home_shows_the_lan_address_as_a_qr_code(client, monkeypatch):
     monkeypatch.setattr(main, "lan_address", lambda: "192.168.1.20")
     page = client.get("/", base_url="http://localhost:8123").get_data(as_text=True)
     assert "http://192.168.1.20:8123" in page
+
     # The drawing in the page is the QR code of that address, module for module.
-    modules = segno.make("http://192.168.1.20:8123", micro=False).svg_inline(
-        border=2, omitsize=True, dark="#1f1d1a", light="#ffffff", lineclass=None
-    )
-    path = re.search(r'<path stroke="#1f1d1a" d="([^"]+)"', modules).group(1)
-    assert f'd="{path}"' in page
+    def drawing(url: str) -> str:
+        modules = segno.make(url, micro=False).svg_inline(
+            border=2, omitsize=True, dark="#1f1d1a", light="#ffffff", lineclass=None
+        )
+        return 'd="{}"'.format(re.search(r'<path stroke="#1f1d1a" d="([^"]+)"', modules).group(1))
+
+    assert drawing("http://192.168.1.20:8123") in page
     assert "aucun réseau" not in page
+    # Another address, another code: the codes kept are kept by address.
     page = client.get("/", base_url="http://tablet.local").get_data(as_text=True)
     assert "http://192.168.1.20:80<" in page
+    assert drawing("http://192.168.1.20:80") in page
+    assert drawing("http://192.168.1.20:8123") not in page
 
 
 def test_home_warns_when_the_machine_has_no_network(client, monkeypatch):
