@@ -143,6 +143,18 @@ def device_by_token(store: Store, token: str) -> DeviceRecord | None:
     return None if row is None else DeviceRecord(*row)
 
 
+def signed_in_device(store: Store, token: str) -> tuple[DeviceRecord, str] | None:
+    """The device this token signs in and its household's name, None once it was removed:
+    one query, since a hosted server asks on every request."""
+    with store.engine.connect() as connection:
+        row = connection.execute(
+            select(devices, households.c.name)
+            .join(households, households.c.id == devices.c.household_id)
+            .where(devices.c.token == token)
+        ).one_or_none()
+    return None if row is None else (DeviceRecord(*row[:-1]), row[-1])
+
+
 def device_seen(store: Store, device_id: int, at: datetime) -> None:
     store.write(
         lambda connection: connection.execute(

@@ -51,7 +51,6 @@ from scorekeeper.store.households import (
     add_join_link,
     create_household,
     delete_household,
-    device_by_token,
     device_seen,
     find_household,
     get_household,
@@ -60,6 +59,7 @@ from scorekeeper.store.households import (
     list_devices,
     remove_device,
     set_spectator_token,
+    signed_in_device,
     spectated_game,
     spectator_token,
     use_join_link,
@@ -109,8 +109,9 @@ login_manager = LoginManager()
 class Device(UserMixin):
     """A signed-in device, as Flask-Login sees it: its id is its token."""
 
-    def __init__(self, record) -> None:
+    def __init__(self, record, household_name: str) -> None:
         self.record = record
+        self.household_name = household_name
 
     def get_id(self) -> str:
         return self.record.token
@@ -118,8 +119,8 @@ class Device(UserMixin):
 
 @login_manager.user_loader
 def _load_device(token: str) -> Device | None:
-    record = device_by_token(store(), token)
-    return None if record is None else Device(record)
+    found = signed_in_device(store(), token)
+    return None if found is None else Device(*found)
 
 
 class JoinForm(Form):
@@ -164,8 +165,7 @@ def _choose_household():
     if current_user.is_authenticated:
         device = current_user.record
         g.household_id = device.household_id
-        found = get_household(store(), device.household_id)
-        g.household_name = found.name if found else ""
+        g.household_name = current_user.household_name
         now = datetime.now(UTC)
         if now - device.last_seen_at > SEEN_EVERY:
             device_seen(store(), device.id, now)
@@ -181,7 +181,7 @@ def _sign_in(household_id: int) -> None:
     token = secrets.token_urlsafe(32)
     add_device(store(), household_id, token, request.user_agent.string or "?")
     session.clear()
-    login_user(Device(device_by_token(store(), token)), remember=True)
+    login_user(Device(*signed_in_device(store(), token)), remember=True)
 
 
 def _address() -> str:
