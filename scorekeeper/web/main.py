@@ -38,16 +38,15 @@ def shared_url(endpoint: str, **values) -> str:
     return external.rstrip("/") + url_for(endpoint, **values)
 
 
-def qr_code_svg(url: str) -> Markup:
+def qr_code_svg(url: str, *, keep: bool = False) -> Markup:
     """The URL as a QR code, inline SVG that scales with CSS (presentation attributes only,
-    nothing the content security policy would block)."""
-    return Markup(_drawn_qr_code(url, _("Code QR de l'adresse %(url)s", url=url)))
+    nothing the content security policy would block). ``keep``: an address shown again and
+    again, whose code is kept once drawn."""
+    draw = _kept_qr_code if keep else _qr_code
+    return Markup(draw(url, _("Code QR de l'adresse %(url)s", url=url)))
 
 
-# Drawing a code took half the home page's CPU, and a page shows the same address again and
-# again: the last codes drawn are kept, by address and title (the title is in the language).
-@functools.lru_cache(maxsize=32)
-def _drawn_qr_code(url: str, title: str) -> str:
+def _qr_code(url: str, title: str) -> str:
     return segno.make(url, micro=False).svg_inline(
         border=2,
         omitsize=True,
@@ -59,6 +58,12 @@ def _drawn_qr_code(url: str, title: str) -> str:
     )
 
 
+# Drawing the home page's code took half the page's CPU, for an address that changes only
+# with the machine's network or port: the last few are kept, by address and title (which is
+# in the page's language). Join and spectator links are secrets: drawn, never kept.
+_kept_qr_code = functools.lru_cache(maxsize=8)(_qr_code)
+
+
 @bp.get("/")
 def home():
     url = join_url()
@@ -67,7 +72,7 @@ def home():
         games=store().games_in_progress(household=household(), limit=HOME_GAMES),
         games_count=store().count_games_in_progress(household=household()),
         join_url=url,
-        join_qr=qr_code_svg(url),
+        join_qr=qr_code_svg(url, keep=True),
         offline=url.startswith(f"http://{LOOPBACK}:"),
     )
 
