@@ -138,9 +138,8 @@ def add_device(store: Store, household: int, token: str, name: str) -> int:
 
 def device_by_token(store: Store, token: str) -> DeviceRecord | None:
     """The device this token signs in, None once it was removed."""
-    with store.engine.connect() as connection:
-        row = connection.execute(select(devices).where(devices.c.token == token)).one_or_none()
-    return None if row is None else DeviceRecord(*row)
+    found = signed_in_device(store, token)
+    return None if found is None else found[0]
 
 
 def signed_in_device(store: Store, token: str) -> tuple[DeviceRecord, str] | None:
