@@ -1,10 +1,11 @@
 """Every route and every form, from the URL map: a route or a form added later is covered
 without anyone remembering to.
 
-- Every GET route, its ids filled with real ones, gets each query argument the app reads,
-  and names url_for would take for its own, set to huge, negative, non-ASCII-digit and other
-  hostile values, and every route that takes a token gets hostile ones in its path: never
-  a 5xx, and the database stays as it was.
+- Every GET route, its ids filled with real ones, gets every query argument the app reads,
+  and names url_for would take for its own, all at once set to huge, negative,
+  non-ASCII-digit and other hostile values; then each name the route reads gets hostile
+  values alone. Every route that takes a token gets hostile ones in its path. Never a 5xx,
+  and the database stays as it was.
 - Every form found on those pages is posted with a valid CSRF token, each of its fields in
   turn missing, empty, repeated and hostile, then as a JSON body: never a 5xx, and a refused
   post (4xx) changes nothing. Every POST route of the URL map must be the action of a form
@@ -40,10 +41,12 @@ from tests.support.apps import HOSTED
 from tests.support.databases import give_database, take_database
 from tests.support.forms import csrf_token
 from tests.support.walk import (
+    EVERY_NAME,
     FoundForm,
     NeverBuiltStrategies,
     endpoint_of,
     find_forms,
+    query_names_read,
     route_paths,
 )
 
@@ -63,9 +66,8 @@ HOSTILE_TEXTS = [
     *UNSTORABLE,
 ]
 # The query arguments the app reads (paging, review, merge, prints, the sheet's keypad and
-# live turn, the hall of fame), then names that url_for reads as its own parameters, then
-# one nobody reads.
-QUERY_NAMES = [
+# live turn, the Conseil, the hall of fame).
+NAMES_READ = [
     "page",
     "recent",
     "step",
@@ -73,6 +75,8 @@ QUERY_NAMES = [
     "rules",
     "seq",
     "dice",
+    "throw",
+    "mode",
     "target",
     "paper",
     "pages",
@@ -80,6 +84,11 @@ QUERY_NAMES = [
     "preset",
     "columns",
     "vache",
+]
+# Those, then where to go next (a redirect a stranger would try), names that url_for reads as
+# its own parameters, and one nobody reads.
+QUERY_NAMES = [
+    *NAMES_READ,
     "next",
     "_method",
     "endpoint",
@@ -117,9 +126,10 @@ PREPARING = (503, "/advice")
 # The hosted household, joined by name and passphrase.
 HOSTED_NAME = "Les Martin"
 PASSPHRASE = "robust passphrase"
-# Refused attempts are counted in the database by design (wrong PINs, passphrases, sign-ups):
-# the tables that a refused post may change.
-FAILURE_TABLES = {"pin_failures", "attempt_counts"}
+# What is counted in the database by design: refused attempts (wrong PINs, passphrases,
+# sign-ups), and hosted the PDF pages a household has drawn this minute (a use is forgotten
+# a minute later, tests/web/test_quotas.py). The tables a refused request may change.
+COUNTED_TABLES = {"pin_failures", "attempt_counts", "quota_uses"}
 # The spectator link of the game in progress, and hosted the link that joins another
 # household: the routes that take a token get it.
 SPECTATOR_TOKEN = "spectator-token-of-the-game-in-progress"
@@ -189,7 +199,7 @@ def _snapshot_queries(app) -> list[tuple[str, object]]:
         with app.extensions[STORE_EXTENSION].engine.connect() as connection:
             schema = inspect(connection)
             queries = []
-            for table in sorted(set(schema.get_table_names()) - FAILURE_TABLES):
+            for table in sorted(set(schema.get_table_names()) - COUNTED_TABLES):
                 columns = ", ".join(
                     f'"{column["name"]}"'
                     for column in schema.get_columns(table)
@@ -251,22 +261,33 @@ def test_every_get_route_with_hostile_query_arguments(app, capsys):
     before = _snapshot(app)
     pages = _get_pages(app)
     count = 0
+    read_somewhere = set()
     for page in pages:
-        # Each name alone with the values that used to crash a parser (a route may stop at
-        # the first argument it refuses), then every name at once with each value, then
-        # names given twice.
+        # The names the route reads: a name it never looks up changes nothing when it comes
+        # alone (tests/support/walk.py). Every name the app reads is one of NAMES_READ.
+        with query_names_read(app) as read:
+            status = client.get(page).status_code
+        assert not _server_error(status, page), (page, status)
+        assert read <= {*NAMES_READ, EVERY_NAME}, (page, read - {*NAMES_READ, EVERY_NAME})
+        names = QUERY_NAMES if EVERY_NAME in read else [n for n in QUERY_NAMES if n in read]
+        read_somewhere |= read
+        # Every name at once with each value, then names given twice, then each name read
+        # alone with the values that used to crash a parser (a route may stop at the first
+        # argument it refuses).
         queries = [
-            urlencode({name: value})
-            for name, value in itertools.product(QUERY_NAMES, HOSTILE_NUMBERS[:3] + ["١"])
-        ]
-        queries += [
             _encoded(dict.fromkeys(QUERY_NAMES, value)) for value in [*HOSTILE_NUMBERS, *UNSTORABLE]
         ]
         queries.append("page=1&page=2&step=1&step=x&rules=a&rules=b")
+        queries += [
+            urlencode({name: value})
+            for name, value in itertools.product(names, HOSTILE_NUMBERS[:3] + ["١"])
+        ]
         for query in queries:
             status = client.get(f"{page}?{query}").status_code
             assert not _server_error(status, page), (page, query[:120], status)
         count += len(queries)
+    # The reads are seen: the hall of fame's page, the review's step, the sheet's dice.
+    assert {"page", "step", "dice"} <= read_somewhere, read_somewhere
     paths = _hostile_token_paths(app)
     for path in paths:
         status = client.get(path).status_code

@@ -9,18 +9,21 @@ writes never reaches another).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
 import random
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 from flask import Flask, url_for
 from sqlalchemy import Engine, inspect, text
+from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.routing import Rule
 
 from scorekeeper.advisor.builds import Strategies
@@ -30,6 +33,7 @@ from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.store.players import list_players
 from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.web import edge
 from testing.samples import random_document
 from tests.support.forms import csrf_token_in
 
@@ -40,6 +44,78 @@ class NeverBuiltStrategies(Strategies):
 
     def _build_in_turn(self, rules, household, with_chances) -> None:
         pass
+
+
+# What query_names_read notes when a request reads its arguments as a whole: iterated,
+# counted, copied or turned into a dict.
+EVERY_NAME = "*"
+# The edge's scan of every text of a request (web/edge.py) reads every argument alike, by
+# its value alone: the walk's queries that hold every name at once cover it.
+_SCANS_OF_EVERY_TEXT = {edge._texts.__code__}
+
+
+@contextlib.contextmanager
+def query_names_read(app: Flask) -> Iterator[set[str]]:
+    """The names of the query arguments that the app's requests read while the block runs:
+    each name looked up, there or not, or EVERY_NAME. A request that never looks a name up
+    answers a query of that name alone as it answers no query at all, but for what reads
+    the raw query (the edge's scan, a link back to the page): the walk sends every name at
+    once with every value for those."""
+    read: set[str] = set()
+
+    def whole() -> None:
+        if sys._getframe(2).f_code not in _SCANS_OF_EVERY_TEXT:
+            read.add(EVERY_NAME)
+
+    class Arguments(ImmutableMultiDict):
+        def __getitem__(self, key):
+            read.add(key)
+            return super().__getitem__(key)
+
+        def __contains__(self, key):
+            read.add(key)
+            return super().__contains__(key)
+
+        def getlist(self, key, type=None):
+            read.add(key)
+            return super().getlist(key, type)
+
+    for method in (
+        "__iter__",
+        "__len__",
+        "keys",
+        "values",
+        "items",
+        "lists",
+        "listvalues",
+        "to_dict",
+        "copy",
+        "__copy__",
+        "__deepcopy__",
+    ):
+        setattr(Arguments, method, _noting(getattr(ImmutableMultiDict, method), whole))
+
+    class Request(app.request_class):
+        @property
+        def args(self):
+            if "noted_args" not in self.__dict__:
+                self.__dict__["noted_args"] = Arguments(super().args)
+            return self.__dict__["noted_args"]
+
+    request_class, app.request_class = app.request_class, Request
+    try:
+        yield read
+    finally:
+        app.request_class = request_class
+
+
+def _noting(method, note):
+    @functools.wraps(method)
+    def noted(self, *args, **kwargs):
+        note()
+        return method(self, *args, **kwargs)
+
+    return noted
 
 
 def fill_household(store, household: int, names: Sequence[str], seed: int) -> dict:
