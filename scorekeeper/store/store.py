@@ -8,10 +8,11 @@ the expected sequence number and the write that follows see the same log. The un
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 from weakref import WeakSet
@@ -597,7 +598,7 @@ class Store:
     def load_game(self, game_id: int, *, household: int) -> GameRecord | None:
         """The whole game, or None if the household has no such game."""
         key = {"game_id": game_id, "household": household}
-        with self.engine.begin() as connection:
+        with self._one_state() as connection:
             game = connection.execute(_GAME, key).one_or_none()
             if game is None:
                 return None
@@ -613,6 +614,19 @@ class Store:
             updated_at=game.updated_at,
             finished_at=game.finished_at,
         )
+
+    @contextlib.contextmanager
+    def _one_state(self) -> Iterator[Connection]:
+        """A transaction whose reads all see one state of the database. SQLite's BEGIN
+        gives one; PostgreSQL's READ COMMITTED reads each statement anew, so a game read in
+        three statements could pair a log with the ``updated_at`` of the log before it.
+        REPEATABLE READ reads from one snapshot, and never refuses a transaction that only
+        reads."""
+        with self.engine.connect() as connection:
+            if connection.dialect.name == "postgresql":
+                connection.execution_options(isolation_level="REPEATABLE READ")
+            with connection.begin():
+                yield connection
 
     def add_entry(
         self,

@@ -4,7 +4,7 @@ import threading
 from datetime import UTC
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from scorekeeper.store import (
     FINISHED,
@@ -283,3 +283,35 @@ def test_games_in_progress_are_paged_and_counted_within_their_household(store):
     assert [s.id for s in second_page] == [mine[0]]
     assert [s.id for s in store.games_in_progress(household=other)] == [theirs]
     assert store.games_in_progress(household=other, offset=1) == []
+
+
+def test_a_game_is_read_as_one_state_while_an_entry_is_written(store):
+    """The game's row, its players and its log are read in one state of the database: an
+    entry written between two of those reads would give a version that never was (the new
+    log with the old ``updated_at``), whose sheet every tap would then find outdated."""
+    game_id = store.create_game(RULES, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
+    store.add_entry(game_id, 0, entry(0), finished=False, household=HOME_HOUSEHOLD)
+    before = store.load_game(game_id, household=HOME_HOUSEHOLD).version
+    written = []
+
+    def write_between_the_reads(connection, cursor, statement, parameters, context, many):
+        # Once, as the log is about to be read, from another connection and thread.
+        if not written and "FROM entries" in statement and "ORDER BY" in statement:
+            written.append(True)
+            writer = threading.Thread(
+                target=store.add_entry,
+                args=(game_id, 1, entry(1, seat=1, box="fives", dice=(5, 5, 5, 2, 1), score=15)),
+                kwargs={"finished": False, "household": HOME_HOUSEHOLD},
+            )
+            writer.start()
+            joined([writer], seconds=WAIT_SECONDS)
+
+    event.listen(store.engine, "before_cursor_execute", write_between_the_reads)
+    try:
+        read = store.load_game(game_id, household=HOME_HOUSEHOLD)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", write_between_the_reads)
+    after = store.load_game(game_id, household=HOME_HOUSEHOLD).version
+    assert written and len(read.entries) in (1, 2)
+    assert after != before
+    assert read.version in (before, after), read.version
