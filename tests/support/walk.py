@@ -49,9 +49,9 @@ class NeverBuiltStrategies(Strategies):
 # What query_names_read notes when a request reads its arguments as a whole: iterated,
 # counted, copied or turned into a dict.
 EVERY_NAME = "*"
-# The edge's scan of every text of a request (web/edge.py) reads every argument alike, by
-# its value alone: the walk's queries that hold every name at once cover it.
-_SCANS_OF_EVERY_TEXT = {edge._texts.__code__}
+# The edge (web/edge.py) scans every text of a request alike, by its value alone: the walk's
+# queries that hold every name at once cover it, so its reads are not noted.
+_EDGE = edge.__name__
 
 
 @contextlib.contextmanager
@@ -64,7 +64,7 @@ def query_names_read(app: Flask) -> Iterator[set[str]]:
     read: set[str] = set()
 
     def whole() -> None:
-        if sys._getframe(2).f_code not in _SCANS_OF_EVERY_TEXT:
+        if sys._getframe(2).f_globals.get("__name__") != _EDGE:
             read.add(EVERY_NAME)
 
     class Arguments(ImmutableMultiDict):
