@@ -1,12 +1,14 @@
 """Households of a hosted score keeper: their names and passphrases, devices, join links,
 spectator links, and the deletion of a household with all it owns.
 
-Passphrases and link secrets reach this module already hashed, or as random tokens: the web
-layer hashes, the store keeps.
+Passphrases reach this module already hashed (slowly, by the web layer). Tokens (a device's,
+a spectator link's, a join link's) reach it as they are, random, and only their hash is kept
+(token_hash): a copy of the database signs no device in and opens no link.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -49,10 +51,25 @@ class HouseholdRecord:
 class DeviceRecord:
     id: int
     household_id: int
-    token: str
     name: str
     created_at: datetime
     last_seen_at: datetime
+
+
+_DEVICE_COLUMNS = (
+    devices.c.id,
+    devices.c.household_id,
+    devices.c.name,
+    devices.c.created_at,
+    devices.c.last_seen_at,
+)
+
+
+def token_hash(token: str) -> str:
+    """What is kept of a token: its SHA-256. A token is 24 or 32 random bytes, beyond any
+    guessing, so a fast hash without salt is as safe as a slow one, and a request finds its
+    row by one index lookup."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _household(row) -> HouseholdRecord | None:
@@ -127,7 +144,7 @@ def add_device(store: Store, household: int, token: str, name: str) -> int:
         lambda connection: connection.execute(
             insert(devices).values(
                 household_id=household,
-                token=token,
+                token_hash=token_hash(token),
                 name=name[:120],
                 created_at=now,
                 last_seen_at=now,
@@ -147,9 +164,9 @@ def signed_in_device(store: Store, token: str) -> tuple[DeviceRecord, str] | Non
     one query, since a hosted server asks on every request."""
     with store.engine.connect() as connection:
         row = connection.execute(
-            select(devices, households.c.name)
+            select(*_DEVICE_COLUMNS, households.c.name)
             .join(households, households.c.id == devices.c.household_id)
-            .where(devices.c.token == token)
+            .where(devices.c.token_hash == token_hash(token))
         ).one_or_none()
     return None if row is None else (DeviceRecord(*row[:-1]), row[-1])
 
@@ -166,7 +183,7 @@ def list_devices(store: Store, household: int) -> list[DeviceRecord]:
     """The household's devices, the latest seen first."""
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(devices)
+            select(*_DEVICE_COLUMNS)
             .where(devices.c.household_id == household)
             .order_by(devices.c.last_seen_at.desc(), devices.c.id.desc())
         ).all()
@@ -188,41 +205,42 @@ def remove_device(store: Store, household: int, device_id: int) -> bool:
     )
 
 
-def add_join_link(store: Store, household: int, token_hash: str, expires_at: datetime) -> None:
+def add_join_link(store: Store, household: int, token: str, expires_at: datetime) -> None:
     store.write(
         lambda connection: connection.execute(
             insert(join_links).values(
-                token_hash=token_hash, household_id=household, expires_at=expires_at
+                token_hash=token_hash(token), household_id=household, expires_at=expires_at
             )
         )
     )
 
 
-def join_link_household(store: Store, token_hash: str, now: datetime) -> int | None:
+def join_link_household(store: Store, token: str, now: datetime) -> int | None:
     """The household a join link would open, None for a used, expired or unknown link; the
     link stays as it is (opening it is no use of it)."""
     with store.engine.connect() as connection:
         return connection.scalar(
             select(join_links.c.household_id).where(
-                join_links.c.token_hash == token_hash, join_links.c.expires_at >= now
+                join_links.c.token_hash == token_hash(token), join_links.c.expires_at >= now
             )
         )
 
 
-def use_join_link(store: Store, token_hash: str, now: datetime) -> int | None:
+def use_join_link(store: Store, token: str, now: datetime) -> int | None:
     """The household a join link opens, used up; None for a used, expired or unknown link.
     Expired links are forgotten on the way."""
+    link = token_hash(token)
 
     def use(connection: Connection) -> int | None:
         connection.execute(delete(join_links).where(join_links.c.expires_at < now))
         household = connection.scalar(
-            select(join_links.c.household_id).where(join_links.c.token_hash == token_hash)
+            select(join_links.c.household_id).where(join_links.c.token_hash == link)
         )
         # The delete decides: of two devices using one link at once, one gets the row.
         if (
             household is None
             or not connection.execute(
-                delete(join_links).where(join_links.c.token_hash == token_hash)
+                delete(join_links).where(join_links.c.token_hash == link)
             ).rowcount
         ):
             return None
@@ -235,20 +253,23 @@ def _own_game(game_id: int, household: int):
     return (games.c.id == game_id) & (games.c.household_id == household)
 
 
-def spectator_token(store: Store, game_id: int, *, household: int) -> str | None:
-    """The spectator link token of the household's game, None while it has none (or the
-    household has no such game)."""
+def has_spectator_link(store: Store, game_id: int, *, household: int) -> bool:
+    """Whether the household's game has a spectator link (its token cannot be read back:
+    only its hash is kept)."""
     with store.engine.connect() as connection:
-        return connection.scalar(
-            select(spectator_links.c.token)
-            .join(games, games.c.id == spectator_links.c.game_id)
-            .where(_own_game(game_id, household))
+        return (
+            connection.scalar(
+                select(spectator_links.c.game_id)
+                .join(games, games.c.id == spectator_links.c.game_id)
+                .where(_own_game(game_id, household))
+            )
+            is not None
         )
 
 
 def set_spectator_token(store: Store, game_id: int, token: str | None, *, household: int) -> None:
-    """Give the household's game this spectator token (None: revoke its link); GameNotFound
-    when the household has no such game."""
+    """Give the household's game this spectator token, in place of the one it had (None:
+    revoke its link); GameNotFound when the household has no such game."""
 
     def change(connection: Connection) -> None:
         # Updating the game's row first takes the write lock, as every write to a game does,
@@ -259,7 +280,9 @@ def set_spectator_token(store: Store, game_id: int, token: str | None, *, househ
             raise GameNotFound(game_id)
         connection.execute(delete(spectator_links).where(spectator_links.c.game_id == game_id))
         if token is not None:
-            connection.execute(insert(spectator_links).values(token=token, game_id=game_id))
+            connection.execute(
+                insert(spectator_links).values(token_hash=token_hash(token), game_id=game_id)
+            )
 
     store.write(change)
 
@@ -270,7 +293,7 @@ def spectated_game(store: Store, token: str) -> tuple[int, int] | None:
         row = connection.execute(
             select(games.c.id, games.c.household_id)
             .join(spectator_links, spectator_links.c.game_id == games.c.id)
-            .where(spectator_links.c.token == token)
+            .where(spectator_links.c.token_hash == token_hash(token))
         ).one_or_none()
     return None if row is None else (row.id, row.household_id)
 

@@ -263,18 +263,19 @@ pin_failures = Table(
     Index("ix_pin_failures_failed_at", "failed_at"),
 )
 
-# The devices of a household: each signed in with its own token, which its cookie holds;
-# removing the row signs the device out at its next request.
+# The devices of a household: each signed in with its own token, which its cookie holds and
+# of which only the hash is kept (store/households.py, token_hash); removing the row signs
+# the device out at its next request.
 devices = Table(
     "devices",
     metadata,
     Column("id", Integer, primary_key=True),
     Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
-    Column("token", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False),
     Column("name", String(120), nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("last_seen_at", UTCDateTime, nullable=False),
-    UniqueConstraint("token"),
+    UniqueConstraint("token_hash"),
     Index("ix_devices_household_id", "household_id"),
 )
 
@@ -288,11 +289,12 @@ join_links = Table(
     Column("expires_at", UTCDateTime, nullable=False),
 )
 
-# The read-only link of a game for a screen that has not joined: deleting it revokes it.
+# The read-only link of a game for a screen that has not joined, kept as its token's hash as
+# the join links are: deleting it revokes it.
 spectator_links = Table(
     "spectator_links",
     metadata,
-    Column("token", String(64), primary_key=True),
+    Column("token_hash", String(64), primary_key=True),
     Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
     UniqueConstraint("game_id"),
 )

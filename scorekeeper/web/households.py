@@ -5,9 +5,10 @@ home household's. With ``HOUSEHOLDS = True`` in the instance config the score ke
 hosted for many families: a device joins its household with the household's name and
 passphrase, or by a one-use link shown on a device already joined, and stays joined through
 Flask-Login's long-lived "remember me" cookie (signed, HttpOnly, SameSite=Lax; set
-``REMEMBER_COOKIE_SECURE = True`` behind HTTPS). Each device has its own token: removing
-it from the device list signs it out at its next request. A device that has not joined
-sees only the join and sign-up pages, and the spectator pages of their links.
+``REMEMBER_COOKIE_SECURE = True`` behind HTTPS). Each device has its own token, which its
+cookie holds and the database only as a hash: removing it from the device list signs it out
+at its next request. A device that has not joined sees only the join and sign-up pages, and
+the spectator pages of their links.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from scorekeeper.store.households import (
     device_seen,
     find_household,
     get_household,
+    has_spectator_link,
     household_name_taken,
     join_link_household,
     list_devices,
@@ -61,7 +63,6 @@ from scorekeeper.store.households import (
     set_spectator_token,
     signed_in_device,
     spectated_game,
-    spectator_token,
     use_join_link,
 )
 from scorekeeper.store.limits import count_attempt, recent_attempts, take_back
@@ -79,6 +80,8 @@ SIGNUPS_PER_ADDRESS_SETTING = "SIGNUPS_PER_ADDRESS"
 SIGNUPS_PER_HOUR_SETTING = "SIGNUPS_PER_HOUR"
 SIGNUP_WINDOW = timedelta(hours=1)
 JOIN_LINK_MINUTES = 10
+# The spectator link just made, kept in the session until its page shows it, once.
+SPECTATOR_LINK_MADE = "spectator_link_made"
 # Passphrases tried from one address within the window, whatever the names; and wrong ones
 # for one household's name, past which the addresses that sent them wait, not the others:
 # a stranger can slow a household's guessers, never lock its family's tablets out.
@@ -107,20 +110,22 @@ login_manager = LoginManager()
 
 
 class Device(UserMixin):
-    """A signed-in device, as Flask-Login sees it: its id is its token."""
+    """A signed-in device, as Flask-Login sees it: its id is its token, which the device's
+    cookie holds (the database keeps only its hash)."""
 
-    def __init__(self, record, household_name: str) -> None:
+    def __init__(self, token: str, record, household_name: str) -> None:
+        self.token = token
         self.record = record
         self.household_name = household_name
 
     def get_id(self) -> str:
-        return self.record.token
+        return self.token
 
 
 @login_manager.user_loader
 def _load_device(token: str) -> Device | None:
     found = signed_in_device(store(), token)
-    return None if found is None else Device(*found)
+    return None if found is None else Device(token, *found)
 
 
 class JoinForm(Form):
@@ -181,7 +186,7 @@ def _sign_in(household_id: int) -> None:
     token = secrets.token_urlsafe(32)
     add_device(store(), household_id, token, request.user_agent.string or "?")
     session.clear()
-    login_user(Device(*signed_in_device(store(), token)), remember=True)
+    login_user(Device(token, *signed_in_device(store(), token)), remember=True)
 
 
 def _address() -> str:
@@ -327,10 +332,6 @@ def _signup_wait() -> int | None:
     return None
 
 
-def _link_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 @bp.route("/join/<token>", methods=["GET", "POST"])
 def join_link(token: str):
     """A join link scanned or opened on a device: the page says which household it joins
@@ -339,8 +340,7 @@ def join_link(token: str):
     a page that makes a tablet open it can use it up or move the tablet."""
     if not hosted():
         abort(404)
-    link = _link_hash(token)
-    found = join_link_household(store(), link, datetime.now(UTC))
+    found = join_link_household(store(), token, datetime.now(UTC))
     joining = get_household(store(), found) if found is not None else None
     if joining is None:
         return _join_link_gone()
@@ -348,7 +348,7 @@ def join_link(token: str):
     current = household() if current_user.is_authenticated else None
     if current != found and form.validate_on_submit():
         # The delete decides: of two devices using the link at once, one joins.
-        if use_join_link(store(), link, datetime.now(UTC)) != found:
+        if use_join_link(store(), token, datetime.now(UTC)) != found:
             return _join_link_gone()
         if current is not None:
             # The device leaves its household: it is no longer one of its devices.
@@ -400,7 +400,7 @@ def new_join_link():
         abort(400)
     token = secrets.token_urlsafe(24)
     expires_at = datetime.now(UTC) + timedelta(minutes=JOIN_LINK_MINUTES)
-    add_join_link(store(), household(), _link_hash(token), expires_at)
+    add_join_link(store(), household(), token, expires_at)
     url = shared_url("households.join_link", token=token)
     return render_template(
         "households/join_link.html", url=url, qr=qr_code_svg(url), minutes=JOIN_LINK_MINUTES
@@ -442,28 +442,30 @@ def delete():
 
 @bp.route("/games/<int:game_id>/spectator-link", methods=["GET", "POST"])
 def spectator_link(game_id: int):
-    """The game's read-only link for a screen that has not joined; it can be revoked."""
+    """The game's read-only link for a screen that has not joined; it can be revoked, or
+    replaced by a new one. The database keeps only its hash, so the link is shown once: on
+    the page the form that made it leads to (through the session, so that reloading that
+    page makes no other link)."""
     load_or_404(game_id)
     form = ActionForm()
     if form.validate_on_submit():
-        revoke = request.form.get("revoke") == "1"
+        token = None if request.form.get("revoke") == "1" else secrets.token_urlsafe(24)
         try:
-            set_spectator_token(
-                store(),
-                game_id,
-                None if revoke else secrets.token_urlsafe(24),
-                household=household(),
-            )
+            set_spectator_token(store(), game_id, token, household=household())
         except GameNotFound:
             no_game(game_id)
+        if token is not None:
+            session[SPECTATOR_LINK_MADE] = {"game": game_id, "token": token}
         return redirect(url_for("households.spectator_link", game_id=game_id), code=303)
-    token = spectator_token(store(), game_id, household=household())
+    made = session.pop(SPECTATOR_LINK_MADE, None)
+    token = made["token"] if made is not None and made["game"] == game_id else None
     url = shared_url("households.spectate", token=token) if token else None
     return render_template(
         "households/spectator_link.html",
         game_id=game_id,
         url=url,
         qr=qr_code_svg(url) if url else None,
+        linked=url is not None or has_spectator_link(store(), game_id, household=household()),
         form=form,
     )
 

@@ -36,7 +36,7 @@ from scorekeeper.store.households import add_join_link, create_household, set_sp
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.web import advice
-from scorekeeper.web.households import _link_hash, passphrase_hash
+from scorekeeper.web.households import passphrase_hash
 from tests.support.apps import HOSTED
 from tests.support.databases import give_database, take_database
 from tests.support.forms import csrf_token
@@ -173,9 +173,7 @@ def _household(tmp_path_factory, hosted: bool):
     set_spectator_token(store, playing, SPECTATOR_TOKEN, household=household)
     if hosted:
         neighbours = create_household(store, NEIGHBOURS, passphrase_hash(PASSPHRASE))
-        add_join_link(
-            store, neighbours, _link_hash(SPECTATOR_TOKEN), datetime.now(UTC) + timedelta(days=1)
-        )
+        add_join_link(store, neighbours, SPECTATOR_TOKEN, datetime.now(UTC) + timedelta(days=1))
     app.config["GAME_IDS"] = (playing, finished, abandoned)
     yield app
     store.dispose()

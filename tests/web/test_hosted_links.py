@@ -100,7 +100,9 @@ def test_a_request_for_another_host_is_a_400(served, host):
 
 def test_at_home_any_host_is_served_and_links_name_it(client, table):
     game_id = table.new_game(["Mag"])
-    sharing = f"/games/{game_id}/spectator-link"
-    table.post(sharing, {})
-    page = client.get(sharing, base_url="http://192.168.1.20:8000").get_data(as_text=True)
+    sharing, lan = f"/games/{game_id}/spectator-link", "http://192.168.1.20:8000"
+    client.post(
+        sharing, base_url=lan, data={"csrf_token": csrf_token(client, sharing, base_url=lan)}
+    )
+    page = client.get(sharing, base_url=lan).get_data(as_text=True)
     assert 'class="spectator-link" href="http://192.168.1.20:8000/watch/' in page

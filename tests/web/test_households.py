@@ -214,9 +214,22 @@ def test_a_spectator_link_shows_the_game_until_revoked(hosted):
     assert screen.get(f"{link}/version").json["seq"] == 0
     assert '"seq": 0' in screen.get(f"{link}/events").get_data(as_text=True)
     assert screen.get(f"/games/{game_id}").status_code == 302
-    _post(client, page_path, page_path, {"revoke": "1"})
+    # Only the link's hash is kept: the page showed it once, then says a link is open.
+    again = client.get(page_path).get_data(as_text=True)
+    assert 'class="spectator-link"' not in again and "<svg" not in again
+    assert "Un lien de spectateur est ouvert pour cette partie" in html.unescape(again)
+    assert screen.get(link).status_code == 200
+    # A new link replaces it: shown once in its turn, and the old one opens nothing.
+    _post(client, page_path, page_path, {})
+    page = client.get(page_path).get_data(as_text=True)
+    new_link = re.search(r'class="spectator-link" href="([^"]+)"', page).group(1)
+    assert new_link != link
     assert screen.get(link).status_code == 404
-    assert screen.get(f"{link}/events").status_code == 404
+    assert screen.get(new_link).status_code == 200
+    _post(client, page_path, page_path, {"revoke": "1"})
+    assert screen.get(new_link).status_code == 404
+    assert screen.get(f"{new_link}/events").status_code == 404
+    assert "Créer le lien" in client.get(page_path).get_data(as_text=True)
 
 
 def test_deleting_the_household_after_its_pin_and_a_confirmation(hosted):
