@@ -173,13 +173,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "SIGNUPS_PER_ADDRESS",
         5,
-        "Hosted, households one address (an IPv6 /64) may create an hour; beyond, a 429 "
-        "before any passphrase is hashed.",
+        "Hosted, sign-ups one address (an IPv6 /64) may try an hour, taken names too; "
+        "beyond, a 429 before any passphrase is hashed.",
     ),
     Setting(
         "SIGNUPS_PER_HOUR",
         60,
-        "Hosted, households all addresses together may create an hour (the same 429).",
+        "Hosted, households all addresses together may create an hour: only those created "
+        "count, a refused try counting against its own address alone (the same 429).",
     ),
     Setting(
         "EXTERNAL_URL",

@@ -79,6 +79,8 @@ SIGNUP_SETTING = "HOUSEHOLD_SIGNUP"
 SIGNUPS_PER_ADDRESS_SETTING = "SIGNUPS_PER_ADDRESS"
 SIGNUPS_PER_HOUR_SETTING = "SIGNUPS_PER_HOUR"
 SIGNUP_WINDOW = timedelta(hours=1)
+# The key of the households created this hour by all addresses together (store/limits.py).
+SIGNUPS_OVERALL = "signup"
 JOIN_LINK_MINUTES = 10
 # The spectator link just made, kept in the session until its page shows it, once.
 SPECTATOR_LINK_MADE = "spectator_link_made"
@@ -278,15 +280,29 @@ def signup():
     form = SignupForm()
     error = None
     if form.validate_on_submit():
-        wait = _signup_wait()
-        if wait is not None:
-            return _too_many("households/signup.html", form, wait)
+        now = datetime.now(UTC)
+        # Every try of a well-formed form counts against its address, before anything else
+        # is done: a flood from one address costs a query a try, and can ask only so many
+        # names whether they are taken. (A form refused as it stands asks nothing.)
+        tries = count_attempt(store(), f"signup:{_address()}", SIGNUP_WINDOW, now)
+        if tries.count > current_app.config[SIGNUPS_PER_ADDRESS_SETTING]:
+            return _too_many("households/signup.html", form, tries.seconds_left(now))
         try:
             name = household_name(form.name.data)
-            # Checked before the passphrase is hashed, a tenth of a second of work.
+            # Checked before the passphrase is hashed, a tenth of a second of work, and
+            # before the overall count: a taken name holds up no other address.
             if household_name_taken(store(), name):
                 raise HouseholdNameTaken(name)
-            household_id = create_household(store(), name, new_hash(form.passphrase.data))
+            wait = _take_a_signup_seat(now)
+            if wait is not None:
+                return _too_many("households/signup.html", form, wait)
+            try:
+                household_id = create_household(store(), name, new_hash(form.passphrase.data))
+            except Exception:
+                # Nothing created (the name taken meanwhile, the hashing busy): the seat
+                # goes back.
+                take_back(store(), SIGNUPS_OVERALL)
+                raise
         except HouseholdNameRefused as refused:
             error = refused.render(_)
         except HouseholdNameTaken:
@@ -315,21 +331,18 @@ def signup():
     return render_template("households/signup.html", form=form, error=error), 422 if error else 200
 
 
-def _signup_wait() -> int | None:
-    """How many seconds this address waits before it may create a household, None when it
-    may now. Every sign-up counts, created or not, before anything else is done: a flood
-    costs a few queries a try and no passphrase hash, and can no longer ask, name after
-    name, which ones are taken. One address first, then all of them together."""
-    now = datetime.now(UTC)
-    limits = (
-        (f"signup:{_address()}", current_app.config[SIGNUPS_PER_ADDRESS_SETTING]),
-        ("signup", current_app.config[SIGNUPS_PER_HOUR_SETTING]),
-    )
-    for key, limit in limits:
-        attempts = count_attempt(store(), key, SIGNUP_WINDOW, now)
-        if attempts.count > limit:
-            return attempts.seconds_left(now)
-    return None
+def _take_a_signup_seat(now: datetime) -> int | None:
+    """Take one of the households all addresses together may create this hour; None once
+    taken, else the seconds until one is free. Taken before the passphrase is hashed, so
+    that of many sign-ups at once no more than the limit are; kept only by a sign-up that
+    goes on to create its household. The overall count is of households created: refused
+    tries count against their own address alone, and a stranger's flood of taken names
+    never closes sign-up to the families who come after it."""
+    seat = count_attempt(store(), SIGNUPS_OVERALL, SIGNUP_WINDOW, now)
+    if seat.count <= current_app.config[SIGNUPS_PER_HOUR_SETTING]:
+        return None
+    take_back(store(), SIGNUPS_OVERALL)
+    return seat.seconds_left(now)
 
 
 @bp.route("/join/<token>", methods=["GET", "POST"])

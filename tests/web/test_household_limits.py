@@ -156,16 +156,104 @@ def test_sign_up_is_limited_per_address_then_overall_before_any_hash(few_signups
     hashes = _counting(monkeypatch, "new_hash")
     client = few_signups.test_client()
     assert _signup(client, "203.0.113.1", "Les Un").status_code == 303
-    # A taken name counts too: the limit also bounds asking which names exist.
+    # A taken name counts against its address: the limit bounds asking which names exist.
     assert _signup(few_signups.test_client(), "203.0.113.1", "LES UN").status_code == 422
     refused = _signup(few_signups.test_client(), "203.0.113.1", "Les Deux")
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 3000
     assert len(hashes) == 1
     assert _signup(few_signups.test_client(), "203.0.113.2", "Les Deux").status_code == 303
-    # Three sign-ups counted in the hour, from every address together: the next waits.
-    assert _signup(few_signups.test_client(), "203.0.113.3", "Les Trois").status_code == 429
-    assert len(hashes) == 2
-    assert count_households(few_signups.extensions[STORE_EXTENSION]) == 3  # home + 2
+    # The taken name and the refused try counted against their address only: the overall
+    # limit, three households created, has room for a third.
+    assert _signup(few_signups.test_client(), "203.0.113.3", "Les Trois").status_code == 303
+    refused = _signup(few_signups.test_client(), "203.0.113.4", "Les Quatre")
+    assert refused.status_code == 429 and int(refused.headers["Retry-After"]) > 3000
+    assert len(hashes) == 3
+    assert count_households(few_signups.extensions[STORE_EXTENSION]) == 4  # home + 3
+
+
+# A stranger's flood of taken names: every address it has tries as often as it may.
+FLOOD_ADDRESSES = 13
+
+
+def _flood_addresses(app) -> list[str]:
+    per_address = app.config["SIGNUPS_PER_ADDRESS"]
+    return [f"203.0.113.{number}" for number in range(1, FLOOD_ADDRESSES + 1)] * per_address
+
+
+def test_a_flood_of_taken_names_leaves_sign_up_open_to_a_new_family(martin, monkeypatch):
+    """With the limits as shipped: each address of the flood gets its answers, then waits;
+    more tries in all than the overall limit allows households, and a family from an address
+    of its own still signs up."""
+    hashes = _counting(monkeypatch, "new_hash")
+    flood = _flood_addresses(martin)
+    assert len(flood) > martin.config["SIGNUPS_PER_HOUR"]
+    statuses = [
+        _signup(martin.test_client(), address, "Les Martin").status_code for address in flood
+    ]
+    assert statuses == [422] * len(flood)
+    assert _signup(martin.test_client(), flood[0], "Les Martin").status_code == 429
+    assert _signup(martin.test_client(), "198.51.100.20", "Les Nouveaux").status_code == 303
+    assert len(hashes) == 1
+
+
+def test_a_flood_of_taken_names_at_once_leaves_sign_up_open_to_a_new_family(
+    martin, monkeypatch, capsys
+):
+    hashes = _counting(monkeypatch, "new_hash")
+    flood = iter(_flood_addresses(martin))
+    lock = threading.Lock()
+
+    def send(client, token):
+        with lock:
+            address = next(flood)
+        return client.post(
+            "/household/new",
+            environ_base={"REMOTE_ADDR": address},
+            data={"name": "LES MARTIN", "passphrase": PASSPHRASE, "csrf_token": token},
+        )
+
+    send.path = "/household/new"
+    tries = len(_flood_addresses(martin))
+    statuses = _at_once(martin, tries, send)
+    assert statuses == [422] * tries
+    assert hashes == []
+    assert _signup(martin.test_client(), "198.51.100.20", "Les Nouveaux").status_code == 303
+    with capsys.disabled():
+        engine = martin.extensions[STORE_EXTENSION].engine.dialect.name
+        print(
+            f"\n{engine}: {tries} taken names at once from {FLOOD_ADDRESSES} addresses, "
+            f"then a new family from another address: signed up"
+        )
+
+
+def test_sign_ups_at_once_from_many_addresses_create_no_more_than_the_overall_limit(
+    few_signups, monkeypatch
+):
+    """Families and a stranger's taken names at once: of the new names, as many households
+    as the overall limit allows are created, the others refused before any hash; the taken
+    names take no family's place."""
+    hashes = _counting(monkeypatch, "new_hash")
+    assert _signup(few_signups.test_client(), "10.9.9.9", "Les Martin").status_code == 303
+    tries = iter(
+        [(f"203.0.113.{number}", "Les Martin") for number in range(10)]
+        + [(f"198.51.100.{number}", f"Maison {number}") for number in range(10)]
+    )
+    lock = threading.Lock()
+
+    def send(client, token):
+        with lock:
+            address, name = next(tries)
+        return client.post(
+            "/household/new",
+            environ_base={"REMOTE_ADDR": address},
+            data={"name": name, "passphrase": PASSPHRASE, "csrf_token": token},
+        )
+
+    send.path = "/household/new"
+    statuses = _at_once(few_signups, 20, send)
+    assert sorted(statuses) == [303, 303] + [422] * 10 + [429] * 8
+    assert len(hashes) == 3  # Les Martin's, then the two new households'
+    assert count_households(few_signups.extensions[STORE_EXTENSION]) == 4  # home + 3
 
 
 def test_a_sign_up_flood_from_one_address_at_once_hashes_no_more_than_the_limit(
