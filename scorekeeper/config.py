@@ -126,9 +126,18 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "SERVER_CONNECTION_LIMIT",
-        200,
-        "scorekeeper serve: connections open at once (waitress's connection_limit, 100 of "
-        "its own): each open sheet holds one, and a browser keeps a few more.",
+        10_000,
+        "scorekeeper serve: the most connections held at once (waitress's connection_limit), "
+        "fewer when the process may not open that many files (its soft limit is raised to "
+        "the hard one at start, room kept for the database and the workers). An idle or slow "
+        "connection costs a socket and about 2 KiB, no thread.",
+    ),
+    Setting(
+        "SERVER_IDLE_SECONDS",
+        60,
+        "scorekeeper serve: a connection that sends nothing this long, with no answer under "
+        "way, is closed (waitress's channel_timeout); an open sheet's stream is an answer "
+        "under way and stays.",
     ),
     Setting(
         "SECRET_KEY",

@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -97,6 +98,60 @@ class LiveServer:
 
     def __exit__(self, *exc_info) -> None:
         self.kill()
+
+
+class HeldConnections:
+    """`idle` connections to a server that send nothing and `slow` ones that send their
+    request's headers one byte every `drip_seconds`, as a stranger on the network would: a
+    context manager that opens them all, then closes them."""
+
+    def __init__(
+        self, address: tuple[str, int], idle: int, slow: int, drip_seconds: float = 2.0
+    ) -> None:
+        self.address, self.idle, self.slow = address, idle, slow
+        self.drip_seconds = drip_seconds
+        self.sockets: list[socket.socket] = []
+        self.stop = threading.Event()
+        self.dripping = threading.Thread(target=self._drip, daemon=True)
+
+    def __enter__(self) -> HeldConnections:
+        try:
+            for number in range(self.idle + self.slow):
+                held = socket.create_connection(self.address, timeout=REQUEST_TIMEOUT_SECONDS)
+                self.sockets.append(held)
+                if number >= self.idle:
+                    held.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        except BaseException:
+            self.__exit__()
+            raise
+        self.dripping.start()
+        return self
+
+    def _drip(self) -> None:
+        while not self.stop.wait(self.drip_seconds):
+            for held in self.sockets[self.idle :]:
+                try:
+                    held.send(b"X")
+                except OSError:
+                    pass  # closed by the server: it holds nothing any more
+
+    def __exit__(self, *_exc) -> None:
+        self.stop.set()
+        if self.dripping.is_alive():
+            self.dripping.join(timeout=REQUEST_TIMEOUT_SECONDS)
+        for held in self.sockets:
+            held.close()
+
+
+def open_sockets(pid: int) -> int:
+    """How many sockets the process `pid` has open (Linux: read from /proc)."""
+    count = 0
+    for entry in os.scandir(f"/proc/{pid}/fd"):
+        try:
+            count += os.readlink(entry.path).startswith("socket:")
+        except OSError:
+            continue  # closed meanwhile
+    return count
 
 
 @dataclass

@@ -55,13 +55,40 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
         # The request threads, and one for each open sheet's stream of changes.
         "threads": BY_NAME["SERVER_THREADS"].value(instance)
         + BY_NAME["LIVE_STREAMS"].value(instance),
-        "connection_limit": BY_NAME["SERVER_CONNECTION_LIMIT"].default,
+        # As many connections as the open files allow, up to the setting's; poll() watches
+        # them all, and one idle past the setting's time is closed, looked for every 15 s.
+        "connection_limit": cli.connection_limit(BY_NAME["SERVER_CONNECTION_LIMIT"].default),
+        "asyncore_use_poll": True,
+        "channel_timeout": BY_NAME["SERVER_IDLE_SECONDS"].default,
+        "cleanup_interval": BY_NAME["SERVER_IDLE_SECONDS"].default // 4,
         "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default,
         "arenas": True,
         "run": True,
     }
     if not ON_POSTGRESQL:  # there the database is the test's, named by the environment
         assert (instance / DATABASE_FILE).is_file()
+
+
+@pytest.mark.parametrize(
+    ("hard", "most", "limit"),
+    [
+        (300, 10_000, 150),  # a small limit: half of it kept for the server's own files
+        (2_000, 10_000, 2_000 - cli.FILES_KEPT),
+        (2_000, 1_000, 1_000),
+    ],
+)
+def test_serve_sizes_its_connections_from_the_files_it_may_open(hard, most, limit):
+    """In a process of its own, whose hard limit on open files is lowered (for good) and its
+    soft one lower still: the soft one is raised to the hard one, and the connections fit in
+    it with room for the server's own files."""
+    code = (
+        "import resource, sys; from scorekeeper import cli; "
+        f"resource.setrlimit(resource.RLIMIT_NOFILE, (64, {hard})); "
+        f"print(cli.connection_limit({most}), resource.getrlimit(resource.RLIMIT_NOFILE)[0])"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(limit), str(hard)]
 
 
 def test_waitress_limit_follows_the_larger_of_the_app_and_import_limits(tmp_path):

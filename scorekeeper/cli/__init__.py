@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import importlib
 import json
+import resource
 import signal
 import sys
 import threading
@@ -123,7 +124,6 @@ def serve(host: str, port: int, instance: Path | None) -> None:
 
     from scorekeeper.app import create_app
     from scorekeeper.memory import fewer_arenas
-    from scorekeeper.web.transfer import largest_body
 
     fewer_arenas()  # before any thread of the server's
     app = create_app(instance_path=instance)
@@ -131,19 +131,7 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     logging.basicConfig()  # waitress's warnings, as waitress.serve would show them
     try:
         # Listening before any address is printed: a port taken says so, not "Open ...".
-        # Waitress's threads: SERVER_THREADS for the requests (Python runs one thread at a
-        # time, and each SQLite call lets another in: with 8 of them eight tablets' turns
-        # waited on each other, p95 171 ms against 118 ms with 4, in bench/load.py), and one
-        # for each open sheet's stream of changes, which sleeps until a turn wakes it.
-        # Waitress refuses a larger body itself, before writing any of it to a temporary file.
-        server = waitress.create_server(
-            app,
-            host=host,
-            port=port,
-            threads=app.config["SERVER_THREADS"] + app.config["LIVE_STREAMS"],
-            connection_limit=app.config["SERVER_CONNECTION_LIMIT"],
-            max_request_body_size=largest_body(app),
-        )
+        server = waitress.create_server(app, host=host, port=port, **waitress_options(app))
     except OSError as error:
         raise click.ClickException(cannot_listen(host, port, error)) from None
     if app.config["FORK_SERVER_AT_START"]:
@@ -161,6 +149,55 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+
+
+def waitress_options(app) -> dict:
+    """How `serve` runs waitress for this app. Waitress reads each request whole (headers and
+    body) in its own loop before a thread takes it, so a connection that is idle or slow to
+    send costs a socket and no thread: the connections it may hold are sized from the files
+    the process may open, and one that sends nothing for SERVER_IDLE_SECONDS is closed. An
+    open sheet's stream of changes is an answer under way, which waitress never closes as
+    idle."""
+    from scorekeeper.web.transfer import largest_body
+
+    idle = app.config["SERVER_IDLE_SECONDS"]
+    return {
+        # SERVER_THREADS for the requests (Python runs one thread at a time, and each SQLite
+        # call lets another in: with 8 of them eight tablets' turns waited on each other, p95
+        # 171 ms against 118 ms with 4, in bench/load.py), and one for each open sheet's
+        # stream of changes, which sleeps until a turn wakes it.
+        "threads": app.config["SERVER_THREADS"] + app.config["LIVE_STREAMS"],
+        "connection_limit": connection_limit(app.config["SERVER_CONNECTION_LIMIT"]),
+        # poll(), not select(), which cannot watch a socket numbered 1024 or more.
+        "asyncore_use_poll": True,
+        "channel_timeout": idle,
+        # How often waitress looks for idle connections: a connection goes within a quarter
+        # more than its idle time.
+        "cleanup_interval": max(1, idle // 4),
+        # Waitress refuses a larger body itself, before writing any of it to a temporary file.
+        "max_request_body_size": largest_body(app),
+    }
+
+
+# Open files the server keeps for itself besides its connections (or half the limit, when
+# it is small): the database's few a thread, the worker processes' pipes, the PDF cache, logs.
+FILES_KEPT = 256
+
+
+def connection_limit(most: int) -> int:
+    """The connections `serve` may hold at once: `most`, or fewer when the process may not
+    open that many files, once its soft limit on open files is raised to the hard one (the
+    soft one is often 1,024 where the hard one allows far more)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        except (ValueError, OSError):
+            pass  # some systems cap the soft limit below an infinite hard one: keep it
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if files == resource.RLIM_INFINITY:
+        return most
+    return max(1, min(most, files - min(FILES_KEPT, files // 2)))
 
 
 def cannot_listen(host: str, port: int, error: OSError) -> str:
