@@ -13,7 +13,6 @@ from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
 from scorekeeper.store import (
     ABANDONED,
-    IN_PROGRESS,
     GameNotFound,
     GameRecord,
     GameVersion,
@@ -218,19 +217,20 @@ def sheet_key(game_id: int, version: GameVersion, *, household: int, language: s
 def kept_sheet(
     pages: DrawnPages, game_id: int, version: GameVersion, *, household: int, language: str
 ) -> str | None:
-    """The shared sheet of this version of a game in progress if it is drawn already (the
-    player's turn drew it), without a request context: the streams woken by the turn take
-    it from there. None otherwise: pushed_sheet, in a context, draws it."""
-    if version.status != IN_PROGRESS:
+    """The shared sheet of this version of a game in progress or finished if it is drawn
+    already (the player's turn drew it), without a request context: the streams woken by the
+    turn take it from there. None otherwise: pushed_sheet, in a context, draws it."""
+    if version.status == ABANDONED:
         return None
     return pages.kept(sheet_key(game_id, version, household=household, language=language))
 
 
 def pushed_sheet(game_id: int, version: GameVersion, *, household: int, token: str) -> str | None:
-    """The shared sheet of this version of a game in progress, for an event stream to push
-    to an open tablet (web/live.py) with the tablet's CSRF token; None when the game is over
-    or has moved on already (the next event brings the newer sheet)."""
-    if version.status != IN_PROGRESS:
+    """The shared sheet of this version of a game in progress or finished (its end shown on
+    every tablet), for an event stream to push to an open tablet (web/live.py) with the
+    tablet's CSRF token; None when the game is abandoned or has moved on already (the next
+    event brings the newer sheet)."""
+    if version.status == ABANDONED:
         return None
 
     def loaded() -> tuple[GameRecord, GameState]:
@@ -399,13 +399,12 @@ def play(game_id: int):
         record, state = load_or_404(game_id)
         return _render_sheet(record, state, form, _stale_message(), 409)
     said = _describe(after, cell, player)
-    if request.headers.get(SWAP_HEADER) and not after.is_over:
+    if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and
-        # a page load. Without scripts the redirect keeps the page safe to reload.
+        # a page load. Without scripts the redirect keeps the page safe to reload. After the
+        # last box too: the sheet then names the winner, where the whole table looks.
         return _shared_sheet(record, after, said)
     flash(said, "info")
-    if after.is_over:
-        return redirect(url_for("games.ranking", game_id=game_id), code=303)
     return redirect(url_for("games.sheet", game_id=game_id), code=303)
 
 

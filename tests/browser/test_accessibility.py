@@ -49,6 +49,7 @@ def pages(seed, live_app):
         "watch": f"/games/{playing}/watch",
         "advice": f"/games/{playing}/advice?dice=66653",
         "finished": f"/games/{finished}",
+        "watch-finished": f"/games/{finished}/watch",
         "ranking": f"/games/{finished}/ranking",
         "review": f"/games/{finished}/review",
         "missing": "/games/99999",

@@ -98,9 +98,10 @@ def test_a_whole_two_player_game_by_taps(open_page):
             expect(page).to_have_title(re.compile(f"^À {name} de jouer"))
             tap_dice(page, dice)
             write_box(page, BOX_LABELS[box])
-    expect(page).to_have_title(re.compile("^Classement"))
-    # The same totals as the test client's game: Alix 413, Mag 332.
-    expect(page.locator(".ranking li")).to_have_text(
+    # The last box keeps the sheet, which names the winner: the same totals as the test
+    # client's game, Alix 413, Mag 332.
+    expect(page.locator(".end-panel .winner")).to_have_text("Alix gagne avec 413 points !")
+    expect(page.locator(".end-panel .ranking li")).to_have_text(
         [re.compile(r"1\s+Alix\s+413 points"), re.compile(r"2\s+Mag\s+332 points")]
     )
 
@@ -248,5 +249,6 @@ def test_the_address_after_a_turn_is_the_sheets_then_the_rankings(open_page, see
     assert page.url.endswith(f"/games/{game_id}")
     tap_dice(page, "12345")
     write_box(page, "Chance")
-    assert page.url.endswith(f"/games/{game_id}/ranking")
-    expect(page).to_have_title(re.compile("^Classement"))
+    # The last box keeps the sheet, which names the winner.
+    assert page.url.endswith(f"/games/{game_id}")
+    expect(page.locator(".end-panel .winner")).to_have_text(re.compile("^Mag gagne avec"))

@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from scorekeeper.config import defaults
 from tests.robustness.faults import postgresql_bin, run_faults
 from tests.support.databases import ON_POSTGRESQL, REQUIRE_POSTGRESQL_ENV
 
@@ -32,7 +33,6 @@ def bin_folder():
 
 def test_the_service_rides_out_its_databases_faults(tmp_path, bin_folder):
     run = run_faults(tmp_path, bin_folder)
-    idle = [phase for phase in run.phases if phase.name.startswith("idle")]
     lines = [
         "| phase | answers | 303 | 503 | 500 | no answer | back after | other games' GET p95 |"
     ]
@@ -74,7 +74,11 @@ def test_the_service_rides_out_its_databases_faults(tmp_path, bin_folder):
     assert run.lost() == [] and run.doubled() == []
     assert acknowledged > 100
     locked = next(phase for phase in run.phases if phase.name.endswith("lock on one game"))
-    assert run.other_games_p95(locked) <= 2 * run.other_games_p95(*idle)
+    # Other games never wait behind the locked one: a request that did would take the whole
+    # lock timeout. A bound in halves of it, not a ratio to the idle phases, so that a busy
+    # machine's noise cannot fail the test while a wait behind the lock still would.
+    lock_timeout_s = defaults(tmp_path)["DATABASE_LOCK_TIMEOUT_SECONDS"]
+    assert run.other_games_p95(locked) <= lock_timeout_s / 2, run.other_games_p95(locked)
 
 
 def _check_told_nothing_was_lost(answer):

@@ -34,7 +34,10 @@ def test_whole_two_player_game(table, app):
             response = table.play(game_id, seq, dice, f"free:{box}")
             assert response.status_code == 303, response.get_data(as_text=True)[:2000]
             seq += 1
-    assert response.headers["Location"].endswith(f"/games/{game_id}/ranking")
+    # The last turn stays on the sheet, which names the winner.
+    assert response.headers["Location"].endswith(f"/games/{game_id}")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "Alix gagne avec 413 points !" in page
     page = table.client.get(f"/games/{game_id}/ranking").get_data(as_text=True)
     record, state = load(app.extensions["scorekeeper.store"], game_id, household=HOME_HOUSEHOLD)
     assert record.status == "finished" and record.finished_at is not None
@@ -227,7 +230,7 @@ def test_rematch_refused_before_the_end_and_without_token(table, snapshot):
 
 def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app):
     """One request a turn: the next sheet itself, with the turn's message, instead of a
-    redirect; the last turn still leads to the ranking."""
+    redirect; after the last turn, the finished sheet naming the winner."""
     game_id = table.new_game(["Mag", "Alix"])
 
     def post(**data):
@@ -249,4 +252,6 @@ def test_a_turn_sent_by_the_sheet_script_answers_with_the_next_sheet(table, app)
     assert "La feuille a changé" in response.get_data(as_text=True)
     finish(table, game_id, start=1, stop=-1)
     response = post(seq=25, dice="66655", target="free:three_kind")
-    assert response.status_code == 303 and response.headers["Location"].endswith("/ranking")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 200 and 'class="turn-panel end-panel"' in page
+    assert "gagne avec" in page and f'action="/games/{game_id}/rematch"' in page
