@@ -56,7 +56,7 @@ class LiveServer:
         self.log = log
         self.database_url = database_url
         if not tables_ahead:
-            _no_tables_ahead(instance)
+            no_tables_ahead(instance)
         self.port = free_port()
         command = command or [sys.executable, "-c", SERVE_CODE, *serve_arguments(instance)]
         self.command = [part.replace("{port}", str(self.port)) for part in command]
@@ -104,7 +104,7 @@ class LiveServer:
         self.kill()
 
 
-def _no_tables_ahead(instance: Path) -> None:
+def no_tables_ahead(instance: Path) -> None:
     """The instance's config.py, with the Conseil's tables built only when asked for."""
     config = instance / "config.py"
     instance.mkdir(parents=True, exist_ok=True)
