@@ -4,8 +4,8 @@ from flask import Flask
 from flask_babel import get_locale
 
 from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS
+from scorekeeper.rules.bonus import bonus_words
 from scorekeeper.rules.options import OPTIONS, SEC
-from scorekeeper.sheets.layout import PACE_EXPLAINED, bonus_pace, bonus_result
 from scorekeeper.web import (
     advice,
     errors,
@@ -57,9 +57,7 @@ def register_blueprints(app: Flask) -> None:
         COLUMN_LABELS=COLUMN_LABELS,
         PRESET_LABELS=PRESET_LABELS,
         get_locale=get_locale,
-        bonus_result=bonus_result,
-        bonus_pace=bonus_pace,
-        PACE_EXPLAINED=PACE_EXPLAINED,
+        bonus_words=bonus_words,
         OPTIONS=OPTIONS,
         SEC=SEC,
         rule_set_label=rule_set_label,
