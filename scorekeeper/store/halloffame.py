@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, and_, exists, func, select
 
@@ -69,6 +69,11 @@ class FinishedGame:
     finished_at: datetime
     rules_key: str
     lines: tuple[ResultLine, ...]
+    started_at: datetime | None = None  # None where it is not known (migration 0016)
+
+    @property
+    def length(self) -> timedelta | None:
+        return None if self.started_at is None else self.finished_at - self.started_at
 
 
 @dataclass(frozen=True)
@@ -258,11 +263,16 @@ def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame
     rows = connection.execute(
         _lines_query().where(results.c.game_id.in_(ids)).order_by(results.c.rank, results.c.seat)
     ).all()
+    started = dict(
+        connection.execute(select(games.c.id, games.c.started_at).where(games.c.id.in_(ids))).all()
+    )
     lines: dict[int, list[ResultLine]] = {game_id: [] for game_id in ids}
     for row in rows:
         lines[row.game_id].append(ResultLine(*row))
     return [
-        FinishedGame(game_id, found[0].finished_at, found[0].rules_key, tuple(found))
+        FinishedGame(
+            game_id, found[0].finished_at, found[0].rules_key, tuple(found), started.get(game_id)
+        )
         for game_id, found in lines.items()
         if found
     ]

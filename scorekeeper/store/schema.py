@@ -87,6 +87,9 @@ games = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),
+    # When its first entry was written: with ``finished_at`` (the last one's), how long the
+    # game took. None before it is played, and for games played before migration 0016.
+    Column("started_at", UTCDateTime, nullable=True),
     # The game this one is the Revanche of: unique, so that a rematch is made once however
     # often (or from however many tablets) Revanche is tapped. No foreign key, as above.
     Column("rematch_of", Integer, nullable=True),

@@ -49,6 +49,7 @@ def register_blueprints(app: Flask) -> None:
         long_date=formats.long_date,
         medium_date=formats.medium_date,
         short_time=formats.short_time,
+        game_length=formats.game_length,
         one_decimal=formats.one_decimal,
         percent=formats.percent,
     )
