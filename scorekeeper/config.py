@@ -196,7 +196,8 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         "The address devices open, scheme://host[:port] (https://yams.example): join and "
         "spectator links and their QR codes are built from it. Required when HOUSEHOLDS "
-        "= True; at home, when not set, the address each page was asked on.",
+        "= True; at home, when not set, the address each page was asked on. When it is "
+        "https, the session and device cookies are sent over HTTPS only (Secure).",
     ),
     Setting(
         "TRUSTED_HOSTS",
@@ -206,12 +207,23 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("SESSION_COOKIE_SAMESITE", "Lax", "The session cookie's SameSite."),
     Setting(
+        "SESSION_COOKIE_SECURE",
+        False,
+        "The session cookie (which holds the CSRF token) only over HTTPS: True by itself "
+        "when EXTERNAL_URL is https.",
+    ),
+    Setting(
         "REMEMBER_COOKIE_DURATION",
         timedelta(days=400),
         "Hosted, how long a device stays joined without coming back.",
     ),
     Setting("REMEMBER_COOKIE_HTTPONLY", True, "The device cookie is out of scripts' reach."),
     Setting("REMEMBER_COOKIE_SAMESITE", "Lax", "The device cookie's SameSite."),
+    Setting(
+        "REMEMBER_COOKIE_SECURE",
+        False,
+        "The device cookie only over HTTPS: True by itself when EXTERNAL_URL is https.",
+    ),
     # Printing.
     Setting("PDF_WORKERS", 2, "Processes that draw PDFs, outside the request threads."),
     Setting(
@@ -301,6 +313,11 @@ def check_time_zone(name: str) -> None:
         raise SettingError(
             f"BABEL_DEFAULT_TIMEZONE: unknown time zone {name!r} (try 'Europe/Paris')"
         )
+
+
+def served_over_https(config: dict[str, Any]) -> bool:
+    """Whether EXTERNAL_URL says devices open the server over HTTPS."""
+    return urlsplit(str(config["EXTERNAL_URL"] or "")).scheme == "https"
 
 
 def external_host(config: dict[str, Any]) -> str | None:
