@@ -7,6 +7,7 @@ same with a hundred finished games or a hundred thousand.
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -248,6 +249,35 @@ def records(store: Store, key: str, *, household: int) -> dict[str, Record]:
             )
             found[name] = Record(tuple(named), others is not None)
     return found
+
+
+# The games a rule set's usual length is taken from: its latest, as a family's pace changes.
+USUAL_LENGTH_OVER = 20
+
+
+def latest_lengths_query(key: str, *, household: int):
+    """The start and end of the rule set's latest USUAL_LENGTH_OVER finished games, read
+    from the (household, rules_key, finished_at) index."""
+    return (
+        select(games.c.started_at, results.c.finished_at)
+        .join(games, games.c.id == results.c.game_id)
+        .where(
+            results.c.household_id == household,
+            results.c.rules_key == key,
+            results.c.seat == 0,
+        )
+        .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
+        .limit(USUAL_LENGTH_OVER)
+    )
+
+
+def usual_length(store: Store, key: str, *, household: int) -> timedelta | None:
+    """How long a game of this rule set usually takes: the median length of its latest
+    USUAL_LENGTH_OVER finished games, among those whose start is known; None if none is."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(latest_lengths_query(key, household=household)).all()
+    lengths = [finished - started for started, finished in rows if started is not None]
+    return statistics.median_low(lengths) if lengths else None
 
 
 def finished_count(store: Store, *, household: int) -> int:

@@ -213,6 +213,15 @@ Index(
     results.c.game_id,
 )
 Index("ix_results_player_time", results.c.player_id, results.c.finished_at, results.c.game_id)
+# A rule set's latest games, for its usual length: a few rows read, however many games
+# (migration 0017).
+Index(
+    "ix_results_rules_time",
+    results.c.household_id,
+    results.c.rules_key,
+    results.c.finished_at,
+    results.c.game_id,
+)
 
 player_stats = Table(
     "player_stats",
