@@ -251,6 +251,14 @@ SETTINGS: tuple[Setting, ...] = (
         "the first print, import or passphrase after a start does not wait about 1 s for it; "
         "False: at the first of those jobs, and its memory only then.",
     ),
+    Setting(
+        "ADVISOR_TABLES_AHEAD",
+        True,
+        "Build the Conseil's tables before they are asked for, in the background at a low "
+        "priority: a new game's missing ones as soon as it is created, and classique's and "
+        "Yatzy's after the server starts (one process of it), so that the first Conseil of "
+        "a game answers at once; False: at the first Conseil asked.",
+    ),
     # Heavy work shared fairly: worker processes and threads, households in turn.
     Setting(
         "IMPORT_WORKERS",

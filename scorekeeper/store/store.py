@@ -613,6 +613,7 @@ class Store:
             created_at=game.created_at,
             updated_at=game.updated_at,
             finished_at=game.finished_at,
+            started_at=game.started_at,
         )
 
     @contextlib.contextmanager
@@ -656,6 +657,8 @@ class Store:
         game_values: dict[str, Any] = {"updated_at": now}
         if finished:
             game_values.update(status=FINISHED, finished_at=now)
+        if expected_seq == 0:
+            game_values["started_at"] = now
 
         def append(connection: Connection) -> None:
             if not self._lock_game(connection, game_id, household, game_values, seen_at):
@@ -713,6 +716,10 @@ class Store:
                 raise StaleSheet(game_id, expected_seq, count)
             if count == 0:
                 raise NothingToUndo(game_id)
+            if count == 1:  # the first entry taken back: the game is not started any more
+                connection.execute(
+                    _TOUCH_GAME, {"game_id": game_id, "household": household, "started_at": None}
+                )
             last = connection.execute(
                 select(entries)
                 .where(entries.c.game_id == game_id)
