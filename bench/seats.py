@@ -22,33 +22,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.edge import ATTACKERS, PASSPHRASE
+from bench.edge import ATTACKERS, sign_up
 from bench.hosted import fresh_database, gunicorn_command
-from scorekeeper.rules import Rules
-from scorekeeper.store import Store
-from scorekeeper.store.households import find_household
-from scorekeeper.store.play import start_game
-from testing.live import Client, LiveServer
-from tests.support.forms import csrf_token_in
+from testing.live import LiveServer
 
 LIFTED = 1_000_000
 
 
 def _household(address, database_url: str, name: str) -> tuple[str, int]:
     """A household signed up on one device: its cookie header and a game of its own."""
-    tablet = Client(address)
-    page = tablet.get("/household/new")
-    answer = tablet.post(
-        "/household/new",
-        {"csrf_token": csrf_token_in(page.text), "name": name, "passphrase": PASSPHRASE},
-    )
-    if answer.status != 303:
-        raise RuntimeError(f"sign-up answered {answer.status}")
-    store = Store(database_url)
-    try:
-        game = start_game(store, Rules(), ("Mag",), household=find_household(store, name).id)
-    finally:
-        store.dispose()
+    tablet, (game,) = sign_up(address, database_url, name, games=1)
     cookie = "; ".join(f"{key}={morsel.value}" for key, morsel in tablet.cookies.items())
     return cookie, game
 
