@@ -118,6 +118,19 @@ SETTINGS: tuple[Setting, ...] = (
         "asks every 5 s instead.",
     ),
     Setting(
+        "LIVE_STREAMS_PER_DEVICE",
+        3,
+        "Hosted, open sheets a household keeps live by push in each server process, for each "
+        "device it has: a stream past them ends the household's own oldest (that sheet then "
+        "asks every 5 s), never another household's.",
+    ),
+    Setting(
+        "LIVE_STREAMS_PER_SPECTATOR_LINK",
+        3,
+        "Hosted, spectator pages of one link kept live by push in each server process: a "
+        "stream past them ends the link's own oldest.",
+    ),
+    Setting(
         "LIVE_STREAM_SECONDS",
         600,
         "How long one open sheet's stream of changes lasts before the browser opens another "

@@ -38,7 +38,13 @@ from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 
 from scorekeeper.rules import GameState, Rules
-from scorekeeper.store.changes import GameChanges, GameKey, mark_changed, take_changed
+from scorekeeper.store.changes import (
+    GameChanges,
+    GameKey,
+    mark_changed,
+    take_changed,
+    take_revoked,
+)
 from scorekeeper.store.errors import (
     GameNotFound,
     InvalidPlayers,
@@ -463,13 +469,17 @@ class Store:
                     if connection is None:
                         with self.engine.begin() as pooled:
                             take_changed(pooled)  # marks left by a transaction that failed
+                            take_revoked(pooled)
                             done = work(pooled)
                             moved = self._watched_versions(pooled)
+                            revoked = take_revoked(pooled)
                     else:
                         with connection.begin():
                             take_changed(connection)
+                            take_revoked(connection)
                             done = work(connection)
                             moved = self._watched_versions(connection)
+                            revoked = take_revoked(connection)
                     break
                 except OperationalError as error:
                     if attempt == WRITE_ATTEMPTS or not _must_retry(error):
@@ -482,6 +492,9 @@ class Store:
         # does not hold it up.
         if moved:
             self.changes.moved(moved)
+        if revoked and self.changes is not None:
+            # This process's streams at once; on PostgreSQL the others hear the NOTIFY.
+            self.changes.revoked(revoked)
         return done
 
     def _watched_versions(self, connection: Connection) -> dict[GameKey, GameVersion | None]:
