@@ -117,18 +117,22 @@ class Attack:
             thread.join(timeout=60)
 
 
-def _sign_up(address: tuple[str, int], database_url: str, games: int) -> tuple[Client, list[int]]:
+def sign_up(
+    address: tuple[str, int], database_url: str, name: str, games: int
+) -> tuple[Client, list[int]]:
+    """A household signed up through the server's own form on one device (its client), and
+    `games` games of its own made in the database."""
     tablet = Client(address)
     page = tablet.get("/household/new")
     answer = tablet.post(
         "/household/new",
-        {"csrf_token": csrf_token_in(page.text), "name": "Les Autres", "passphrase": PASSPHRASE},
+        {"csrf_token": csrf_token_in(page.text), "name": name, "passphrase": PASSPHRASE},
     )
     if answer.status != 303:
         raise RuntimeError(f"sign-up answered {answer.status}")
     store = Store(database_url)
     try:
-        household = find_household(store, "Les Autres").id
+        household = find_household(store, name).id
         made = [start_game(store, Rules(), PLAYERS, household=household) for _ in range(games)]
     finally:
         store.dispose()
@@ -161,7 +165,7 @@ def _play(tablet: Client, games: list[int], seconds: float) -> Phase:
 
 
 def _phases(address, database_url: str, seconds: float, connections: int) -> list[Phase]:
-    tablet, games = _sign_up(address, database_url, games=60)
+    tablet, games = sign_up(address, database_url, "Les Autres", games=60)
     results = []
     for name, opening in (("idle", None), ("slow headers", HEADER), ("slow bodies", BODY_HEAD)):
         attack = Attack(address, connections, opening) if opening else contextlib.nullcontext()
