@@ -28,6 +28,7 @@ import fcntl
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections import OrderedDict
@@ -121,6 +122,10 @@ def build_spreads_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_doub
 
         strategy = load(rules, instance_dir)
         load_or_build_spreads(rules, strategy.tables["free"], instance_dir, progress)
+
+
+class BuildStopped(Exception):
+    """A build process ended by SIGTERM: the server stops, and ends its builds with it."""
 
 
 class Strategies:
@@ -297,6 +302,10 @@ class Strategies:
                         with self.lock:
                             self.building[rules] = 0.0
                         self._build(rules, self.spreads_worker)
+        except BuildStopped:
+            # The server is stopping (multiprocessing ends its build processes with SIGTERM
+            # at exit): the next start builds what is still missing; no error to report.
+            logger.info("the advisor's build stopped with the server")
         except Exception:
             # A failed build (a full disk, say) is retried by the next request that asks.
             logger.exception("the advisor's table could not be built")
@@ -318,6 +327,8 @@ class Strategies:
             process.join(POLL_SECONDS)
             with self.lock:
                 self.building[rules] = done.value
+        if process.exitcode == -signal.SIGTERM:
+            raise BuildStopped(rules)
         if process.exitcode != 0:
             raise RuntimeError(f"the build process ended with code {process.exitcode}")
         self._forget_old_files()

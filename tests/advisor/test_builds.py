@@ -2,6 +2,9 @@
 number kept in memory and on disk. The worker here solves only the end of a game."""
 
 import fcntl
+import logging
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -69,6 +72,12 @@ def workers(**others):
 
 def failing_worker(rules, instance_dir, done):
     raise SystemExit(3)
+
+
+def stopped_worker(rules, instance_dir, done):
+    """Ended by SIGTERM, as multiprocessing ends a build process when the server exits."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(30)
 
 
 def _wait_built(strategies, rules_list, seconds=180):
@@ -151,6 +160,20 @@ def test_a_failed_build_is_forgotten_and_asked_again(tmp_path):
     assert strategies.build(Rules(), household=1)
     assert strategies.progress(Rules()) == pytest.approx(0)
     _wait_built(strategies, [Rules()])
+
+
+def test_a_build_stopped_with_the_server_is_no_error(tmp_path, caplog):
+    """Ctrl-C during a build: no error and no traceback in the server's output; a build
+    that fails is still one."""
+    for worker, an_error in ((stopped_worker, False), (failing_worker, True)):
+        caplog.clear()
+        strategies = Strategies(str(tmp_path), worker=worker)
+        with caplog.at_level(logging.INFO, logger="scorekeeper.advisor.builds"):
+            assert strategies.build(Rules(), household=1)
+            _wait_built(strategies, [Rules()])
+        errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
+        assert bool(errors) is an_error, worker.__name__
+        assert strategies.get(Rules()) is None
 
 
 def test_households_take_turns_for_their_builds(tmp_path):
