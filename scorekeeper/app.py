@@ -174,6 +174,11 @@ def create_app(
     app.config.update(config)
     config_module.check_time_zone(app.config["BABEL_DEFAULT_TIMEZONE"])
     served_host = config_module.external_host(app.config)
+    if config_module.served_over_https(app.config):
+        # Devices open the server over HTTPS: its cookies (the session, which holds the CSRF
+        # token, and the device's remember-me) must never travel in clear.
+        app.config["SESSION_COOKIE_SECURE"] = True
+        app.config["REMEMBER_COOKIE_SECURE"] = True
     if app.config["HOUSEHOLDS"] and app.config["TRUSTED_HOSTS"] is None:
         # Hosted, the server answers for the address its links name, and no other.
         app.config["TRUSTED_HOSTS"] = [served_host]

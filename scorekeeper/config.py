@@ -118,6 +118,19 @@ SETTINGS: tuple[Setting, ...] = (
         "asks every 5 s instead.",
     ),
     Setting(
+        "LIVE_STREAMS_PER_DEVICE",
+        3,
+        "Hosted, open sheets a household keeps live by push in each server process, for each "
+        "device it has: a stream past them ends the household's own oldest (that sheet then "
+        "asks every 5 s), never another household's.",
+    ),
+    Setting(
+        "LIVE_STREAMS_PER_SPECTATOR_LINK",
+        3,
+        "Hosted, spectator pages of one link kept live by push in each server process: a "
+        "stream past them ends the link's own oldest.",
+    ),
+    Setting(
         "LIVE_STREAM_SECONDS",
         600,
         "How long one open sheet's stream of changes lasts before the browser opens another "
@@ -196,7 +209,8 @@ SETTINGS: tuple[Setting, ...] = (
         None,
         "The address devices open, scheme://host[:port] (https://yams.example): join and "
         "spectator links and their QR codes are built from it. Required when HOUSEHOLDS "
-        "= True; at home, when not set, the address each page was asked on.",
+        "= True; at home, when not set, the address each page was asked on. When it is "
+        "https, the session and device cookies are sent over HTTPS only (Secure).",
     ),
     Setting(
         "TRUSTED_HOSTS",
@@ -206,12 +220,23 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("SESSION_COOKIE_SAMESITE", "Lax", "The session cookie's SameSite."),
     Setting(
+        "SESSION_COOKIE_SECURE",
+        False,
+        "The session cookie (which holds the CSRF token) only over HTTPS: True by itself "
+        "when EXTERNAL_URL is https.",
+    ),
+    Setting(
         "REMEMBER_COOKIE_DURATION",
         timedelta(days=400),
         "Hosted, how long a device stays joined without coming back.",
     ),
     Setting("REMEMBER_COOKIE_HTTPONLY", True, "The device cookie is out of scripts' reach."),
     Setting("REMEMBER_COOKIE_SAMESITE", "Lax", "The device cookie's SameSite."),
+    Setting(
+        "REMEMBER_COOKIE_SECURE",
+        False,
+        "The device cookie only over HTTPS: True by itself when EXTERNAL_URL is https.",
+    ),
     # Printing.
     Setting("PDF_WORKERS", 2, "Processes that draw PDFs, outside the request threads."),
     Setting(
@@ -238,6 +263,14 @@ SETTINGS: tuple[Setting, ...] = (
         "about 70 MiB) in the background with the server (each gunicorn worker), so that "
         "the first print, import or passphrase after a start does not wait about 1 s for it; "
         "False: at the first of those jobs, and its memory only then.",
+    ),
+    Setting(
+        "ADVISOR_TABLES_AHEAD",
+        True,
+        "Build the Conseil's tables before they are asked for, in the background at a low "
+        "priority: a new game's missing ones as soon as it is created, and classique's and "
+        "Yatzy's after the server starts (one process of it), so that the first Conseil of "
+        "a game answers at once; False: at the first Conseil asked.",
     ),
     # Heavy work shared fairly: worker processes and threads, households in turn.
     Setting(
@@ -293,6 +326,11 @@ def check_time_zone(name: str) -> None:
         raise SettingError(
             f"BABEL_DEFAULT_TIMEZONE: unknown time zone {name!r} (try 'Europe/Paris')"
         )
+
+
+def served_over_https(config: dict[str, Any]) -> bool:
+    """Whether EXTERNAL_URL says devices open the server over HTTPS."""
+    return urlsplit(str(config["EXTERNAL_URL"] or "")).scheme == "https"
 
 
 def external_host(config: dict[str, Any]) -> str | None:

@@ -87,3 +87,7 @@ def post_worker_init(worker):
         from scorekeeper.workers import start_fork_server
 
         start_fork_server()
+    # The Conseil's tables of classique and Yatzy, if missing: one worker builds them.
+    from scorekeeper.web.advice import build_ahead_at_start
+
+    build_ahead_at_start(worker.wsgi)

@@ -42,7 +42,8 @@ class LiveServer:
     """`scorekeeper serve --host 127.0.0.1` in a child process; a context manager that
     always kills it on exit. `command` replaces the serve command line, "{port}" in it
     standing for the free port found (see bench/load.py). The server uses the database
-    `database_url`, else the instance folder's own, whatever the environment says."""
+    `database_url`, else the instance folder's own, whatever the environment says. It
+    builds no Conseil table ahead unless `tables_ahead`: seconds of a core at each start."""
 
     def __init__(
         self,
@@ -50,9 +51,12 @@ class LiveServer:
         log: Path,
         command: list[str] | None = None,
         database_url: str | None = None,
+        tables_ahead: bool = False,
     ) -> None:
         self.log = log
         self.database_url = database_url
+        if not tables_ahead:
+            no_tables_ahead(instance)
         self.port = free_port()
         command = command or [sys.executable, "-c", SERVE_CODE, *serve_arguments(instance)]
         self.command = [part.replace("{port}", str(self.port)) for part in command]
@@ -98,6 +102,15 @@ class LiveServer:
 
     def __exit__(self, *exc_info) -> None:
         self.kill()
+
+
+def no_tables_ahead(instance: Path) -> None:
+    """The instance's config.py, with the Conseil's tables built only when asked for."""
+    config = instance / "config.py"
+    instance.mkdir(parents=True, exist_ok=True)
+    said = config.read_text(encoding="utf-8") if config.exists() else ""
+    if "ADVISOR_TABLES_AHEAD" not in said:
+        config.write_text(f"{said}\nADVISOR_TABLES_AHEAD = False\n", encoding="utf-8")
 
 
 class HeldConnections:

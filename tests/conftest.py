@@ -9,6 +9,7 @@ import os
 
 import pytest
 
+from scorekeeper import config as config_module
 from scorekeeper.app import DATABASE_URL_ENV
 from scorekeeper.store import Store
 from tests.support import advisor_tables
@@ -104,6 +105,19 @@ def _database_from_the_test_setting(request, monkeypatch):
     monkeypatch.delenv(DATABASE_URL_ENV, raising=False)
     if ON_POSTGRESQL and "tmp_path" in request.fixturenames:
         monkeypatch.setenv(DATABASE_URL_ENV, request.getfixturevalue("database_url"))
+
+
+@pytest.fixture(autouse=True)
+def _no_tables_built_ahead(monkeypatch):
+    """The apps the tests make build no Conseil table before it is asked for: each game
+    created would start a real build, seconds of a core. The tests of that setting turn it
+    on (tests/web/test_tables_ahead.py)."""
+    defaults = config_module.defaults
+    monkeypatch.setattr(
+        config_module,
+        "defaults",
+        lambda instance: {**defaults(instance), "ADVISOR_TABLES_AHEAD": False},
+    )
 
 
 @pytest.fixture

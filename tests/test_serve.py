@@ -176,3 +176,57 @@ def test_serve_starts_the_fork_server_at_the_first_print_by_default(tmp_path, da
         with urlopen(f"http://{host}:{port}/sheets/blank.pdf?paper=a4", timeout=300) as pdf:
             assert pdf.status == 200
         assert len(fork_servers(server.process.pid)) == 1
+
+
+def builds_of(pid: int) -> set[int]:
+    """The Conseil's build processes below ``pid`` (started by multiprocessing's spawn)."""
+    found = set()
+    for child in running(descendants(pid)):
+        try:
+            command = open(f"/proc/{child}/cmdline").read()
+        except OSError:
+            continue
+        if "spawn_main" in command:
+            found.add(child)
+    return found
+
+
+def niced(pid: int) -> bool:
+    try:
+        return os.getpriority(os.PRIO_PROCESS, pid) == WORKER_NICENESS
+    except ProcessLookupError:
+        return False
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the processes from /proc")
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "killed"])
+def test_the_tables_built_ahead_end_with_the_server(tmp_path, database_url, stop):
+    """After its start, the server builds classique's table ahead, at the workers' priority,
+    and queues a new game's (Triple, not built ahead); stopped or killed, it leaves none of
+    those builds running. Stopped within a second of the build: it never needs to finish."""
+    from testing.live import Client, Sheet
+    from testing.samples import new_game_form
+
+    server = LiveServer(
+        tmp_path / "instance", tmp_path / "server.log", database_url=database_url, tables_ahead=True
+    )
+    with server:
+        tablet = Client(server.base)
+        token = Sheet.read(tablet.get("/games/new").text).csrf_token
+        form = {**new_game_form(["Mag", "Alix"], preset="triple"), "csrf_token": token}
+        assert tablet.post("/games/new", form).status == 303
+        # A build lowers its priority first thing, once its process has started.
+        deadline = time.monotonic() + READY_WITHIN_SECONDS
+        while not any(niced(pid) for pid in builds_of(server.process.pid)):
+            assert time.monotonic() < deadline, "no build at a low priority after the start"
+            time.sleep(0.05)
+        started = descendants(server.process.pid)
+        server.process.send_signal(stop)
+        server.process.wait(timeout=30)
+        deadline = time.monotonic() + GONE_WITHIN_SECONDS
+        while running(started) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = running(started)
+        for pid in left:  # never leave them to the next tests
+            os.kill(pid, signal.SIGKILL)
+    assert left == set(), f"left running after {stop.name}"

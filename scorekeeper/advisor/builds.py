@@ -13,6 +13,11 @@ Where the chances to win are computed (``winning.has_win_chances``), the same tu
 builds the table's *spreads* (the moments of the points to come, tens of seconds), in a
 second worker process: the Conseil is there as soon as its table is, « Pour gagner » once
 the spreads are. One ``WinChances`` per rule set is kept beside its strategy, bounded too.
+
+Built ahead, the first Conseil of a game answers at once: a new game's missing tables are
+queued as soon as it is created (web/advice.py), and after a start the tables of the rule
+sets most played (``build_ahead``), one process of the server doing it for all of them.
+While a build runs, ``remaining`` tells how long it should still take, from its pace.
 """
 
 from __future__ import annotations
@@ -23,13 +28,15 @@ import fcntl
 import logging
 import multiprocessing
 import os
+import signal
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, has_win_chances
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, has_win_chances, tables_saved
 from scorekeeper.fairness import FairQueue
 from scorekeeper.rules.options import Rules
 from scorekeeper.workers import end_with, lower_priority
@@ -49,6 +56,16 @@ KEPT_ON_DISK = 16
 # How often the watching thread reads the worker's progress.
 POLL_SECONDS = 0.2
 LOCK_FILE = "advisor-build.lock"
+# Held by the one process of a server (gunicorn runs several) that builds ahead after a start.
+AHEAD_LOCK_FILE = "advisor-ahead.lock"
+# Who asks for the builds made ahead after a start, in the fair queue beside the households.
+AHEAD = "built ahead"
+# The rule sets built ahead after a start: classique and Yatzy, the games most played (la
+# vache plays on the classique table).
+AHEAD_RULES = (Rules(), Rules.from_dict({"preset": "yatzy"}))
+# The share of a build done before its pace tells the time left: before that, the start of
+# the process (numpy imported) weighs too much in it.
+PACE_AFTER_SHARE = 0.02
 # glibc's mallopt parameters, and what the build's arrays need: tens of megabytes.
 M_TRIM_THRESHOLD = -1
 M_MMAP_THRESHOLD = -3
@@ -92,6 +109,7 @@ def build_spreads_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_doub
     """The body of the worker process that builds the spreads of a table already built (the
     chances to win need them), publishing the share of states done in ``done``."""
     lower_priority()
+    end_with(os.getppid())
     reuse_freed_memory()
     with open(Path(instance_dir) / LOCK_FILE, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -104,6 +122,10 @@ def build_spreads_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_doub
 
         strategy = load(rules, instance_dir)
         load_or_build_spreads(rules, strategy.tables["free"], instance_dir, progress)
+
+
+class BuildStopped(Exception):
+    """A build process ended by SIGTERM: the server stops, and ends its builds with it."""
 
 
 class Strategies:
@@ -127,6 +149,8 @@ class Strategies:
         self.chances_loaded: OrderedDict[Rules, WinChances] = OrderedDict()
         # Rule sets waiting or being built, with the share of states solved.
         self.building: dict[Rules, float] = {}
+        # When the process of each build under way started (its pace tells the time left).
+        self.started: dict[Rules, float] = {}
         self.lock = threading.Lock()
         # One build at a time; the households that asked take turns.
         self.queue = FairQueue(places=1)
@@ -137,8 +161,10 @@ class Strategies:
             if rules in self.loaded:
                 self.loaded.move_to_end(rules)
                 return self.loaded[rules]
-            if rules in self.building:
-                return None
+            building = rules in self.building
+        # A build under way may be that of the spreads, once the table is saved.
+        if building and not tables_saved(rules, self.instance_path, with_chances=False):
+            return None
         return self._load(rules)
 
     def chances(self, rules: Rules) -> WinChances | None:
@@ -152,18 +178,59 @@ class Strategies:
                 return None
         return self._load_chances(rules)
 
-    def build(self, rules: Rules, *, household: Hashable, with_chances: bool = True) -> bool:
+    def build(
+        self, rules: Rules, *, household: Hashable, with_chances: bool = True, ahead: bool = False
+    ) -> bool:
         """Queue a build of these rules' table, then of its spreads where the chances to
         win need them (unless ``with_chances`` is False: a game of one player), in
-        ``household``'s turn; False when it is queued or being built already."""
+        ``household``'s turn; False when it is queued or being built already.
+
+        ``ahead``: built before anyone asks, by what is saved in the folder alone (the
+        server then imports no numpy for it); else the tables saved are read first, and a
+        damaged file is built again."""
         with self.lock:
             if rules in self.building:
                 return False
             self.building[rules] = 0.0
         threading.Thread(
-            target=self._build_in_turn, args=(rules, household, with_chances), daemon=True
+            target=self._build_in_turn, args=(rules, household, with_chances, ahead), daemon=True
         ).start()
         return True
+
+    def build_ahead(self, rule_sets: Sequence[Rules] = AHEAD_RULES) -> threading.Thread:
+        """Build the tables of ``rule_sets`` that are missing, in the background and in the
+        fair queue's turn (every table first, then their spreads: the Conseil needs only
+        the table); done by one process of the instance at a time, the others skip it."""
+        thread = threading.Thread(
+            target=self._ahead, args=(tuple(rule_sets),), name="advisor-ahead", daemon=True
+        )
+        thread.start()
+        return thread
+
+    def _ahead(self, rule_sets: tuple[Rules, ...]) -> None:
+        Path(self.instance_path).mkdir(parents=True, exist_ok=True)
+        with open(Path(self.instance_path) / AHEAD_LOCK_FILE, "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return  # another process of this server builds them
+            for with_chances in (False, True):
+                for rules in rule_sets:
+                    if tables_saved(rules, self.instance_path, with_chances=with_chances):
+                        continue
+                    self.build(rules, household=AHEAD, with_chances=with_chances, ahead=True)
+                    while self.progress(rules) is not None:
+                        time.sleep(POLL_SECONDS)
+
+    def remaining(self, rules: Rules) -> float | None:
+        """The seconds the build of these rules should still take (its part under way, the
+        table or its spreads), from its pace so far; None while it waits for another build,
+        has only just started, or when none is queued."""
+        with self.lock:
+            done, started = self.building.get(rules), self.started.get(rules)
+        if done is None or started is None or done < PACE_AFTER_SHARE:
+            return None
+        return (time.monotonic() - started) * (1 - done) / done
 
     def progress(self, rules: Rules) -> float | None:
         """The share of the build done (0 while it waits for another one), or None when no
@@ -212,24 +279,40 @@ class Strategies:
                 self.chances_loaded.popitem(last=False)
         return chances
 
-    def _build_in_turn(self, rules: Rules, household: Hashable, with_chances: bool) -> None:
+    def _build_in_turn(
+        self, rules: Rules, household: Hashable, with_chances: bool, ahead: bool
+    ) -> None:
         """A waiting build's thread: the build, in the household's turn."""
         try:
             with self.queue.place(household):
-                if self._load(rules) is None:  # another process may have built it meanwhile
+                # Another process may have built it meanwhile.
+                if ahead:
+                    missing = not tables_saved(rules, self.instance_path, with_chances=False)
+                else:
+                    missing = self._load(rules) is None
+                if missing:
                     self._build(rules, self.worker)
                 # The spreads once the table is there, in the same turn.
-                wanted = with_chances and has_win_chances(rules)
-                if wanted and self.get(rules) and not self._load_chances(rules):
-                    with self.lock:
-                        self.building[rules] = 0.0
-                    self._build(rules, self.spreads_worker)
+                if with_chances and has_win_chances(rules):
+                    if ahead:
+                        missing = not tables_saved(rules, self.instance_path, with_chances=True)
+                    else:
+                        missing = self.get(rules) is not None and not self._load_chances(rules)
+                    if missing:
+                        with self.lock:
+                            self.building[rules] = 0.0
+                        self._build(rules, self.spreads_worker)
+        except BuildStopped:
+            # The server is stopping (multiprocessing ends its build processes with SIGTERM
+            # at exit): the next start builds what is still missing; no error to report.
+            logger.info("the advisor's build stopped with the server")
         except Exception:
             # A failed build (a full disk, say) is retried by the next request that asks.
             logger.exception("the advisor's table could not be built")
         finally:
             with self.lock:
                 del self.building[rules]
+                self.started.pop(rules, None)
 
     def _build(self, rules: Rules, worker: Callable) -> None:
         context = multiprocessing.get_context("spawn")  # no copy of the server's threads
@@ -237,14 +320,17 @@ class Strategies:
         process = context.Process(
             target=worker, args=(rules, self.instance_path, done), daemon=True
         )
+        with self.lock:
+            self.started[rules] = time.monotonic()
         process.start()
         while process.is_alive():
             process.join(POLL_SECONDS)
             with self.lock:
                 self.building[rules] = done.value
+        if process.exitcode == -signal.SIGTERM:
+            raise BuildStopped(rules)
         if process.exitcode != 0:
             raise RuntimeError(f"the build process ended with code {process.exitcode}")
-        self._load(rules)
         self._forget_old_files()
 
     def _forget_old_files(self) -> None:

@@ -12,14 +12,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import comb
-from pathlib import Path
 
 import numpy as np
 
 from scorekeeper.advisor.policy import Keeps, TurnPolicy
 from scorekeeper.advisor.solver import UPPER_CAP, YAMS_BONUS, YAMS_POINTS, SheetIndex, States
 from scorekeeper.advisor.strategy import _save as save_table
-from scorekeeper.advisor.tables import cache_path
+from scorekeeper.advisor.tables import spreads_path
 from scorekeeper.rules.game import GameState
 from scorekeeper.rules.options import Rules
 from scorekeeper.rules.scoring import is_variable
@@ -429,12 +428,6 @@ def build_spreads(
             fourth - 4 * mean * third + 6 * mean**2 * second - 3 * mean**4,
         ]
     )
-
-
-def spreads_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
-    """The spreads' file, beside the free column's table (same name with ``-spreads``)."""
-    table = cache_path(rules, instance_dir, "free")
-    return table.with_name(f"{table.stem}-spreads{table.suffix}")
 
 
 def load_spreads(

@@ -130,3 +130,19 @@ def cache_path(rules: Rules, instance_dir: str | os.PathLike, kind: str | None =
     options = json.dumps(table_options(rules, kind or rules.columns[0]), sort_keys=True)
     digest = hashlib.sha256(options.encode()).hexdigest()
     return Path(instance_dir) / CACHE_GLOB.replace("*", digest[:16])
+
+
+def spreads_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
+    """The spreads' file, beside the free column's table (same name with ``-spreads``)."""
+    table = cache_path(rules, instance_dir, "free")
+    return table.with_name(f"{table.stem}-spreads{table.suffix}")
+
+
+def tables_saved(rules: Rules, instance_dir: str | os.PathLike, *, with_chances: bool) -> bool:
+    """Whether the files of every table these rules need are in the instance folder (their
+    spreads too where ``with_chances`` and the rules have chances to win), read from the
+    folder alone: the server learns it without numpy."""
+    paths = [cache_path(rules, instance_dir, kind) for kind in rules.columns]
+    if with_chances and has_win_chances(rules):
+        paths.append(spreads_path(rules, instance_dir))
+    return all(path.exists() for path in paths)

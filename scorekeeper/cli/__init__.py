@@ -138,6 +138,9 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         from scorekeeper.workers import start_fork_server
 
         start_fork_server()
+    from scorekeeper.web.advice import build_ahead_at_start
+
+    build_ahead_at_start(app)  # the first Conseil of a classique or Yatzy game at once
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")

@@ -69,7 +69,8 @@ def _line(data: dict) -> str:
 def export_command(game_id: int | None, instance: Path | None, household_name: str | None) -> None:
     """Print every game (or one) as a JSON array of game documents.
 
-    Each document is the `replay` format plus id, status, created_at and finished_at:
+    Each document is the `replay` format plus id, status, created_at,
+    started_at and finished_at:
     `scorekeeper import` reads it back, here or on another computer.
     """
     if instance is not None and not instance.is_dir():

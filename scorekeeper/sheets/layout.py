@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scorekeeper.rules import RuleError, Rules
-from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import UPPER_BOXES, rules_from_query
@@ -244,35 +243,6 @@ def footnotes(rules: Rules) -> tuple[Hint, ...]:
             )
         )
     return tuple(notes)
-
-
-def bonus_result(column: Column) -> Hint | None:
-    """What the upper bonus row says once the column's upper section is complete: the bonus
-    won (« +35 ✓ ») or by how much it was missed; None while it can still change. Short
-    enough for the narrowest column of the screen or the paper, never wrapped."""
-    if not column.upper_complete:
-        return None
-    if column.upper_bonus:
-        return Hint(N_("+%(points)d ✓"), {"points": column.upper_bonus})
-    return Hint(N_("manqué de %(points)d"), {"points": column.bonus_missing})
-
-
-def bonus_pace(column: Column) -> Hint | None:
-    """The upper section's pace beside the shortfall, against three of each face, in a word
-    (« avance +3 », « retard −4 »): a bare « (+3) » read as points to add. None before the
-    first upper box, or once the section is complete (bonus_result says it then)."""
-    if not column.upper_started or column.upper_complete:
-        return None
-    balance = column.bonus_balance
-    if balance > 0:
-        return Hint(N_("avance +%(points)d"), {"points": balance})
-    if balance < 0:
-        return Hint(N_("retard −%(points)d"), {"points": -balance})
-    return Hint(N_("à jour"), {})
-
-
-# The pace explained in a sentence: a tap on it, its tooltip and screen readers.
-PACE_EXPLAINED = N_("Prime du haut : %(pace)s sur le rythme de trois de chaque face.")
 
 
 def _page_mm(paper: Paper, landscape: bool) -> tuple[float, float]:

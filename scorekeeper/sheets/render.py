@@ -1,9 +1,11 @@
-"""The drawing of a PDF by WeasyPrint: what the PDF workers run, away from the request threads.
+"""The drawing of a PDF by WeasyPrint (and of the result card's PNG from its PDF, by
+PDFium): what the PDF workers run, away from the request threads.
 
-The only module of the package that imports WeasyPrint (with the fetcher): the server loads it
-in its worker processes, never in its own.
+The only module of the package that imports WeasyPrint and PDFium (with the fetcher): the
+server loads them in its worker processes, never in its own.
 """
 
+import io
 from pathlib import Path
 
 import pydyf
@@ -24,6 +26,27 @@ def render_pdf(html: str, static_folder: str | Path, copies: int = 1) -> bytes:
     if copies == 1:
         return document.write_pdf()
     return document.write_pdf(finisher=_repeat_pages(copies))
+
+
+# CSS pixels to PDF points: 96 of one to 72 of the other in an inch.
+POINTS_PER_PIXEL = 72 / 96
+
+
+def render_png(html: str, static_folder: str | Path, width_px: int) -> bytes:
+    """The first page of ``html``'s PDF as a PNG ``width_px`` wide (a page that is
+    ``width_px`` CSS pixels wide is drawn at one PNG pixel per CSS pixel)."""
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(render_pdf(html, static_folder))
+    try:
+        page = pdf[0]
+        scale = width_px / page.get_width()
+        image = page.render(scale=scale).to_pil()
+    finally:
+        pdf.close()
+    png = io.BytesIO()
+    image.save(png, format="PNG")
+    return png.getvalue()
 
 
 def _repeat_pages(copies: int):

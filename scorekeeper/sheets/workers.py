@@ -35,6 +35,22 @@ class PdfWorkers(Workers):
         except (Busy, WorkerFailed):
             raise PrintersBusy from None
 
+    def render_png(
+        self, html: str, static_folder: str | Path, width_px: int, *, household: Hashable
+    ) -> bytes:
+        """The PNG of ``html``'s first page, ``width_px`` wide, drawn by a worker in
+        ``household``'s turn (see render.render_png); PrintersBusy when there is no place."""
+        try:
+            return self.run(household, _render_png, html, str(static_folder), width_px)
+        except (Busy, WorkerFailed):
+            raise PrintersBusy from None
+
+
+def _render_png(html: str, static_folder: str, width_px: int) -> bytes:
+    from scorekeeper.sheets.render import render_png
+
+    return render_png(html, static_folder, width_px)
+
 
 def _render(html: str, static_folder: str, copies: int) -> bytes:
     from scorekeeper.sheets.render import render_pdf

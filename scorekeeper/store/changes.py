@@ -18,6 +18,11 @@ idle sheet costs nothing.
 
 A watcher is woken at most once per change and never misses one: it counts the changes it
 has seen, so a change between its start and its first wait wakes it at once.
+
+Fair seats: a watcher may hold a seat of a group (its household's, or its spectator link's)
+that has at most `seats` of them in this process; a new one past that ends the group's own
+oldest, never another group's. A device removed or a spectator link revoked ends the
+watchers it holds in every process (`revoked`, heard through the same channel).
 """
 
 from __future__ import annotations
@@ -36,10 +41,14 @@ from scorekeeper.store.records import GameVersion
 
 log = logging.getLogger(__name__)
 
-# PostgreSQL's channel for the changed games; a payload is "<household>:<game>".
+# PostgreSQL's channel for the changed games; a payload is "<household>:<game>", or
+# "device:<id>" / "link:<game>" for a device removed / a spectator link revoked.
 CHANNEL = "scorekeeper_games"
+# What a watcher may be held by, besides its household: a device, or a game's spectator link.
+DEVICE, LINK = "device", "link"
 # Where a transaction keeps the games it changed until it commits (the connection's info).
 _CHANGED = "scorekeeper.changed_games"
+_REVOKED = "scorekeeper.revoked_holders"
 # How long the listener waits before it opens a broken connection again.
 RECONNECT_SECONDS = 1.0
 
@@ -55,6 +64,18 @@ def mark_changed(connection: Connection, game_id: int, *, household: int) -> Non
         connection.execute(select(func.pg_notify(CHANNEL, f"{household}:{game_id}")))
 
 
+def mark_revoked(connection: Connection, kind: str, ident: int) -> None:
+    """Say, within a write's transaction, that the device (DEVICE) or the game's spectator
+    link (LINK) `ident` holds no stream any more, in any process once it commits."""
+    connection.info.setdefault(_REVOKED, set()).add((kind, ident))
+    if connection.dialect.name == "postgresql":
+        connection.execute(select(func.pg_notify(CHANNEL, f"{kind}:{ident}")))
+
+
+def take_revoked(connection: Connection) -> set[tuple[str, int]]:
+    return connection.info.pop(_REVOKED, set())
+
+
 def take_changed(connection: Connection) -> set[GameKey]:
     """The games a transaction on this connection marked changed, forgotten from it."""
     return connection.info.pop(_CHANGED, set())
@@ -66,6 +87,26 @@ class TooManyWatchers(Exception):
 
 class Stopped(Exception):
     """The server is stopping: every watcher ends."""
+
+
+class Ended(Exception):
+    """This watcher ends: its seat went to a newer one of its group (`revoked` False), or
+    its device was removed or its spectator link revoked (`revoked` True)."""
+
+    def __init__(self, revoked: bool) -> None:
+        super().__init__("revoked" if revoked else "seat taken")
+        self.revoked = revoked
+
+
+@dataclass(eq=False)
+class Seat:
+    """Who holds a watcher: its group (the household's streams, or a spectator link's),
+    the device or link it came through, and why it ended (None while it runs)."""
+
+    group: tuple[str, int]
+    holders: frozenset[tuple[str, int]]
+    watched: _Watched | None = None
+    ended: Ended | None = None
 
 
 @dataclass
@@ -82,26 +123,37 @@ class _Watched:
 class Watcher:
     """One open sheet's view of its game; `GameChanges.watch` makes it, `close()` ends it."""
 
-    def __init__(self, hub: GameChanges, key: GameKey, watched: _Watched) -> None:
+    def __init__(
+        self, hub: GameChanges, key: GameKey, watched: _Watched, seat: Seat | None
+    ) -> None:
         self._hub = hub
         self.key = key
         self._watched = watched
         self._seen = watched.changes
+        self._seat = seat
         self.first: GameVersion | None = None
         # Forgotten when closed, or else when dropped: a response never sent (a client that
         # went before its first byte) must not keep its place among the LIVE_STREAMS.
-        self.close = weakref.finalize(self, hub._forget, key)
+        self.close = weakref.finalize(self, hub._forget, key, seat)
 
     def wait(self, timeout: float) -> GameVersion | None | bool:
         """The game's version after the next change (None: the game is gone), or False when
-        `timeout` seconds passed without one. Raises Stopped when the server stops."""
-        watched = self._watched
+        `timeout` seconds passed without one. Raises Stopped when the server stops, Ended
+        when the watcher's seat was taken back."""
+        watched, seat = self._watched, self._seat
         with watched.changed:
             watched.changed.wait_for(
-                lambda: self._hub.stopped or watched.changes != self._seen, timeout
+                lambda: (
+                    self._hub.stopped
+                    or watched.changes != self._seen
+                    or (seat is not None and seat.ended is not None)
+                ),
+                timeout,
             )
             if self._hub.stopped:
                 raise Stopped
+            if seat is not None and seat.ended is not None:
+                raise seat.ended
             if watched.changes == self._seen:
                 return False
             self._seen = watched.changes
@@ -128,6 +180,8 @@ class GameChanges:
         self._lock = threading.Lock()
         self._watched: dict[GameKey, _Watched] = {}
         self._count = 0
+        # Each group's seats in this process, the oldest first.
+        self._seats: dict[tuple[str, int], list[Seat]] = {}
         self._listener: threading.Thread | None = None
         self.stopped = False
         _hubs.add(self)
@@ -136,15 +190,30 @@ class GameChanges:
     def watchers(self) -> int:
         return self._count
 
-    def watch(self, game_id: int, *, household: int) -> Watcher:
+    def watch(
+        self,
+        game_id: int,
+        *,
+        household: int,
+        seat: Seat | None = None,
+        seats: int | None = None,
+    ) -> Watcher:
         """Start watching a game of `household`; the watcher's `first` is its version read
         just after (None: no such game), so that no change falls between the two. Raises
-        TooManyWatchers beyond the limit, Stopped once the server stops."""
+        TooManyWatchers beyond the limit, Stopped once the server stops. With a `seat`, its
+        group holds at most `seats` watchers here: its own oldest ends to make room."""
         key = (household, game_id)
+        ending: list[Seat] = []
         with self._lock:
             if self.stopped:
                 raise Stopped
-            if self._count >= self.limit:
+            held = self._seats.setdefault(seat.group, []) if seat is not None else []
+            if seat is not None and seats is not None:
+                # The group's own oldest make room, so that it never needs another's seat.
+                while len(held) >= max(seats, 1):
+                    ending.append(held.pop(0))
+            if self._count - len(ending) >= self.limit:
+                held[:0] = ending  # nothing ended after all
                 raise TooManyWatchers
             watched = self._watched.setdefault(key, _Watched(_UNREAD))
             watched.watchers += 1
@@ -154,7 +223,12 @@ class GameChanges:
                     target=self._listen_forever, name="scorekeeper-listen", daemon=True
                 )
                 self._listener.start()
-            watcher = Watcher(self, key, watched)
+            if seat is not None:
+                seat.watched = watched
+                held.append(seat)
+            watcher = Watcher(self, key, watched, seat)
+        for old in ending:
+            self._end(old, Ended(revoked=False))
         try:
             first = self._read_version(game_id, household=household)
         except BaseException:
@@ -166,8 +240,30 @@ class GameChanges:
         watcher.first = first
         return watcher
 
-    def _forget(self, key: GameKey) -> None:
+    def _end(self, seat: Seat, why: Ended) -> None:
+        if seat.watched is None:
+            return
+        with seat.watched.changed:
+            if seat.ended is None:
+                seat.ended = why
+            seat.watched.changed.notify_all()
+
+    def revoked(self, holders: Iterable[tuple[str, int]]) -> None:
+        """These devices or spectator links hold no stream any more: end theirs here."""
+        gone = set(holders)
         with self._lock:
+            ending = [seat for held in self._seats.values() for seat in held if seat.holders & gone]
+        for seat in ending:
+            self._end(seat, Ended(revoked=True))
+
+    def _forget(self, key: GameKey, seat: Seat | None = None) -> None:
+        with self._lock:
+            if seat is not None:
+                held = self._seats.get(seat.group, [])
+                if seat in held:
+                    held.remove(seat)
+                if not held:
+                    self._seats.pop(seat.group, None)
             watched = self._watched.get(key)
             if watched is None:
                 return
@@ -235,8 +331,11 @@ class GameChanges:
             while not self.stopped:
                 # A short timeout, so that a stopping server is not held by its listener.
                 for notice in connection.notifies(timeout=1.0):
-                    household, _sep, game_id = notice.payload.partition(":")
-                    self.changed([(int(household), int(game_id))])
+                    first, _sep, second = notice.payload.partition(":")
+                    if first in (DEVICE, LINK):
+                        self.revoked([(first, int(second))])
+                    else:
+                        self.changed([(int(first), int(second))])
                     if self.stopped:
                         break
         finally:

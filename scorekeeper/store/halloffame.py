@@ -7,8 +7,9 @@ same with a hundred finished games or a hundred thousand.
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import Connection, and_, exists, func, select
 
@@ -69,6 +70,11 @@ class FinishedGame:
     finished_at: datetime
     rules_key: str
     lines: tuple[ResultLine, ...]
+    started_at: datetime | None = None  # None where it is not known (migration 0016)
+
+    @property
+    def length(self) -> timedelta | None:
+        return None if self.started_at is None else self.finished_at - self.started_at
 
 
 @dataclass(frozen=True)
@@ -245,6 +251,35 @@ def records(store: Store, key: str, *, household: int) -> dict[str, Record]:
     return found
 
 
+# The games a rule set's usual length is taken from: its latest, as a family's pace changes.
+USUAL_LENGTH_OVER = 20
+
+
+def latest_lengths_query(key: str, *, household: int):
+    """The start and end of the rule set's latest USUAL_LENGTH_OVER finished games, read
+    from the (household, rules_key, finished_at) index."""
+    return (
+        select(games.c.started_at, results.c.finished_at)
+        .join(games, games.c.id == results.c.game_id)
+        .where(
+            results.c.household_id == household,
+            results.c.rules_key == key,
+            results.c.seat == 0,
+        )
+        .order_by(results.c.finished_at.desc(), results.c.game_id.desc())
+        .limit(USUAL_LENGTH_OVER)
+    )
+
+
+def usual_length(store: Store, key: str, *, household: int) -> timedelta | None:
+    """How long a game of this rule set usually takes: the median length of its latest
+    USUAL_LENGTH_OVER finished games, among those whose start is known; None if none is."""
+    with store.engine.connect() as connection:
+        rows = connection.execute(latest_lengths_query(key, household=household)).all()
+    lengths = [finished - started for started, finished in rows if started is not None]
+    return statistics.median_low(lengths) if lengths else None
+
+
 def finished_count(store: Store, *, household: int) -> int:
     with store.engine.connect() as connection:
         return connection.scalar(
@@ -258,11 +293,16 @@ def _finished_games(connection: Connection, ids: list[int]) -> list[FinishedGame
     rows = connection.execute(
         _lines_query().where(results.c.game_id.in_(ids)).order_by(results.c.rank, results.c.seat)
     ).all()
+    started = dict(
+        connection.execute(select(games.c.id, games.c.started_at).where(games.c.id.in_(ids))).all()
+    )
     lines: dict[int, list[ResultLine]] = {game_id: [] for game_id in ids}
     for row in rows:
         lines[row.game_id].append(ResultLine(*row))
     return [
-        FinishedGame(game_id, found[0].finished_at, found[0].rules_key, tuple(found))
+        FinishedGame(
+            game_id, found[0].finished_at, found[0].rules_key, tuple(found), started.get(game_id)
+        )
         for game_id, found in lines.items()
         if found
     ]

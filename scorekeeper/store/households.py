@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.store.changes import DEVICE, LINK, mark_revoked
 from scorekeeper.store.errors import GameNotFound
 from scorekeeper.store.household_names import (
     HouseholdNameTaken,
@@ -191,18 +192,18 @@ def list_devices(store: Store, household: int) -> list[DeviceRecord]:
 
 
 def remove_device(store: Store, household: int, device_id: int) -> bool:
-    """Sign a device of the household out for good; False when it has no such device."""
-    return bool(
-        store.write(
-            lambda connection: (
-                connection.execute(
-                    delete(devices).where(
-                        devices.c.id == device_id, devices.c.household_id == household
-                    )
-                ).rowcount
-            )
-        )
-    )
+    """Sign a device of the household out for good, its open streams ended in every
+    process; False when it has no such device."""
+
+    def remove(connection: Connection) -> int:
+        removed = connection.execute(
+            delete(devices).where(devices.c.id == device_id, devices.c.household_id == household)
+        ).rowcount
+        if removed:
+            mark_revoked(connection, DEVICE, device_id)
+        return removed
+
+    return bool(store.write(remove))
 
 
 def add_join_link(store: Store, household: int, token: str, expires_at: datetime) -> None:
@@ -279,6 +280,8 @@ def set_spectator_token(store: Store, game_id: int, token: str | None, *, househ
         ).rowcount:
             raise GameNotFound(game_id)
         connection.execute(delete(spectator_links).where(spectator_links.c.game_id == game_id))
+        # The link's streams end, a new link's too: a link handed on is taken back so.
+        mark_revoked(connection, LINK, game_id)
         if token is not None:
             connection.execute(
                 insert(spectator_links).values(token_hash=token_hash(token), game_id=game_id)

@@ -155,6 +155,8 @@ def write_turn(
     # The game as the store now holds it: the write required that nothing changed since
     # `record` was read, so the new log is its log and this entry.
     record = replace(record, entries=(*record.entries, written), updated_at=updated_at)
+    if expected_seq == 0:
+        record = replace(record, started_at=updated_at)
     if after.is_over:
         record = replace(record, status=FINISHED, finished_at=updated_at)
     replays(store).keep(record, after)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from scorekeeper.rules.game import progress
@@ -55,6 +55,17 @@ class GameRecord:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    # When the first entry was written; None where it is not known: games played before it
+    # was kept (migration 0016), and games imported without it.
+    started_at: datetime | None = None
+
+    @property
+    def length(self) -> timedelta | None:
+        """How long the game took, first entry to last: only for a finished game whose
+        start is known."""
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return self.finished_at - self.started_at
 
     @property
     def version(self) -> GameVersion:

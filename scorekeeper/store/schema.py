@@ -87,6 +87,9 @@ games = Table(
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
     Column("finished_at", UTCDateTime, nullable=True),
+    # When its first entry was written: with ``finished_at`` (the last one's), how long the
+    # game took. None before it is played, and for games played before migration 0016.
+    Column("started_at", UTCDateTime, nullable=True),
     # The game this one is the Revanche of: unique, so that a rematch is made once however
     # often (or from however many tablets) Revanche is tapped. No foreign key, as above.
     Column("rematch_of", Integer, nullable=True),
@@ -210,6 +213,15 @@ Index(
     results.c.game_id,
 )
 Index("ix_results_player_time", results.c.player_id, results.c.finished_at, results.c.game_id)
+# A rule set's latest games, for its usual length: a few rows read, however many games
+# (migration 0017).
+Index(
+    "ix_results_rules_time",
+    results.c.household_id,
+    results.c.rules_key,
+    results.c.finished_at,
+    results.c.game_id,
+)
 
 player_stats = Table(
     "player_stats",

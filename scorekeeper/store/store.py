@@ -38,7 +38,13 @@ from sqlalchemy import update as sql_update
 from sqlalchemy.exc import ArgumentError, IntegrityError, OperationalError
 
 from scorekeeper.rules import GameState, Rules
-from scorekeeper.store.changes import GameChanges, GameKey, mark_changed, take_changed
+from scorekeeper.store.changes import (
+    GameChanges,
+    GameKey,
+    mark_changed,
+    take_changed,
+    take_revoked,
+)
 from scorekeeper.store.errors import (
     GameNotFound,
     InvalidPlayers,
@@ -463,13 +469,17 @@ class Store:
                     if connection is None:
                         with self.engine.begin() as pooled:
                             take_changed(pooled)  # marks left by a transaction that failed
+                            take_revoked(pooled)
                             done = work(pooled)
                             moved = self._watched_versions(pooled)
+                            revoked = take_revoked(pooled)
                     else:
                         with connection.begin():
                             take_changed(connection)
+                            take_revoked(connection)
                             done = work(connection)
                             moved = self._watched_versions(connection)
+                            revoked = take_revoked(connection)
                     break
                 except OperationalError as error:
                     if attempt == WRITE_ATTEMPTS or not _must_retry(error):
@@ -482,6 +492,9 @@ class Store:
         # does not hold it up.
         if moved:
             self.changes.moved(moved)
+        if revoked and self.changes is not None:
+            # This process's streams at once; on PostgreSQL the others hear the NOTIFY.
+            self.changes.revoked(revoked)
         return done
 
     def _watched_versions(self, connection: Connection) -> dict[GameKey, GameVersion | None]:
@@ -613,6 +626,7 @@ class Store:
             created_at=game.created_at,
             updated_at=game.updated_at,
             finished_at=game.finished_at,
+            started_at=game.started_at,
         )
 
     @contextlib.contextmanager
@@ -656,6 +670,8 @@ class Store:
         game_values: dict[str, Any] = {"updated_at": now}
         if finished:
             game_values.update(status=FINISHED, finished_at=now)
+        if expected_seq == 0:
+            game_values["started_at"] = now
 
         def append(connection: Connection) -> None:
             if not self._lock_game(connection, game_id, household, game_values, seen_at):
@@ -713,6 +729,10 @@ class Store:
                 raise StaleSheet(game_id, expected_seq, count)
             if count == 0:
                 raise NothingToUndo(game_id)
+            if count == 1:  # the first entry taken back: the game is not started any more
+                connection.execute(
+                    _TOUCH_GAME, {"game_id": game_id, "household": household, "started_at": None}
+                )
             last = connection.execute(
                 select(entries)
                 .where(entries.c.game_id == game_id)

@@ -1,7 +1,8 @@
 """Import and export of games as documents: backups, a new computer, old paper games.
 
 An export is a JSON array of game documents: the ``replay`` format (``rules``, ``players``,
-``entries``) plus ``id``, ``status``, ``created_at`` and ``finished_at``, and ``identities``
+``entries``) plus ``id``, ``status``, ``created_at``, ``started_at`` (when its first entry was
+written, None where that is not known) and ``finished_at``, and ``identities``
 when a seat's lasting player is now called otherwise than the name written on the sheet (after
 a rename or a merge), so that an import gives each game to the same players again.
 
@@ -111,6 +112,7 @@ class GameImport:
     status: str
     created_at: datetime
     finished_at: datetime | None
+    started_at: datetime | None = None
 
 
 # The dates a game may carry: no family played Yams before 1900, and a later year than
@@ -194,16 +196,29 @@ def check_document(data: object, file: str, document: int | None, now: datetime)
     state = read_document(data).replay()
     status = _status(data, state)
     created_at, finished_at = _date(data, "created_at"), _date(data, "finished_at")
+    started_at = _date(data, "started_at")
     if finished_at is not None and status != FINISHED:
         raise RuleError(N_("« finished_at » ne va qu'avec une partie terminée."))
+    if started_at is not None and not state.entries:
+        raise RuleError(N_("« started_at » ne va qu'avec une partie commencée."))
     if status == FINISHED:
-        finished_at = finished_at or created_at or now
-        created_at = created_at or finished_at
-    created_at = created_at or now
+        finished_at = finished_at or created_at or started_at or now
+    created_at = created_at or started_at or finished_at or now
     if finished_at is not None and finished_at < created_at:
         raise RuleError(N_("« finished_at » précède « created_at »."))
+    if started_at is not None and started_at < created_at:
+        raise RuleError(N_("« started_at » précède « created_at »."))
+    if started_at is not None and finished_at is not None and finished_at < started_at:
+        raise RuleError(N_("« finished_at » précède « started_at »."))
     return GameImport(
-        file, document, state, _identities(data, state.players), status, created_at, finished_at
+        file,
+        document,
+        state,
+        _identities(data, state.players),
+        status,
+        created_at,
+        finished_at,
+        started_at,
     )
 
 
@@ -380,6 +395,7 @@ def _rows(
                 stored_date(game.created_at),
                 updated_at,
                 stored_date(game.finished_at),
+                stored_date(game.started_at),
             )
         )
         keys = []
@@ -578,6 +594,7 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
         "id": game.id,
         "status": game.status,
         "created_at": game.created_at.isoformat(),
+        "started_at": game.started_at.isoformat() if game.started_at else None,
         "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         "rules": rules.to_dict(),
         "players": names,

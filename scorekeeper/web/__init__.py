@@ -4,8 +4,8 @@ from flask import Flask
 from flask_babel import get_locale
 
 from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS
+from scorekeeper.rules.bonus import bonus_words
 from scorekeeper.rules.options import OPTIONS, SEC
-from scorekeeper.sheets.layout import PACE_EXPLAINED, bonus_pace, bonus_result
 from scorekeeper.web import (
     advice,
     errors,
@@ -49,6 +49,7 @@ def register_blueprints(app: Flask) -> None:
         long_date=formats.long_date,
         medium_date=formats.medium_date,
         short_time=formats.short_time,
+        game_length=formats.game_length,
         one_decimal=formats.one_decimal,
         percent=formats.percent,
     )
@@ -56,9 +57,7 @@ def register_blueprints(app: Flask) -> None:
         COLUMN_LABELS=COLUMN_LABELS,
         PRESET_LABELS=PRESET_LABELS,
         get_locale=get_locale,
-        bonus_result=bonus_result,
-        bonus_pace=bonus_pace,
-        PACE_EXPLAINED=PACE_EXPLAINED,
+        bonus_words=bonus_words,
         OPTIONS=OPTIONS,
         SEC=SEC,
         rule_set_label=rule_set_label,

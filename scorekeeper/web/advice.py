@@ -7,16 +7,21 @@ Where the chances to win are computed (``has_win_chances``), each box or keep al
 active player's chance to finish first, and one tap ranks them « Pour gagner » instead of
 « Pour le meilleur score »; where the two disagree, one line says so.
 
-Shown only when a player asks: players play their own game.
+Shown only when a player asks: players play their own game. Its tables are built ahead,
+though (ADVISOR_TABLES_AHEAD): a new game's as soon as it is created (``prepare``), and the
+most played rule sets' after the server starts (``build_ahead_at_start``), so that the
+first Conseil answers at once; one still building says how long it should take, in words.
 """
 
 from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
+from flask_babel import format_timedelta
 from flask_babel import gettext as _
 
 from scorekeeper.advisor.builds import Strategies
@@ -29,9 +34,10 @@ from scorekeeper.advisor.tables import (
     check_throw,
     has_win_chances,
     is_last_throw,
+    tables_saved,
     turn_throws,
 )
-from scorekeeper.rules import GameState, RuleError
+from scorekeeper.rules import GameState, RuleError, Rules
 from scorekeeper.rules.labels import N_
 from scorekeeper.store.quotas import QuotaExceeded, give_back, take
 from scorekeeper.web.quotas import quota_message, retry_after
@@ -53,6 +59,9 @@ FOR_SCORE, TO_WIN = "score", "win"
 MODES = (FOR_SCORE, TO_WIN)
 # The two rankings disagree enough to say so: half a percentage point of chance.
 DISAGREEMENT = 0.005
+# Below this many seconds left, « quelques secondes »; below a minute, the seconds said in
+# steps of this many, so that the words do not change at every look.
+FEW_SECONDS = 5
 
 
 @dataclass(frozen=True)
@@ -74,6 +83,43 @@ def strategies() -> Strategies:
     return current_app.extensions[ADVISOR_EXTENSION]
 
 
+def build_ahead_at_start(app: Flask) -> None:
+    """After the server starts (``scorekeeper serve``, each gunicorn worker): the missing
+    tables of the rule sets most played, built in the background, unless the settings say
+    not to."""
+    if app.config["ADVISOR_TABLES_AHEAD"]:
+        app.extensions[ADVISOR_EXTENSION].build_ahead()
+
+
+def prepare(rules: Rules, players: int) -> None:
+    """A game of these rules was just created: its missing tables (and their spreads for
+    the chances to win) queued now, at the builds' low priority, so that its first Conseil
+    answers at once. Costs the household one of its advisor builds, as asking would; past
+    them, nothing is built before the Conseil is asked (which then says so)."""
+    if not current_app.config["ADVISOR_TABLES_AHEAD"]:
+        return
+    with_chances = players > 1 and has_win_chances(rules)
+    if tables_saved(rules, current_app.instance_path, with_chances=with_chances):
+        return  # read from the folder alone: no numpy for a game created
+    with contextlib.suppress(QuotaExceeded):
+        _queue_build(rules, with_chances, ahead=True)
+
+
+def time_left(rules: Rules) -> str:
+    """How long the build under way of these rules should still take, in words."""
+    seconds = strategies().remaining(rules)
+    if seconds is None:
+        return _("Temps restant : en cours d'estimation.")
+    if seconds < FEW_SECONDS:
+        return _("Encore quelques secondes.")
+    if seconds < 60:
+        seconds = FEW_SECONDS * round(seconds / FEW_SECONDS)
+    return _(
+        "Encore environ %(time)s.",
+        time=format_timedelta(timedelta(seconds=seconds), threshold=1),
+    )
+
+
 @bp.get("/<int:game_id>/advice")
 def show(game_id: int):
     _record, state = load_or_404(game_id)
@@ -88,6 +134,7 @@ def show(game_id: int):
         "building": None,
         "win": None,
         "win_building": None,
+        "time_left": None,
         "error": None,
     }
     status, wait = 200, None
@@ -151,8 +198,11 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
     typed = check_request(state, dice)  # bad dice are told before a build is started
     strategy = strategies().get(state.rules)
     if strategy is None:
-        _queue_build(state)
-        return {"building": strategies().progress(state.rules) or 0.0}
+        _queue_build(state.rules, wants_chances(state))
+        return {
+            "building": strategies().progress(state.rules) or 0.0,
+            "time_left": time_left(state.rules),
+        }
     chances = None
     page = {}
     if wants_chances(state):
@@ -161,8 +211,9 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
             # A table built before the chances to win: its spreads. Past the household's
             # builds, the Conseil goes on without the chances.
             with contextlib.suppress(QuotaExceeded):
-                _queue_build(state)
+                _queue_build(state.rules, True)
             page["win_building"] = strategies().progress(state.rules)
+            page["time_left"] = time_left(state.rules)
     if is_last_throw(state, throw):
         advice = strategy.advise(state, typed, throw)
         if chances is not None:
@@ -212,15 +263,13 @@ def _with_chances(items: list, win: WinAdvice, mode: str) -> WinChancesView:
     return WinChancesView(chance_of, win.exact, other)
 
 
-def _queue_build(state: GameState) -> None:
-    """Queue the build of the game's table (then its spreads) unless one is under way; it
-    costs the household one of its advisor builds."""
-    if strategies().progress(state.rules) is not None:
+def _queue_build(rules: Rules, with_chances: bool, *, ahead: bool = False) -> None:
+    """Queue the build of the rules' table (then its spreads ``with_chances``) unless one is
+    under way; it costs the household one of its advisor builds."""
+    if strategies().progress(rules) is not None:
         return
     use = take(store(), household=household(), quota=store().quotas.advisor_builds, amount=1)
-    if not strategies().build(
-        state.rules, household=household(), with_chances=wants_chances(state)
-    ):
+    if not strategies().build(rules, household=household(), with_chances=with_chances, ahead=ahead):
         give_back(store(), use)  # another request queued it meanwhile
 
 
@@ -229,7 +278,11 @@ def progress(game_id: int):
     """How far the build of this game's table went, for the page's script to fill its bar."""
     _record, state = load_or_404(game_id)
     ready = strategies().get(state.rules) is not None
-    return jsonify(ready=ready, progress=1.0 if ready else strategies().progress(state.rules))
+    if ready:
+        return jsonify(ready=True, progress=1.0, time_left=None)
+    return jsonify(
+        ready=False, progress=strategies().progress(state.rules), time_left=time_left(state.rules)
+    )
 
 
 def kept_positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> list[tuple[int, bool]]:

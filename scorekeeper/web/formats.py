@@ -8,7 +8,7 @@ table (one added to LANGUAGES) is formatted by Babel.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from decimal import ROUND_HALF_EVEN, Decimal
 from types import MappingProxyType
 from typing import NamedTuple
@@ -115,6 +115,21 @@ def short_time(moment: datetime) -> str:
         minute=local.minute,
         period="AM" if local.hour < 12 else "PM",
     )
+
+
+# Up to this many hours a game's length is said in minutes (« 150 minutes »), past them in
+# hours: two and a half hours said « 2 heures » would be half an hour out.
+LENGTH_IN_MINUTES_UP_TO = timedelta(hours=3)
+
+
+def game_length(length: timedelta) -> str:
+    """How long a game took: « 72 minutes », "4 hours". The catalogue's plural forms
+    rather than Babel's CLDR data, which the hall of fame's list would load for one word."""
+    if length < LENGTH_IN_MINUTES_UP_TO:
+        minutes = max(1, round(length.total_seconds() / 60))
+        return flask_babel.ngettext("%(num)d minute", "%(num)d minutes", minutes)
+    hours = round(length.total_seconds() / 3600)
+    return flask_babel.ngettext("%(num)d heure", "%(num)d heures", hours)
 
 
 def _rounded(value: float | Decimal, places: int) -> str:

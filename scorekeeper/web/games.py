@@ -30,6 +30,7 @@ from scorekeeper.store.players import recent_players
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.store.store import player_key
+from scorekeeper.web.advice import prepare
 from scorekeeper.web.drawn import DrawnPages, shared_page
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
@@ -74,10 +75,12 @@ def new():
     if form.validate_on_submit():
         names = _seated(form)
         try:
-            game_id = start_game(store(), _rules_from(form), names, household=household())
+            rules = _rules_from(form)
+            game_id = start_game(store(), rules, names, household=household())
         except RuleError as rule_error:
             error = rule_error.render(_)
         else:
+            prepare(rules, len(names))  # the first Conseil asked answers at once
             return redirect(url_for("games.sheet", game_id=game_id), code=303)
     elif form.is_submitted():
         error = _("Vérifiez le formulaire : un nom fait au plus 40 caractères.")
@@ -507,4 +510,5 @@ def rematch(game_id: int):
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     names = [*state.players[1:], state.players[0]]
     rematch_id = start_game(store(), state.rules, names, household=household(), rematch_of=game_id)
+    prepare(state.rules, len(names))  # the tables gone from the disk since, if any
     return redirect(url_for("games.sheet", game_id=rematch_id), code=303)

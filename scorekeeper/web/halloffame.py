@@ -13,6 +13,7 @@ from scorekeeper.store.halloffame import (
     list_rule_sets,
     records,
     top_results,
+    usual_length,
 )
 from scorekeeper.web.paging import not_found, page_from_request
 from scorekeeper.web.rule_labels import rule_set_label
@@ -72,6 +73,7 @@ def index():
         ),
         top_page=top_page,
         records=records(store(), chosen.key, household=household()) if chosen else {},
+        usual_length=usual_length(store(), chosen.key, household=household()) if chosen else None,
         recent=finished_games(
             store(),
             recent_page.offset,

@@ -68,7 +68,7 @@ from scorekeeper.store.households import (
 from scorekeeper.store.limits import count_attempt, recent_attempts, take_back
 from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
-from scorekeeper.web.live import event_stream, version_response
+from scorekeeper.web.live import event_stream, spectator_seat, version_response
 from scorekeeper.web.main import qr_code_svg, shared_url
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.passphrases import STRANGERS, matches, new_hash, passphrase_hash
@@ -512,7 +512,8 @@ def spectate_events(token: str):
     found = spectated_game(store(), token)
     if found is None:
         abort(404)
-    return event_stream(found[0], household=found[1])
+    seat, seats = spectator_seat(found[0])
+    return event_stream(found[0], household=found[1], seat=seat, seats=seats)
 
 
 @bp.get("/watch/<token>/version")

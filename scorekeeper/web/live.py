@@ -36,8 +36,8 @@ from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper.store import GameVersion
-from scorekeeper.store.changes import Stopped, TooManyWatchers, Watcher
-from scorekeeper.store.households import device_by_token
+from scorekeeper.store.changes import DEVICE, LINK, Ended, Seat, Stopped, TooManyWatchers, Watcher
+from scorekeeper.store.households import device_by_token, list_devices
 from scorekeeper.web.drawn import drawn_pages, pushed
 from scorekeeper.web.games import kept_sheet, pushed_sheet
 from scorekeeper.web.security import hosted
@@ -101,7 +101,24 @@ def events(game_id: int):
             page = None  # the database away for a moment: the tablet asks for the page itself
         return {} if page is None else {"sheet": page, "path": path}
 
-    return event_stream(game_id, household=here, pushed=with_sheet)
+    seat, seats = _device_seat(here)
+    return event_stream(game_id, household=here, pushed=with_sheet, seat=seat, seats=seats)
+
+
+def _device_seat(here: int) -> tuple[Seat | None, int | None]:
+    """Hosted, the stream's seat among its household's: LIVE_STREAMS_PER_DEVICE for each
+    device the household has, so that one household's flood of streams ends its own."""
+    if not hosted():
+        return None, None
+    seat = Seat(("household", here), frozenset({(DEVICE, current_user.record.id)}))
+    per_device = current_app.config["LIVE_STREAMS_PER_DEVICE"]
+    return seat, per_device * max(1, len(list_devices(store(), here)))
+
+
+def spectator_seat(game_id: int) -> tuple[Seat, int]:
+    """A spectator link's stream's seat: LIVE_STREAMS_PER_SPECTATOR_LINK for the link."""
+    seat = Seat((LINK, game_id), frozenset({(LINK, game_id)}))
+    return seat, current_app.config["LIVE_STREAMS_PER_SPECTATOR_LINK"]
 
 
 def _signed_in_check() -> Callable[[], bool]:
@@ -119,12 +136,18 @@ def _signed_in_check() -> Callable[[], bool]:
 
 
 def event_stream(
-    game_id: int, *, household: int, pushed: Callable[[GameVersion], dict] | None = None
+    game_id: int,
+    *,
+    household: int,
+    pushed: Callable[[GameVersion], dict] | None = None,
+    seat: Seat | None = None,
+    seats: int | None = None,
 ):
     """The stream of a game of `household`; 404 for no game, 503 beyond LIVE_STREAMS.
-    `pushed`: what goes out with each new version besides it."""
+    `pushed`: what goes out with each new version besides it; `seat` and `seats`: the
+    group it counts in and how many that group holds (its oldest ends past them)."""
     try:
-        watcher = store().changes.watch(game_id, household=household)
+        watcher = store().changes.watch(game_id, household=household, seat=seat, seats=seats)
     except (TooManyWatchers, Stopped):
         message = _("Trop d'écrans ouverts sur ce serveur : la feuille se met à jour moins vite.")
         return message, 503, {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}
@@ -154,6 +177,12 @@ def _events(watcher: Watcher, lasting: float, pushed: Callable[[GameVersion], di
             try:
                 found = watcher.wait(min(HEARTBEAT_SECONDS, left))
             except Stopped:
+                return
+            except Ended as ended:
+                # Revoked: the page reloads and finds itself signed out (or the link gone).
+                # A seat taken back: the page asks for the version now and then instead,
+                # rather than reconnect and take another of its own household's seats.
+                yield 'data: {"gone": true}\n\n' if ended.revoked else 'data: {"closed": true}\n\n'
                 return
             if found is False:
                 yield ": still here\n\n"

@@ -1,10 +1,12 @@
-"""Printing: the print page, blank grids as PDF, and the PDF of any game's sheet."""
+"""Printing: the print page, blank grids as PDF, the PDF of any game's sheet, and a finished
+game's result card to share (PNG)."""
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.rules import RuleError
 from scorekeeper.sheets import MAX_PAGES, blank_grid_from_query, paper_from_query
+from scorekeeper.sheets.card import GameNotOver, game_card
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.workers import PrintersBusy
 from scorekeeper.store import GameNotFound
@@ -74,3 +76,28 @@ def game_sheet(game_id: int):
     # A game in progress changes with every turn: never show an old copy.
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@bp.get("/games/<int:game_id>/card.png")
+def game_card_png(game_id: int):
+    """The result card of a finished game, to share: « Partager » on the ranking sends it
+    through the tablet's share sheet where the browser has one, else downloads it."""
+    try:
+        key, png = game_card(store(), game_id, household=household())
+    except GameNotFound:
+        no_game(game_id)
+    except GameNotOver:
+        message = _("La carte à partager se fait à la fin de la partie : finissez-la d'abord.")
+        page = render_template(
+            "errors/error.html",
+            code=409,
+            message=message,
+            action=(url_for("games.sheet", game_id=game_id), _("Reprendre la feuille")),
+        )
+        return page, 409
+    response = current_app.response_class(png, mimetype="image/png")
+    filename = _("yams-partie-%(id)d.png", id=game_id)
+    response.headers["Content-Disposition"] = f'inline; filename="{filename}"'
+    response.set_etag(key)
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)

@@ -29,6 +29,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
 from scorekeeper.store import GameNotFound
+from scorekeeper.store.bgstats import bgstats_play, play_link
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
 from scorekeeper.store.transfer import (
     ImportRefused,
@@ -39,8 +40,9 @@ from scorekeeper.store.transfer import (
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game
 from scorekeeper.web.quotas import quota_message, quota_response
+from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import household, store
+from scorekeeper.web.store import household, load_or_404, store
 from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
 
 bp = Blueprint("transfer", __name__)
@@ -149,6 +151,30 @@ def game_download(game_id: int):
     except GameNotFound:
         no_game(game_id)
     return _download([first], _("yams-partie-%(id)d.json", id=game_id))
+
+
+@bp.get("/games/<int:game_id>/bgstats")
+def bgstats(game_id: int):
+    """A finished game logged in BG Stats: the link that opens it with the play filled in,
+    for the player to confirm (store/bgstats.py)."""
+    record, state = load_or_404(game_id)
+    if not state.is_over:
+        message = _("BG Stats note les parties terminées : finissez celle-ci d'abord.")
+        page = render_template(
+            "errors/error.html",
+            code=409,
+            message=message,
+            action=(url_for("games.sheet", game_id=game_id), _("Reprendre la feuille")),
+        )
+        return page, 409
+    play = bgstats_play(
+        game_id,
+        state,
+        to_user_timezone(record.started_at or record.finished_at),
+        record.length,
+        rule_set_label(state.rules),
+    )
+    return redirect(play_link(play), code=303)
 
 
 @bp.post("/import-export/import")

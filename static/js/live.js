@@ -108,7 +108,16 @@ if (first) {
 
   if ("EventSource" in window && first.dataset.liveEvents) {
     const stream = new EventSource(first.dataset.liveEvents);
-    stream.addEventListener("message", (event) => heard(JSON.parse(event.data)));
+    stream.addEventListener("message", (event) => {
+      const now = JSON.parse(event.data);
+      if (now.closed) {
+        // Its seat went to a newer sheet of the household: ask now and then instead.
+        stream.close();
+        setTimeout(poll, SLOW_POLL_MS);
+        return;
+      }
+      heard(now);
+    });
     stream.addEventListener("error", () => {
       // A network error: EventSource tries again by itself. A refusal (503) closes it.
       if (stream.readyState === EventSource.CLOSED) setTimeout(poll, SLOW_POLL_MS);

@@ -1,19 +1,24 @@
 """The server's tables: built in a worker process, one at a time, progress told, a bounded
 number kept in memory and on disk. The worker here solves only the end of a game."""
 
+import fcntl
+import logging
+import os
+import signal
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.builds import AHEAD_LOCK_FILE, AHEAD_RULES, Strategies
 from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.advisor.strategy import _save
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, tables_saved
 from scorekeeper.rules import Rules
 from tests.advisor.helpers import END_GAME_FILLED
+from tests.support.threads import WAIT_SECONDS
 
 LOG = "builds.log"
 GO = "go"
@@ -67,6 +72,12 @@ def workers(**others):
 
 def failing_worker(rules, instance_dir, done):
     raise SystemExit(3)
+
+
+def stopped_worker(rules, instance_dir, done):
+    """Ended by SIGTERM, as multiprocessing ends a build process when the server exits."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(30)
 
 
 def _wait_built(strategies, rules_list, seconds=180):
@@ -151,6 +162,20 @@ def test_a_failed_build_is_forgotten_and_asked_again(tmp_path):
     _wait_built(strategies, [Rules()])
 
 
+def test_a_build_stopped_with_the_server_is_no_error(tmp_path, caplog):
+    """Ctrl-C during a build: no error and no traceback in the server's output; a build
+    that fails is still one."""
+    for worker, an_error in ((stopped_worker, False), (failing_worker, True)):
+        caplog.clear()
+        strategies = Strategies(str(tmp_path), worker=worker)
+        with caplog.at_level(logging.INFO, logger="scorekeeper.advisor.builds"):
+            assert strategies.build(Rules(), household=1)
+            _wait_built(strategies, [Rules()])
+        errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
+        assert bool(errors) is an_error, worker.__name__
+        assert strategies.get(Rules()) is None
+
+
 def test_households_take_turns_for_their_builds(tmp_path):
     strategies = Strategies(str(tmp_path), worker=held_worker, spreads_worker=no_spreads_worker)
     # Household 1 asks for three tables, then household 2 for one: 2's goes second.
@@ -186,3 +211,49 @@ def test_the_real_worker_builds_every_column_of_a_rule_set(tmp_path):
         sheet = SheetIndex(rules, kind)
         alone.append(sheet.value(build_table(rules, kind, sheet=sheet), sheet.state({}))[0])
     assert strategy.start_value == pytest.approx(sum(alone), abs=1e-9)
+
+
+def test_built_ahead_every_table_first_then_the_spreads_and_only_what_is_missing(tmp_path):
+    from tests.support.build_workers import BUILT_LOG, files_saved, spreads_saved
+
+    strategies = Strategies(str(tmp_path), worker=files_saved, spreads_worker=spreads_saved)
+    strategies.build_ahead().join(timeout=WAIT_SECONDS)
+    # The Conseil needs only the tables: both come before the spreads of either.
+    log = (tmp_path / BUILT_LOG).read_text().splitlines()
+    assert log == ["table classique", "table yatzy", "spreads classique", "spreads yatzy"]
+    assert (
+        all(tables_saved(rules, tmp_path, with_chances=True) for rules in AHEAD_RULES)
+        and AHEAD_RULES[1].preset == "yatzy"
+    )
+    assert strategies.progress(AHEAD_RULES[0]) is None
+    # Once saved, a start builds nothing.
+    Strategies(str(tmp_path), worker=files_saved, spreads_worker=spreads_saved).build_ahead().join(
+        timeout=WAIT_SECONDS
+    )
+    assert (tmp_path / BUILT_LOG).read_text().splitlines() == log
+
+
+def test_one_process_of_a_server_builds_ahead_the_others_skip_it(tmp_path):
+    from tests.support.build_workers import BUILT_LOG, files_saved, spreads_saved
+
+    with open(tmp_path / AHEAD_LOCK_FILE, "w") as held:  # another process building ahead
+        fcntl.flock(held, fcntl.LOCK_EX)
+        strategies = Strategies(str(tmp_path), worker=files_saved, spreads_worker=spreads_saved)
+        ahead = strategies.build_ahead()
+        ahead.join(timeout=WAIT_SECONDS)
+        assert not ahead.is_alive()
+        assert not (tmp_path / BUILT_LOG).exists()
+        assert all(strategies.progress(rules) is None for rules in AHEAD_RULES)
+
+
+def test_the_time_left_comes_from_the_build_s_pace(tmp_path):
+    strategies = Strategies(str(tmp_path))
+    rules = Rules()
+    assert strategies.remaining(rules) is None  # no build
+    strategies.building[rules] = 0.0
+    assert strategies.remaining(rules) is None  # waiting for another build
+    strategies.started[rules] = time.monotonic() - 30
+    strategies.building[rules] = 0.01
+    assert strategies.remaining(rules) is None  # too early to tell its pace
+    strategies.building[rules] = 0.25
+    assert 89 < strategies.remaining(rules) < 92  # 30 s for a quarter: 90 s for the rest

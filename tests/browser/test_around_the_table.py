@@ -46,30 +46,34 @@ def test_the_pace_mark_says_what_it_is(open_page, seed, artifacts, size, languag
     in_language(page, language)
     marks = page.evaluate(PACE_MARKS)
     # Mag: four sixes, 6 more than three (+6); Alix: three ones, exactly three of them.
-    expected = {"fr": ["avance +6", "à jour"], "en": ["ahead +6", "on pace"]}[language]
+    expected = {"fr": ["en avance de 6", "dans le rythme"], "en": ["6 ahead of pace", "on pace"]}[
+        language
+    ]
     assert [mark["text"] for mark in marks] == expected, marks
     assert all(mark["size"] >= 16 and mark["lines"] == 1 for mark in marks), marks
     page.screenshot(path=artifacts / f"pace-{size}-{language}.png")
     page.locator(".sheet td[data-explain]").first.click()
     sentence = {
-        "fr": "Prime du haut : avance +6 sur le rythme de trois de chaque face.",
-        "en": "Upper bonus: ahead +6 on the pace of three of each face.",
+        "fr": "Prime du haut : encore 39 points pour 35, en avance de 6 sur le rythme de "
+        "trois de chaque face.",
+        "en": "Upper bonus: 39 more points for 35, 6 ahead of the pace of three of each face.",
     }[language]
     expect(page.locator("#confirm-bar").get_by_role("alert")).to_have_text(sentence)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_narrow_pace_mark_explains_itself_on_tap(open_page, seed, size):
-    """Triple for three: the columns are narrow and show « (−3) » alone; a tap says it."""
+    """Triple for three: the columns are narrow and show « retard », a word; a tap says it all."""
     turns = [("11112", "down:ones"), ("22234", "down:ones"), ("12345", "down:ones")]
     game_id = seed(PLAYERS[:3], turns, preset="triple")
     page = open_page(f"/games/{game_id}", size=TABLETS[size])
     marks = page.evaluate(PACE_MARKS)
-    assert [mark["text"] for mark in marks] == ["(+1)", "(−3)", "(−2)"]
+    assert [mark["text"] for mark in marks] == ["avance", "retard", "retard"]
     assert all(mark["size"] >= 16 and mark["lines"] == 1 for mark in marks), marks
     page.locator(".sheet td[data-explain]").first.click()
     expect(page.locator("#confirm-bar").get_by_role("alert")).to_have_text(
-        "Prime du haut : avance +1 sur le rythme de trois de chaque face."
+        "Prime du haut : encore 59 points pour 35, en avance de 1 sur le rythme de trois "
+        "de chaque face."
     )
     page.locator(".turn-banner").click()
     expect(page.locator("#confirm-bar")).to_be_hidden()

@@ -89,3 +89,27 @@ def test_the_whole_sheet_is_on_screen(open_page, seed, artifacts, size, preset, 
     )
     assert low_contrast_texts(page) == []
     assert page.evaluate(WRAPPED_CELLS) == []
+
+
+# The width of each player's columns on the sheet, as the header draws them.
+SEAT_WIDTHS = """() => [...document.querySelectorAll('.sheet thead th.player')].map(
+  (th) => th.getBoundingClientRect().width)"""
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("size", ["landscape", "portrait"])
+def test_the_players_columns_are_even(open_page, seed, size, language):
+    # A long name (Marie-Christine), written scores, previews and bonus shortfalls of every
+    # width: none of them may widen its player's columns beyond the others'.
+    for preset, count in [("classique", 2), ("classique", 3), ("classique", 4), ("triple", 2)]:
+        page = open_page(
+            f"/games/{lived_in_game(seed, preset, count)}?dice=66653", size=TABLETS[size]
+        )
+        if language == "en":
+            page.context.add_cookies([{"name": "lang", "value": "en", "url": page.url}])
+            page.reload()
+        page.locator(".box-btn.preview").first.wait_for()
+        widths = page.evaluate(SEAT_WIDTHS)
+        assert len(widths) == count
+        assert max(widths) <= 1.1 * min(widths), (preset, count, widths)
+        page.context.close()

@@ -3,12 +3,10 @@
 import pytest
 
 from scorekeeper.rules import RuleError, Rules, score
-from scorekeeper.rules.game import Column, Score
 from scorekeeper.sheets import MAX_PAGES, PAPERS, BlankGrid, PrintOptionError
 from scorekeeper.sheets.layout import (
     GAMES_PER_PAGE,
     blank_grid_from_query,
-    bonus_result,
     box_hint,
     fixed_value,
     game_layout,
@@ -199,21 +197,3 @@ def test_filled_sheets_split_players_into_tables_that_fit(players, kinds, landsc
     assert layout.landscape is landscape
     assert [len(table) for table in layout.tables] == sizes
     assert [seat for table in layout.tables for seat in table] == list(range(players))
-
-
-def _column(upper_points):
-    """A free column whose upper boxes hold these points (box: points)."""
-    cells = {box: Score("free", box, (), points) for box, points in upper_points.items()}
-    return Column(Rules(), "free", cells)
-
-
-def test_the_bonus_result_once_the_upper_section_is_complete():
-    reached = _column({"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18})
-    missed = _column({"ones": 1, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 8})
-    open_box = _column({"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15})
-    won = bonus_result(reached)
-    assert (won.text % won.params) == "+35 ✓"
-    lost = bonus_result(missed)
-    assert (lost.text % lost.params) == "manqué de 12"
-    # While a box is open the result can still change: the row keeps what is missing.
-    assert bonus_result(open_box) is None

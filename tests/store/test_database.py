@@ -1,6 +1,7 @@
 """The database under the store: connection settings, migrations, and data across restarts."""
 
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -182,4 +183,5 @@ def test_entries_are_found_by_game_through_their_unique_index_alone(store):
         assert "ix_entries_game_id" in _entry_index_names(connection)
         command.upgrade(cfg, "head")
         assert "ix_entries_game_id" not in _entry_index_names(connection)
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == before
+    # Down past migration 0016 forgets when the game started, as games before it have none.
+    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == replace(before, started_at=None)

@@ -10,7 +10,7 @@ import shutil
 import time
 from pathlib import Path
 
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, spreads_path
 
 # The file whose content (a table's path) releases `held_half_way`.
 RELEASE = "release-the-build"
@@ -37,4 +37,26 @@ def tables_put_in_place(built: str, rules, instance_dir: str, done) -> None:
     done.value = 0.5
     for table in Path(built).glob(CACHE_GLOB):
         shutil.copy(table, instance_dir)
+    done.value = 1.0
+
+
+# The file where `files_saved` and `spreads_saved` say what they built, one line each.
+BUILT_LOG = "built.log"
+
+
+def files_saved(rules, instance_dir, done):
+    """A build that saves a file where each of the rules' tables goes (empty: only their
+    presence is read before a Conseil is asked), and says so in BUILT_LOG."""
+    for kind in rules.columns:
+        cache_path(rules, instance_dir, kind).write_bytes(b"")
+    with (Path(instance_dir) / BUILT_LOG).open("a") as log:
+        log.write(f"table {rules.preset}\n")
+    done.value = 1.0
+
+
+def spreads_saved(rules, instance_dir, done):
+    """The same for the spreads of the rules' table."""
+    spreads_path(rules, instance_dir).write_bytes(b"")
+    with (Path(instance_dir) / BUILT_LOG).open("a") as log:
+        log.write(f"spreads {rules.preset}\n")
     done.value = 1.0

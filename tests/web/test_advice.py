@@ -273,7 +273,7 @@ class RecordedStrategies(Strategies):
     def get(self, rules):
         return None
 
-    def build(self, rules, *, household, with_chances=True):
+    def build(self, rules, *, household, with_chances=True, ahead=False):
         self.asked.append(rules)
         return True
 

@@ -9,6 +9,12 @@ from scorekeeper.store.transfer import check_files, import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
 
+# A result's long form, and its short form for narrow columns.
+RESULT = (
+    r'<span class="bonus-result[^"]*"><span class="long-form">([^<]*)</span>'
+    r'<span class="short-form" aria-hidden="true">([^<]*)</span></span>'
+)
+
 
 def test_a_finished_game_shows_the_bonus_won_or_missed(app, client):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
@@ -17,13 +23,22 @@ def test_a_finished_game_shows_the_bonus_won_or_missed(app, client):
         store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
     )
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
-    results = re.findall(r'<span class="bonus-result[^"]*">([^<]*)</span>', html)
-    assert results == ["+35 ✓", "manqué de 42", "manqué de 1", "+35 ✓"] * 2
-    assert "il manque" not in html
+    results = re.findall(RESULT, html)
+    assert (
+        results
+        == [
+            ("35 ✓", "35 ✓"),
+            ("manqué de 42", "manqué"),
+            ("manqué de 1", "manqué"),
+            ("35 ✓", "35 ✓"),
+        ]
+        * 2
+    )
+    assert 'class="missing"' not in html
     client.set_cookie(COOKIE, "en")
     english = client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert re.findall(r'<span class="bonus-result[^"]*">([^<]*)</span>', english)[:3] == [
-        "+35 ✓",
-        "missed by 42",
-        "missed by 1",
+    assert re.findall(RESULT, english)[:3] == [
+        ("35 ✓", "35 ✓"),
+        ("missed by 42", "missed"),
+        ("missed by 1", "missed"),
     ]

@@ -99,7 +99,7 @@ def test_sheet_shows_bonus_progress(table):
     game_id = table.new_game(["Mag", "Alix"])
     table.play(game_id, 0, "66662", "free:sixes")
     page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "il manque 39" in page and "(+6)" in page
+    assert "encore 39 pour 35" in page and "en avance de 6" in page
     assert "À Alix de jouer" in page
 
 

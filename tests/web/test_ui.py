@@ -7,6 +7,8 @@ from html import unescape
 
 import pytest
 
+from scorekeeper.web.language import COOKIE
+
 
 @pytest.fixture
 def game(table):
@@ -208,7 +210,7 @@ def test_totals_stay_blank_until_their_part_has_a_box_and_the_bonus_row_counts_d
     game_id = table.new_game(["Mag", "Alix"])
     rows = totals_rows(table.client.get(f"/games/{game_id}").get_data(as_text=True))
     assert rows["Total haut"] == ["", ""] and rows["Total bas"] == ["", ""]
-    assert rows["Prime (35)"] == ["il manque 63 −63", "il manque 63 −63"]
+    assert rows["Prime (35)"] == ["encore 63 pour 35 reste 63"] * 2
 
     table.play(game_id, 0, "66662", "free:sixes")  # Mag: 24 in Six, two over three sixes
     table.play(game_id, 1, "11234", "free:chance")  # Alix: 11 in Chance
@@ -216,8 +218,14 @@ def test_totals_stay_blank_until_their_part_has_a_box_and_the_bonus_row_counts_d
 
     assert rows["Total haut"] == ["24", ""]
     # The pace in a word, its short form for narrow columns, and the sentence a tap shows.
-    pace = "avance +6 (+6) Prime du haut : avance +6 sur le rythme de trois de chaque face."
-    assert rows["Prime (35)"] == [f"il manque 39 −39 {pace}", "il manque 63 −63"]
+    pace = (
+        "en avance de 6 avance Prime du haut : encore 39 points pour 35, en avance de 6 "
+        "sur le rythme de trois de chaque face."
+    )
+    assert rows["Prime (35)"] == [
+        f"encore 39 pour 35 reste 39 {pace}",
+        "encore 63 pour 35 reste 63",
+    ]
     assert rows["Total bas"] == ["", "11"]
     assert rows["Prime Yams (+100)"] == ["", ""]
 
@@ -273,3 +281,65 @@ def test_the_sheet_carries_the_rules_sentences_for_its_script(table, game, lang,
     assert set(reading["said"]) == {"no_dice", "not_a_digit", "not_a_face", "too_many"}
     assert reading["faces"] == [1, 2, 3, 4, 5, 6]
     assert re.split(reading["separators"], "6, 6;6/5-3") == ["6", "6", "6", "5", "3"]
+
+
+# Each bonus cell's words where the column has room (long) and where it is narrow (short).
+BONUS_WORDS = re.compile(
+    r'<span class="(missing|balance)[^"]*"><span class="long-form"[^>]*>([^<]*)</span>'
+    r'<span class="short-form" aria-hidden="true">([^<]*)</span>'
+)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (
+            "fr",
+            [
+                [("encore 39 pour 35", "reste 39"), ("en avance de 6", "avance")],
+                [("encore 60 pour 35", "reste 60"), ("dans le rythme", "pile")],
+                [("encore 55 pour 35", "reste 55"), ("en retard de 4", "retard")],
+            ],
+        ),
+        (
+            "en",
+            [
+                [("39 more for 35", "39 more"), ("6 ahead of pace", "ahead")],
+                [("60 more for 35", "60 more"), ("on pace", "on pace")],
+                [("55 more for 35", "55 more"), ("4 behind pace", "behind")],
+            ],
+        ),
+    ],
+)
+def test_the_bonus_row_says_what_is_missing_and_the_pace(table, language, expected):
+    game_id = table.new_game(["Mag", "Alix", "Zoé"])
+    table.play(game_id, 0, "66662", "free:sixes")  # four sixes: 6 ahead of three
+    table.play(game_id, 1, "11123", "free:ones")  # three ones: on pace
+    table.play(game_id, 2, "44123", "free:fours")  # two fours: 4 behind
+    if language == "en":
+        table.client.set_cookie(COOKIE, "en")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    row = re.search(r'<tr class="bonus">(.*?)</tr>', page, re.S).group(1)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    assert [[words[1:] for words in BONUS_WORDS.findall(cell)] for cell in cells] == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("fr", ("hors d'atteinte", "perdue")), ("en", ("out of reach", "lost"))],
+)
+def test_a_bonus_out_of_reach_says_so(table, language, words):
+    game_id = table.new_game(["Mag", "Alix"])
+    # Mag bars Six, Cinq and Quatre: five of each other face make 30, short of 63.
+    for seq, (dice, box) in enumerate(
+        [("11234", "sixes"), ("66662", "sixes"), ("11234", "fives")]
+        + [("11123", "ones"), ("11236", "fours")]
+    ):
+        table.play(game_id, seq, dice, f"free:{box}", confirm=True)
+    if language == "en":
+        table.client.set_cookie(COOKIE, "en")
+    page = table.client.get(f"/games/{game_id}").get_data(as_text=True)
+    row = re.search(r'<tr class="bonus">(.*?)</tr>', page, re.S).group(1)
+    mag = re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[0]
+    assert BONUS_WORDS.findall(mag)[1][1:] == words, mag
+    assert 'class="balance behind"' in mag
