@@ -76,7 +76,7 @@ def test_extraction_finds_every_kind_of_marked_string(sources):
     # N_ in the layers without Flask, _l in forms, _ and ngettext in templates, gettext in
     # views: if babel.cfg stopped reaching one of them, the checks below would shrink unseen.
     assert "Brelan" in sources  # rules/labels.py, N_
-    assert "Il faut {count} dés, vous en avez donné {given}." in sources  # rules, N_
+    assert "Trop de dés : il en faut {count}, pas {given}." in sources  # rules, N_
     assert "Commencer la partie" in sources  # web/forms.py, _l
     assert "Cette page n'existe pas (ou plus)." in sources  # web/errors.py, gettext as _
     assert sources["%(num)d point"] == ("%(num)d point", "%(num)d points")  # Jinja ngettext

@@ -61,4 +61,5 @@ def register_blueprints(app: Flask) -> None:
         OPTIONS=OPTIONS,
         SEC=SEC,
         rule_set_label=rule_set_label,
+        dice_reading=games.dice_reading,
     )

@@ -1,6 +1,5 @@
 """A game: start it, play its turns on the sheet, undo, and see the ranking at the end."""
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -9,6 +8,13 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
+from scorekeeper.rules.dice import (
+    DICE_SENTENCES,
+    FACES,
+    SEPARATORS_PATTERN,
+    TOO_FEW,
+    DiceError,
+)
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
 from scorekeeper.store import (
@@ -86,10 +92,6 @@ def new():
     ), status
 
 
-# What a player may have typed so far: faces 1 to 6 and the separators parse_dice accepts.
-_TYPED_SO_FAR = re.compile(r"[1-6\s,;/\-]*")
-
-
 def typed_faces(text: str | None) -> list[int]:
     """The dice to draw for what was typed: every digit 1 to 6, in the order typed."""
     return [int(char) for char in text or "" if char in "123456"]
@@ -111,6 +113,19 @@ def edit_dice(
     return "".join(map(str, faces))
 
 
+def dice_reading(count: int) -> dict:
+    """What sheet.js needs to say a wrong throw as it is typed, between two answers of the
+    server: how the rules split the dice typed, the faces a die shows, and the rules' own
+    sentence for each wrong throw in the reader's language, {value} and {given} left for the
+    script to fill. Too few dice have none: while typing, the status line counts down."""
+    said = {
+        kind: _(template).format(count=count, value="{value}", given="{given}")
+        for kind, template in DICE_SENTENCES.items()
+        if kind != TOO_FEW
+    }
+    return {"separators": SEPARATORS_PATTERN, "faces": list(FACES), "said": said}
+
+
 @dataclass
 class TurnView:
     """The dice typed for the active player and what they would do on the sheet."""
@@ -120,6 +135,8 @@ class TurnView:
     preview: dict[tuple[str, str], Score] = field(default_factory=dict)
     forced: list[str] = field(default_factory=list)
     error: str | None = None
+    # Which of the rules' DICE_SENTENCES `error` is, when it is the dice's.
+    problem: str | None = None
     selected: Score | None = None
     selected_floor: int | None = None
     refused: str | None = None
@@ -134,9 +151,10 @@ def turn_view(
 ) -> TurnView:
     """What every box the typed dice may fill would score, from the rules.
 
-    While the player is still typing (fewer dice than needed and nothing else wrong) no
-    error is shown: the keypad simply waits for the rest. ``target`` is a box tapped with
-    scripts on, shown for confirmation, or refused in the rules' few words.
+    While the player is still typing, too few dice (and nothing else wrong) are no error:
+    the keypad simply waits for the rest. Every other wrong throw is said at once, in the
+    rules' own sentence. ``target`` is a box tapped with scripts on, shown for confirmation,
+    or refused in the rules' few words.
     """
     text = dice_text or ""
     view = TurnView(typed_faces(text), state.rules.dice)
@@ -148,10 +166,14 @@ def turn_view(
         # Filled, or out of order: said whatever the dice; the preview goes on.
         view.refused = refusal.render(_)
         target = ""
-    if quiet_while_typing and not target and not view.full and _TYPED_SO_FAR.fullmatch(text):
-        return view
     try:
         dice = parse_dice(text, state.rules.dice)
+    except DiceError as dice_error:
+        if not (quiet_while_typing and not target and dice_error.kind == TOO_FEW):
+            view.error = dice_error.render(_)
+            view.problem = dice_error.kind
+        return view
+    try:
         view.preview = state.preview(dice)
         for kind in state.rules.columns:
             reason = state.placement(player, kind, dice).forced

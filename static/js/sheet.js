@@ -96,6 +96,38 @@ function start(form) {
   const buttonFor = (name, value) =>
     form.querySelector(`button[name="${name}"][value="${CSS.escape(value)}"]`);
 
+  // A wrong throw said as it is typed, before the server's answer (and if none comes): the
+  // dice read in the steps of the rules' parse_dice (rules/dice.py), with the rules' own
+  // sentences the server wrote into the page. The server's answer then shows the same
+  // sentence, or the preview: it decides. Too few dice are no problem while typing.
+  const reading = JSON.parse(form.dataset.diceReading);
+  const separators = new RegExp(reading.separators);
+  function diceProblem(text) {
+    const cleaned = text.trim();
+    if (!cleaned) return null;
+    let parts = cleaned.split(separators).filter(Boolean);
+    if (parts.length === 1 && /^\p{Nd}+$/u.test(parts[0])) parts = [...parts[0]];
+    const fill = (kind, value) => reading.said[kind].replace("{value}", value)
+      .replace("{given}", String(parts.length));
+    for (const part of parts) {
+      if (!/^[0-9]+$/.test(part)) return fill("not_a_digit", part);
+      if (!reading.faces.includes(Number(part))) return fill("not_a_face", Number(part));
+    }
+    return parts.length > count ? fill("too_many", "") : null;
+  }
+
+  // The boxes invite a tap once the dice typed are a throw: until the preview of a wrong
+  // throw comes back, they are marked at once, and the status line says what is wrong.
+  function judge() {
+    const problem = diceProblem(input.value);
+    if (problem === null && faces().length === count) return;
+    for (const box of form.querySelectorAll(".box-btn")) box.setAttribute("aria-disabled", "true");
+    if (problem === null) return;
+    const status = document.getElementById("dice-status");
+    status.className = "dice-status dice-wrong";
+    status.textContent = problem;
+  }
+
   function markFull() {
     const full = faces().length >= count;
     form.classList.toggle("dice-full", full);
@@ -255,6 +287,7 @@ function start(form) {
     if (name !== "preview") input.value = dice.join("");
     target = "";
     markFull();
+    judge();
     // Keep the finger's place: the same key, or the die now at the same spot, or the keypad.
     const place = () => buttonFor(name, value) || form.querySelector('button[name="add"]');
     if (name === "add") refreshSoon(place);
@@ -264,6 +297,7 @@ function start(form) {
   input.addEventListener("input", () => {
     target = "";
     markFull();
+    judge();
     refreshSoon();
   });
 

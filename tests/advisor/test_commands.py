@@ -173,7 +173,7 @@ def test_advise_prints_every_allowed_box_best_first(
 @pytest.mark.parametrize(
     ("change", "dice", "message"),
     [
-        (lambda document: document, "6,6,6", "Il faut 5 dés, vous en avez donné 3."),
+        (lambda document: document, "6,6,6", "Pas assez de dés : il en faut 5, pas 3."),
         (lambda document: document, "6,6,6,5,9", "« 9 » n'est pas un dé"),
         (
             lambda document: document | {"entries": document["entries"] * 2},

@@ -95,7 +95,7 @@ def test_advice_refuses_what_it_cannot_advise(strategy):
     with pytest.raises(RuleError, match="La partie est terminée"):
         strategy.advise(over, (1, 2, 3, 4, 5))
     state = solo_state(rules, _end_game_sheet())
-    with pytest.raises(RuleError, match="Il faut 5 dés"):
+    with pytest.raises(RuleError, match="Pas assez de dés : il en faut 5, pas 4"):
         strategy.advise(state, "1234")
     for other in (
         Rules(joker="free"),

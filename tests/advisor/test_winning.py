@@ -168,7 +168,7 @@ def test_the_options_are_ranked_by_the_chance_to_win():
 
 def test_bad_requests_are_refused_in_french():
     state, chances = _end_game({}, {"Mag": (["yams"], {}), "Alix": (["chance"], {})})
-    with pytest.raises(RuleError, match="Il faut 5 dés"):
+    with pytest.raises(RuleError, match="Pas assez de dés : il en faut 5, pas 4"):
         chances.advise(state, "1234", 3)
     with pytest.raises(RuleError, match="choisissez 1, 2 ou 3"):
         chances.advise(state, "12345", 4)

@@ -122,12 +122,12 @@ def test_yams_6_with_the_joker():
     assert placement.boxes == ("threes",)
     state = state.play(Entry(0, "free", "threes", (3, 3, 3, 3, 3, 6)))
     assert (cell(state, "threes").points, cell(state, "threes").yams_bonus) == (15, 100)
-    with pytest.raises(RuleError, match="Il faut 6 dés"):
+    with pytest.raises(RuleError, match="il en faut 6, pas 5"):
         state.play(Entry(0, "free", "chance", (1, 2, 3, 4, 5)))
 
 
 def test_six_dice_in_a_five_dice_game_are_refused():
-    with pytest.raises(RuleError, match="Il faut 5 dés, vous en avez donné 6"):
+    with pytest.raises(RuleError, match="Trop de dés : il en faut 5, pas 6"):
         solo([("chance", (1, 2, 3, 4, 5, 6))])
 
 

@@ -112,7 +112,8 @@ def test_advice_ranks_every_allowed_box(table, app, with_table):
 def test_advice_refuses_bad_dice_and_says_why_when_the_game_is_over(table, with_table):
     game_id = table.new_game(["Mag"])
     response = table.client.get(f"/games/{game_id}/advice?dice=6665")
-    assert response.status_code == 422 and "Il faut 5 dés" in response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "Pas assez de dés : il en faut 5, pas 4." in response.get_data(as_text=True)
     for seq, box in enumerate(Rules().boxes):
         table.play(game_id, seq, "12346", f"free:{box}", confirm=True)
     response = table.client.get(f"/games/{game_id}/advice?dice=66653")

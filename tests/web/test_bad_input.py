@@ -1,5 +1,6 @@
 """Bad input gets a 4xx or the form again with a French message, and stores nothing."""
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -9,6 +10,7 @@ from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import store as store_module
+from scorekeeper.web.language import COOKIE as LANGUAGE_COOKIE
 
 
 @pytest.fixture
@@ -19,22 +21,55 @@ def game(table):
     return game_id
 
 
-@pytest.mark.parametrize(
-    ("dice", "message"),
-    [
-        ("6665", "Il faut 5 dés, vous en avez donné 4."),
-        ("666653", "Il faut 5 dés, vous en avez donné 6."),
-        ("66053", "« 0 » n&#39;est pas un dé"),
-        ("66753", "« 7 » n&#39;est pas un dé"),
-        ("abcde", "« abcde » n&#39;est pas un dé"),
-        ("", "Tapez les dés"),
-    ],
-)
-def test_bad_dice(table, game, snapshot, dice, message):
+# Each wrong throw, and the rules' sentence for it in French and in English.
+WRONG_THROWS = {
+    "77777": (
+        "« 7 » n&#39;est pas un dé : un dé va de 1 à 6.",
+        "“7” is not a die: a die goes from 1 to 6.",
+    ),
+    "66053": (
+        "« 0 » n&#39;est pas un dé : un dé va de 1 à 6.",
+        "“0” is not a die: a die goes from 1 to 6.",
+    ),
+    "abc": (
+        "« abc » n&#39;est pas un chiffre : tapez les dés de 1 à 6.",
+        "“abc” is not a digit: type the dice from 1 to 6.",
+    ),
+    "666666": (
+        "Trop de dés : il en faut 5, pas 6.",
+        "Too many dice: 5 are needed, not 6.",
+    ),
+    "666": (
+        "Pas assez de dés : il en faut 5, pas 3.",
+        "Too few dice: 5 are needed, not 3.",
+    ),
+    "": (
+        "Tapez les dés : 5 chiffres de 1 à 6.",
+        "Type the dice: 5 digits from 1 to 6.",
+    ),
+}
+
+
+def dice_status(page: str) -> str:
+    """The status line under the keypad, where the dice's problem is said."""
+    return re.search(r'<p id="dice-status"[^>]*>(.*?)</p>', page, re.S).group(1).strip()
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("dice", list(WRONG_THROWS))
+def test_bad_dice(table, game, snapshot, dice, lang):
+    """A turn posted with a wrong throw: a 422 saying the rules' sentence once, where the
+    dice are, in the reader's language; nothing written."""
+    table.client.set_cookie(LANGUAGE_COOKIE, lang)
+    message = WRONG_THROWS[dice][lang == "en"]
     before = snapshot()
     response = table.play(game, 1, dice, "free:chance")
     assert response.status_code == 422
-    assert message in response.get_data(as_text=True)
+    # Once on the page, besides the sentences written for the script.
+    page = re.sub(r"data-dice-reading='[^']*'", "", response.get_data(as_text=True))
+    assert page.count(message) == 1
+    if dice:  # no dice at all: said above the sheet, as a tap on a box without dice is
+        assert dice_status(page) == message
     assert snapshot() == before
 
 

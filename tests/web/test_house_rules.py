@@ -79,7 +79,7 @@ def test_yams_6_wants_six_dice(table, app, snapshot):
     before = snapshot()
     response = table.play(game_id, 0, "12345", "free:chance")
     assert response.status_code == 422
-    assert "Il faut 6 dés, vous en avez donné 5." in response.get_data(as_text=True)
+    assert "Pas assez de dés : il en faut 6, pas 5." in response.get_data(as_text=True)
     assert snapshot() == before
     assert table.play(game_id, 0, "123456", "free:chance").status_code == 303
     assert state_of(app, game_id).sheets[0].total == 20
@@ -90,7 +90,7 @@ def test_six_dice_in_a_five_dice_game(table, snapshot):
     before = snapshot()
     response = table.play(game_id, 0, "123456", "free:chance")
     assert response.status_code == 422
-    assert "Il faut 5 dés, vous en avez donné 6." in response.get_data(as_text=True)
+    assert "Trop de dés : il en faut 5, pas 6." in response.get_data(as_text=True)
     assert snapshot() == before
 
 

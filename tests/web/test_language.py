@@ -148,7 +148,7 @@ def test_the_switch_is_remembered_by_the_device_for_a_year(table):
     assert "Mag's turn" in unescape(sheet)
     refused = table.play(game_id, 0, "6665", "free:sixes")
     assert refused.status_code == 422
-    assert "You need 5 dice; you gave 4." in refused.get_data(as_text=True)
+    assert "Too few dice: 5 are needed, not 4." in refused.get_data(as_text=True)
 
     # The device's choice wins over what the browser asks for.
     html = table.client.get("/", headers={"Accept-Language": "fr"}).get_data(as_text=True)
@@ -156,7 +156,7 @@ def test_the_switch_is_remembered_by_the_device_for_a_year(table):
     choose(table.client, "fr")
     html = table.client.get("/", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert page_language(html) == "fr"
-    assert "Il faut 5 dés" in table.play(game_id, 0, "6665", "free:sixes").get_data(as_text=True)
+    assert "Pas assez de dés" in table.play(game_id, 0, "6665", "free:sixes").get_data(as_text=True)
 
 
 def test_each_page_offers_the_other_language_and_comes_back_to_itself(client):

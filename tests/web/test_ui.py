@@ -1,7 +1,9 @@
 """The keypad, the live preview fragment and the add-to-home-screen manifest, through the
 test client: what the pages do with scripts off, and what the keypad script is served."""
 
+import json
 import re
+from html import unescape
 
 import pytest
 
@@ -95,7 +97,7 @@ def test_turn_fragment_asks_to_confirm_the_tapped_box(table, game, snapshot):
     assert "Règle de la vache : il faut au moins 24 dans cette case" in fragment
     assert '<input type="hidden" name="confirm" value="1">' in fragment
     fragment = turn(table, game, dice="666", target="free:sixes").get_data(as_text=True)
-    assert "Il faut 5 dés, vous en avez donné 3." in fragment
+    assert "Pas assez de dés : il en faut 5, pas 3." in fragment
     assert 'id="confirm-bar" class="confirm-bar" hidden' in fragment
     assert snapshot() == before
 
@@ -226,6 +228,59 @@ def test_totals_stay_blank_until_their_part_has_a_box_and_the_bonus_row_counts_d
     ]
     assert rows["Total bas"] == ["", "11"]
     assert rows["Prime Yams (+100)"] == ["", ""]
+
+
+# A box button of the active player, and whether it invites a tap.
+BOX_BUTTON = re.compile(r'<button type="submit" name="target"[^>]*>')
+
+
+def box_buttons(fragment):
+    buttons = BOX_BUTTON.findall(fragment)
+    assert buttons, "no box of the active player"
+    return ["aria-disabled" not in button for button in buttons]
+
+
+@pytest.mark.parametrize(
+    ("dice", "status"),
+    [
+        ("", "Touchez les 5 dés ci-dessous, ou tapez-les."),
+        ("666", "Encore 2 dés."),  # too few is how a throw starts: no error while typing
+        ("77777", "« 7 » n&#39;est pas un dé : un dé va de 1 à 6."),
+        ("abc", "« abc » n&#39;est pas un chiffre : tapez les dés de 1 à 6."),
+        ("666666", "Trop de dés : il en faut 5, pas 6."),
+    ],
+)
+def test_while_typing_a_wrong_throw_is_said_and_no_box_invites_a_tap(table, game, dice, status):
+    fragment = turn(table, game, dice=dice).get_data(as_text=True)
+    line = re.search(r'<p id="dice-status" class="([^"]*)"[^>]*>(.*?)</p>', fragment, re.S)
+    assert line.group(2).strip() == status
+    assert ("dice-wrong" in line.group(1)) == (status.count(":") == 1)
+    assert "flash-error" not in fragment  # said once, on the status line
+    assert not any(box_buttons(fragment))
+
+
+def test_a_throw_makes_the_boxes_invite_a_tap(table, game):
+    fragment = turn(table, game, dice="66653").get_data(as_text=True)
+    assert all(box_buttons(fragment))
+    assert "Touchez la case à remplir" in fragment
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("fr", {"not_a_face": "« {value} » n'est pas un dé : un dé va de 1 à 6."}),
+        ("en", {"too_many": "Too many dice: 5 are needed, not {given}."}),
+    ],
+)
+def test_the_sheet_carries_the_rules_sentences_for_its_script(table, game, lang, said):
+    """sheet.js says a wrong throw as it is typed, in the words the server would."""
+    table.client.set_cookie("lang", lang)
+    page = table.client.get(f"/games/{game}").get_data(as_text=True)
+    reading = json.loads(unescape(re.search(r"data-dice-reading='([^']*)'", page).group(1)))
+    assert reading["said"].items() >= said.items()
+    assert set(reading["said"]) == {"no_dice", "not_a_digit", "not_a_face", "too_many"}
+    assert reading["faces"] == [1, 2, 3, 4, 5, 6]
+    assert re.split(reading["separators"], "6, 6;6/5-3") == ["6", "6", "6", "5", "3"]
 
 
 # Each bonus cell's words where the column has room (long) and where it is narrow (short).
