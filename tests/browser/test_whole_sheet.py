@@ -113,3 +113,19 @@ def test_the_players_columns_are_even(open_page, seed, size, language):
         assert len(widths) == count
         assert max(widths) <= 1.1 * min(widths), (preset, count, widths)
         page.context.close()
+
+
+# Each rule chip's background and border, as drawn.
+RULE_CHIPS = """() => [...document.querySelectorAll('.rules-summary li')]
+  .filter((chip) => chip.getClientRects().length)
+  .map((chip) => { const style = getComputedStyle(chip);
+    return [chip.textContent.trim(), style.backgroundColor, parseFloat(style.borderTopWidth)]; })"""
+
+
+def test_rule_chips_are_outlined_not_filled_like_buttons(open_page, seed):
+    page = open_page(f"/games/{seed(['Mag', 'Alix'], vache=True)}", size=TABLETS["landscape"])
+    chips = page.evaluate(RULE_CHIPS)
+    assert [chip[0] for chip in chips][:2] == ["Yams", "règle de la vache"]
+    # The rule set's chip too: no fill (transparent), an outline.
+    assert all(background == "rgba(0, 0, 0, 0)" for _text, background, _border in chips), chips
+    assert all(border >= 1 for _text, _background, border in chips), chips
