@@ -148,7 +148,7 @@ def _production_site(tmp_path, http_port: int, https_port: int, upstream_port: i
 def _until_listening(port: int, process: subprocess.Popen) -> None:
     deadline = time.monotonic() + 20
     while True:
-        assert process.poll() is None, process.communicate()[1]
+        assert process.poll() is None, process.communicate(timeout=10)[1]
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return

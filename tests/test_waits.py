@@ -22,6 +22,13 @@ DURATIONS = {
         "tests/browser/test_push.py",
         "test_another_tablets_turn_arrives_with_no_poll_and_the_typed_dice_stay",
     ): ("a window in which no poll may come (the sheet polled every 0.4 s)"),
+    (
+        "tests/web/test_fair_seats.py",
+        "test_another_process_ends_a_removed_device_s_stream_within_a_second",
+    ): "the other process's stream held open a while before the device is removed",
+    ("tests/browser/test_fair_seats.py", "test_a_page_whose_seat_went_polls_and_stays_live"): (
+        "past EventSource's retry delay, so that a stream reopened by the older page is seen"
+    ),
 }
 
 

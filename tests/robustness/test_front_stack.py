@@ -105,7 +105,7 @@ def stack(tmp_path_factory):
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
+        process.wait(timeout=30)
         log.close()
         give_database(database_url)
 

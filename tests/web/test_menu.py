@@ -19,12 +19,10 @@ def test_every_page_has_the_menu(app, table, seeded, language, name):  # noqa: F
     pages = []
     for url in crawl_urls(app, seeded):
         response = table.client.get(url)
+        if response.mimetype != "text/html":
+            continue  # a PDF, a card, a download
         html = response.get_data(as_text=True)
-        if (
-            response.mimetype != "text/html"
-            or "<html" not in html
-            or response.status_code in range(300, 400)
-        ):
+        if "<html" not in html or response.status_code in range(300, 400):
             continue
         menu = MENU.search(html)
         assert menu and menu.group(1) == name, url
