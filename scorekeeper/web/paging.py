@@ -1,10 +1,11 @@
-"""Pages of long lists, and the French 404 for a page, a rule set or a player that is not there."""
+"""Pages of long lists, the French 404 for a page, a rule set or a player that is not there,
+and the 409 of what only a finished game has."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import abort, make_response, render_template, request
+from flask import abort, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper.rules.numbers import read_whole
@@ -13,6 +14,14 @@ from scorekeeper.rules.numbers import read_whole
 def not_found(message: str) -> None:
     """Stop the request with a 404 page that says what was not found."""
     abort(make_response(render_template("errors/error.html", code=404, message=message), 404))
+
+
+def game_not_over(game_id: int, message: str) -> None:
+    """Stop the request with the 409 of what only a finished game has (its card, its BG
+    Stats play): ``message`` says so, one tap leads back to the sheet."""
+    action = (url_for("games.sheet", game_id=game_id), _("Reprendre la feuille"))
+    page = render_template("errors/error.html", code=409, message=message, action=action)
+    abort(make_response(page, 409))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Printing: the print page, blank grids as PDF, the PDF of any game's sheet, and a finished
 game's result card to share (PNG)."""
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 
 from scorekeeper.rules import RuleError
@@ -11,7 +11,7 @@ from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.workers import PrintersBusy
 from scorekeeper.store import GameNotFound
 from scorekeeper.web.errors import unavailable_page
-from scorekeeper.web.paging import no_game
+from scorekeeper.web.paging import game_not_over, no_game
 from scorekeeper.web.store import household, store
 
 bp = Blueprint("prints", __name__)
@@ -88,13 +88,7 @@ def game_card_png(game_id: int):
         no_game(game_id)
     except GameNotOver:
         message = _("La carte à partager se fait à la fin de la partie : finissez-la d'abord.")
-        page = render_template(
-            "errors/error.html",
-            code=409,
-            message=message,
-            action=(url_for("games.sheet", game_id=game_id), _("Reprendre la feuille")),
-        )
-        return page, 409
+        game_not_over(game_id, message)
     response = current_app.response_class(png, mimetype="image/png")
     filename = _("yams-partie-%(id)d.png", id=game_id)
     response.headers["Content-Disposition"] = f'inline; filename="{filename}"'

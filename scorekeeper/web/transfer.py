@@ -38,7 +38,7 @@ from scorekeeper.store.transfer import (
     json_array,
 )
 from scorekeeper.web.forms import Form
-from scorekeeper.web.paging import no_game
+from scorekeeper.web.paging import game_not_over, no_game
 from scorekeeper.web.quotas import quota_message, quota_response
 from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.security import require_pin
@@ -159,14 +159,9 @@ def bgstats(game_id: int):
     for the player to confirm (store/bgstats.py)."""
     record, state = load_or_404(game_id)
     if not state.is_over:
-        message = _("BG Stats note les parties terminées : finissez celle-ci d'abord.")
-        page = render_template(
-            "errors/error.html",
-            code=409,
-            message=message,
-            action=(url_for("games.sheet", game_id=game_id), _("Reprendre la feuille")),
+        game_not_over(
+            game_id, _("BG Stats note les parties terminées : finissez celle-ci d'abord.")
         )
-        return page, 409
     play = bgstats_play(
         game_id,
         state,
