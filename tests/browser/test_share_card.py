@@ -26,7 +26,7 @@ def test_partager_shares_the_card_or_downloads_it(open_page, seed):
     page.add_init_script(SHARE_SHEET)
     page.reload()
     page.get_by_role("link", name="Partager").click()
-    page.wait_for_function("window.shared !== undefined")
+    page.wait_for_function("() => window.shared !== undefined")
     shared = page.evaluate("window.shared")
     assert shared["name"] == f"yams-partie-{game_id}.png"
     assert shared["type"] == "image/png" and shared["size"] > 10_000
