@@ -59,8 +59,6 @@ LANDSCAPE_FROM_COLUMNS = 3
 # Data columns of a filled sheet's table that still read well across the page.
 PORTRAIT_DATA_COLUMNS = 8
 LANDSCAPE_DATA_COLUMNS = 12
-# Wider than this, a column of scores only spreads the numbers apart.
-MAX_DATA_COLUMN_MM = 30
 
 _GRID_PARAMS = ("paper", "pages")
 
@@ -381,11 +379,6 @@ class GameLayout:
     @property
     def page_size(self) -> str:
         return f"{self.paper.css_size} {'landscape' if self.landscape else 'portrait'}"
-
-    def table_width_mm(self, data_columns: int) -> float:
-        """Full width, unless a few players would get columns wider than a number needs."""
-        width, _height = _page_mm(self.paper, self.landscape)
-        return min(width - 2 * MARGIN_MM, LABEL_COLUMN_MM + data_columns * MAX_DATA_COLUMN_MM)
 
 
 def game_layout(rules: Rules, players: int, paper: Paper) -> GameLayout:

@@ -8,7 +8,7 @@ import pytest
 from flask import current_app
 from pypdf import PdfReader
 from weasyprint import HTML
-from weasyprint.formatting_structure.boxes import BlockBox
+from weasyprint.formatting_structure.boxes import BlockBox, TableBox, TableCellBox, TextBox
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
@@ -250,7 +250,7 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
     assert "à Mag de jouer" in text
 
 
-def test_a_finished_sheet_prints_the_bonus_result_on_one_line(ctx, store):
+def test_a_finished_sheet_prints_the_bonus_result_whole(ctx, store):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
     [game_id] = import_games(
         store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
@@ -263,8 +263,8 @@ def test_a_finished_sheet_prints_the_bonus_result_on_one_line(ctx, store):
     assert text.count("35 ✓") == 4
     assert text.count("manqué de 42") == 2 and text.count("manqué de 1") == 2
     assert "encore" not in text
-    # Never wrapped: each result is whole on its line of the extracted text.
-    assert not any(line.endswith(("manqué", "manqué de", "35")) for line in lines)
+    # "35 ✓" never wrapped, even in the narrowest column; a miss may take two lines there.
+    assert not any(line.endswith("35") for line in lines)
 
 
 MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
@@ -307,6 +307,82 @@ def test_games_fill_the_page_and_hints_keep_to_one_line(app, name, paper, langua
     bottom = page.height - MARGIN_MM * MM
     left_blank = (bottom - (footer.position_y + footer.height)) / MM
     assert 0 <= left_blank <= 8, f"{left_blank:.1f} mm left blank under the notes"
+
+
+PT = 96 / 72  # CSS pixels in a point
+
+
+def _finished(store, players):
+    document = finished_game_document((["bonus", "poor", "close"] * 3)[:players])
+    [game_id] = import_games(
+        store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
+    )
+    return game_id
+
+
+def _triple_under_way(store, players):
+    """Triple in progress: the widest table (12 columns), with the bonus row's pace words
+    and « à son tour »."""
+    names = [f"Joueur {seat + 1}" for seat in range(players)]
+    rules = Rules.from_dict({"preset": "triple"})
+    game_id = start_game(store, rules, names, household=HOME_HOUSEHOLD)
+    for seq in range(players):  # each player's ones, then the first player's twos
+        play_turn(store, game_id, seq, "down", "ones", "11234", household=HOME_HOUSEHOLD)
+    play_turn(store, game_id, players, "down", "twos", "22666", household=HOME_HOUSEHOLD)
+    return game_id
+
+
+SHEETS = {
+    "finished, 2 players": lambda store: _finished(store, 2),
+    "finished, 6 players": lambda store: _finished(store, 6),
+    "finished, 8 players": lambda store: _finished(store, 8),
+    "triple under way, 4 players": lambda store: _triple_under_way(store, 4),
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("paper", sorted(PAPERS))
+@pytest.mark.parametrize("sheet", sorted(SHEETS))
+def test_a_filled_sheet_fills_the_page_width_and_reads_at_8_points(
+    app, store, sheet, paper, language
+):
+    """The filled sheet's table spans the printable width, whatever the number of players,
+    and no text on it is smaller than 8 pt or wider than its cell (the bonus row's words
+    included)."""
+    game_id = SHEETS[sheet](store)
+    with app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
+        record, state = load(store, game_id, household=HOME_HOUSEHOLD)
+        html = sheets_pdf.game_html(record, state, PAPERS[paper])
+        pages = (
+            HTML(
+                string=html,
+                base_url=STATIC_BASE_URL,
+                url_fetcher=StaticFilesFetcher(current_app.static_folder),
+            )
+            .render()
+            .pages
+        )
+    for page in pages:
+        printable = page.width - 2 * MARGIN_MM * MM
+        boxes = list(page._page_box.descendants())
+        tables = [box for box in boxes if isinstance(box, TableBox)]
+        assert tables and all(table.width >= 0.95 * printable for table in tables)
+        small = {
+            box.text: box.style["font_size"] / PT
+            for box in boxes
+            if isinstance(box, TextBox) and box.style["font_size"] < 8 * PT - 0.01
+        }
+        assert not small, small
+        # Nor wider than its cell: a number or a word of the bonus row running into the next.
+        overflowing = [
+            text.text
+            for cell in boxes
+            if isinstance(cell, TableCellBox)
+            for text in cell.descendants()
+            if isinstance(text, TextBox)
+            and text.position_x + text.width > cell.position_x + cell.border_width() + 0.5
+        ]
+        assert not overflowing, overflowing
 
 
 class _SheetRows(HTMLParser):
