@@ -270,14 +270,18 @@ def test_a_finished_sheet_prints_the_bonus_result_whole(ctx, store):
 MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
 
 
-def _layout(grid):
-    """The first page of the grid as WeasyPrint lays it out, and its boxes with a class."""
-    html = sheets_pdf.blank_html(grid)
-    document = HTML(
+def _laid_out(html):
+    """The document as WeasyPrint lays it out, through the app's locked fetcher."""
+    return HTML(
         string=html,
         base_url=STATIC_BASE_URL,
         url_fetcher=StaticFilesFetcher(current_app.static_folder),
     ).render()
+
+
+def _layout(grid):
+    """The first page of the grid as WeasyPrint lays it out, and its boxes with a class."""
+    document = _laid_out(sheets_pdf.blank_html(grid))
     page = document.pages[0]
     classes = [
         (box.element.get("class") or "", box)
@@ -352,16 +356,7 @@ def test_a_filled_sheet_fills_the_page_width_and_reads_at_8_points(
     game_id = SHEETS[sheet](store)
     with app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
         record, state = load(store, game_id, household=HOME_HOUSEHOLD)
-        html = sheets_pdf.game_html(record, state, PAPERS[paper])
-        pages = (
-            HTML(
-                string=html,
-                base_url=STATIC_BASE_URL,
-                url_fetcher=StaticFilesFetcher(current_app.static_folder),
-            )
-            .render()
-            .pages
-        )
+        pages = _laid_out(sheets_pdf.game_html(record, state, PAPERS[paper])).pages
     for page in pages:
         printable = page.width - 2 * MARGIN_MM * MM
         boxes = list(page._page_box.descendants())
