@@ -5,8 +5,10 @@
 // the game as it is now comes in place of this one (swap.js), as after this device's own
 // turn, and the dice being typed stay typed. The sheet's own stream brings that page with
 // the version (`sheet`, the sheet's address in `path`); otherwise (the ranking, a spectator,
-// the game over) it is fetched. Refused a stream (a server with too many open sheets) or
-// without EventSource, the page asks for the version every few seconds instead.
+// the game over) it is fetched. Refused a stream (a server with every seat taken, or its
+// database away), the page asks for the version a few seconds later and opens its stream
+// again; its seat taken by a newer sheet of its household, or without EventSource, it asks
+// for the version every few seconds instead.
 import { announceSwap, swapIn } from "./swap.js";
 
 const marker = () => document.querySelector("[data-live-url]");
@@ -94,24 +96,30 @@ if (first) {
     }
   });
 
-  const poll = async () => {
+  // The version asked once: whatever changed while this page had no stream.
+  const ask = async () => {
     try {
       const response = await fetch(marker().dataset.liveUrl, {
         cache: "no-store", headers: { Accept: "application/json" },
       });
       if (response.ok) await heard(await response.json());
     } catch {
-      // The network dropped for a moment: the next poll tries again.
+      // The network dropped for a moment: the next try asks again.
     }
+  };
+
+  const poll = async () => {
+    await ask();
     setTimeout(poll, SLOW_POLL_MS);
   };
 
-  if ("EventSource" in window && first.dataset.liveEvents) {
+  function listen() {
     const stream = new EventSource(first.dataset.liveEvents);
     stream.addEventListener("message", (event) => {
       const now = JSON.parse(event.data);
       if (now.closed) {
-        // Its seat went to a newer sheet of the household: ask now and then instead.
+        // Its seat went to a newer sheet of the household: ask now and then instead, rather
+        // than take another of the household's seats.
         stream.close();
         setTimeout(poll, SLOW_POLL_MS);
         return;
@@ -119,9 +127,17 @@ if (first) {
       heard(now);
     });
     stream.addEventListener("error", () => {
-      // A network error: EventSource tries again by itself. A refusal (503) closes it.
-      if (stream.readyState === EventSource.CLOSED) setTimeout(poll, SLOW_POLL_MS);
+      // A network error: EventSource tries again by itself. A refusal (a server with every
+      // seat taken, or its database away for a moment) closes it: in a few seconds the
+      // version is asked, and the stream opened again.
+      if (stream.readyState === EventSource.CLOSED) {
+        setTimeout(async () => { await ask(); listen(); }, SLOW_POLL_MS);
+      }
     });
+  }
+
+  if ("EventSource" in window && first.dataset.liveEvents) {
+    listen();
   } else {
     setTimeout(poll, SLOW_POLL_MS);
   }
