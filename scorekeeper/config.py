@@ -101,21 +101,22 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "SERVER_WORKERS",
         _from_environment("SCOREKEEPER_WORKERS", 1),
-        "Server processes on the database (set by scorekeeper/gunicorn_conf.py): the "
+        "Server processes of this group on the database (set by gunicorn's configurations): the "
         "start-up check of PostgreSQL's max_connections counts them.",
     ),
     Setting(
         "SERVER_THREADS",
         _from_environment("SCOREKEEPER_THREADS", 4),
-        "Request threads of a server process (set by scorekeeper/gunicorn_conf.py): on "
+        "Request threads of a server process (set by gunicorn's configurations): on "
         "PostgreSQL its pool holds as many connections, no more.",
     ),
     Setting(
         "LIVE_STREAMS",
         _from_environment("SCOREKEEPER_LIVE_STREAMS", 32),
-        "Open sheets a server process keeps live by push, each holding one of its threads "
-        "besides SERVER_THREADS (set by scorekeeper/gunicorn_conf.py); a sheet beyond them "
-        "asks every 5 s instead.",
+        "Open sheets a server process keeps live by push: at home each holds one of "
+        "waitress's threads besides SERVER_THREADS; hosted, gunicorn's configurations set it "
+        "(gunicorn_streams_conf.py: 10,000 a gevent worker, where each is a socket; "
+        "gunicorn_conf.py: none). A sheet beyond them gets a 503 and asks again 5 s later.",
     ),
     Setting(
         "LIVE_STREAMS_PER_DEVICE",
@@ -132,10 +133,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting(
         "LIVE_STREAM_SECONDS",
-        600,
+        1800,
         "How long one open sheet's stream of changes lasts before the browser opens another "
         "(at once): a tablet gone without a word, or a proxy's idle connection, is let go "
-        "within it. 0: the version, then the end (a poll).",
+        "within it, and each new stream is a request (10,000 open sheets: 6 a second). 0: the "
+        "version, then the end (a poll).",
     ),
     Setting(
         "SERVER_CONNECTION_LIMIT",

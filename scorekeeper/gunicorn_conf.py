@@ -1,28 +1,28 @@
-"""gunicorn's configuration for a hosted server (docs/hosting.md):
+"""gunicorn's configuration for a hosted server's pages and turns (docs/hosting.md):
 
     gunicorn -c python:scorekeeper.gunicorn_conf 'scorekeeper.wsgi:app'
 
-SCOREKEEPER_WORKERS (4), SCOREKEEPER_THREADS (4), SCOREKEEPER_LIVE_STREAMS (200) and
-SCOREKEEPER_BIND (127.0.0.1:8000) change it; gunicorn's own flags after it win. The workers
-and threads gunicorn runs, flags included, are handed to the app through the environment (its
-SERVER_WORKERS, SERVER_THREADS and LIVE_STREAMS settings): its database pool and the start-up
-check of PostgreSQL's
+The open sheets' streams are not served here: the front sends them to the stream group,
+gunicorn_streams_conf.py, where an idle stream costs a socket and not a thread.
+
+SCOREKEEPER_WORKERS (4), SCOREKEEPER_THREADS (4) and SCOREKEEPER_BIND (127.0.0.1:8000) change
+it; gunicorn's own flags after it win. The workers and threads gunicorn runs, flags included,
+are handed to the app through the environment (its SERVER_WORKERS, SERVER_THREADS and
+LIVE_STREAMS settings): its database pool and the start-up check of PostgreSQL's
 max_connections count them.
 """
 
 import os
-import signal
 import threading
 
 workers = int(os.environ.get("SCOREKEEPER_WORKERS", "4"))
 _request_threads = int(os.environ.get("SCOREKEEPER_THREADS", "4"))
-# A gthread worker runs each request in one of its threads, and an open sheet's stream of
-# changes holds one for as long as the sheet is open (asleep until a turn wakes it, no
-# database connection held). So each worker has its request threads plus one per stream it
-# accepts: 4 + 200 by default, 800 open sheets on 4 workers (about 260 households at play,
-# three tablets each). The app refuses a stream beyond LIVE_STREAMS with a 503 while
-# threads are still free for the turns, and that sheet polls every 5 s instead.
-_live_streams = int(os.environ.get("SCOREKEEPER_LIVE_STREAMS", "200"))
+# A gthread worker runs each request in one of its threads, and a stream of changes would
+# hold one for as long as its sheet is open: this group holds none (LIVE_STREAMS 0: a stream
+# that reaches it anyway gets a 503, and its sheet asks every 5 s). A server run without the
+# stream group may give each worker SCOREKEEPER_LIVE_STREAMS stream seats, a thread each,
+# besides its request threads (200 each was the default before the stream group).
+_live_streams = int(os.environ.get("SCOREKEEPER_LIVE_STREAMS", "0"))
 threads = _request_threads + _live_streams
 # Each stream is a connection of its own, besides the tablets' kept-alive ones.
 worker_connections = max(1000, 2 * threads)
@@ -69,19 +69,16 @@ def post_fork(server, worker) -> None:
     fewer_arenas()
 
 
+def _in_a_thread(function) -> None:
+    threading.Thread(target=function, daemon=True).start()
+
+
 def post_worker_init(worker):
-    """On SIGTERM the worker waits for its requests to end (graceful_timeout), and a stream
-    would never end by itself: end them all first, then stop as gunicorn does."""
-    graceful_exit = signal.getsignal(signal.SIGTERM)
+    """The streams ended first on SIGTERM; the fork server and the Conseil's tables made
+    ready for the first requests."""
+    from scorekeeper.store.changes import end_streams_on_sigterm
 
-    def stop(signum, frame):
-        from scorekeeper.store.changes import stop_watchers
-
-        # In a thread: the signal handler must not wait for a lock a request thread holds.
-        threading.Thread(target=stop_watchers, daemon=True).start()
-        graceful_exit(signum, frame)
-
-    signal.signal(signal.SIGTERM, stop)
+    end_streams_on_sigterm(_in_a_thread)
     # Each worker's fork server, for the first print or sign-in after a (re)start.
     if worker.wsgi.config["FORK_SERVER_AT_START"]:
         from scorekeeper.workers import start_fork_server

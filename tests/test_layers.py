@@ -36,7 +36,7 @@ FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     {"app": ("app", "config")},
     # What starts the app: the `scorekeeper` command, and the app for a WSGI server and
     # that server's configuration.
-    {"cli": ("cli",), "wsgi": ("wsgi", "gunicorn_conf")},
+    {"cli": ("cli",), "wsgi": ("wsgi", "gunicorn_conf", "gunicorn_streams_conf")},
 )
 PART_OF = {top: part for floor in FLOORS for part, tops in floor.items() for top in tops}
 FLOOR_OF = {part: number for number, floor in enumerate(FLOORS) for part in floor}

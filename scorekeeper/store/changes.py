@@ -28,6 +28,7 @@ watchers it holds in every process (`revoked`, heard through the same channel).
 from __future__ import annotations
 
 import logging
+import signal
 import threading
 import time
 import weakref
@@ -350,3 +351,18 @@ def stop_watchers() -> None:
     """End every open sheet's watch in this process: the server stops."""
     for hub in list(_hubs):
         hub.stop()
+
+
+def end_streams_on_sigterm(apart: Callable[[Callable[[], None]], object]) -> None:
+    """On SIGTERM a server process waits for its requests to end (gunicorn's
+    graceful_timeout), and a stream would never end by itself: end them all first, then
+    stop as the handler in place does. `apart` runs the ending outside the signal handler,
+    which must not wait for a lock a request holds: in a thread, or in a greenlet under
+    gevent (whose signal handlers may not wait at all)."""
+    graceful_exit = signal.getsignal(signal.SIGTERM)
+
+    def stop(signum, frame):
+        apart(stop_watchers)
+        graceful_exit(signum, frame)
+
+    signal.signal(signal.SIGTERM, stop)

@@ -5,9 +5,11 @@ Pushed by server-sent events rather than a long poll: one request per open sheet
 many turns are played, where a long poll makes a request after every change and a lost one
 must be noticed by hand; the browser's EventSource reconnects by itself (Wi-Fi back, tablet
 awake, server restarted), and each connection starts with the game's version, so a sheet
-that missed a change sees it at once. Each stream holds one of the server's threads while
-it is open, so a process keeps at most LIVE_STREAMS of them; beyond, a 503, and the page
-asks for the version every few seconds instead (static/js/live.js).
+that missed a change sees it at once. At home each stream holds one of waitress's threads
+while it is open; hosted, the stream group's gevent worker holds it as a socket
+(gunicorn_streams_conf.py). A process keeps at most LIVE_STREAMS of them; beyond, a 503,
+and the page asks for the version a few seconds later, then opens its stream again
+(static/js/live.js).
 
 The sheet's own stream carries, with each new version of a game in progress, the sheet of
 that version (drawn once for every tablet, web/drawn.py): the other tablets swap it in
@@ -45,9 +47,11 @@ from scorekeeper.web.store import household, load_or_404, store
 
 bp = Blueprint("live", __name__, url_prefix="/games")
 
-# A comment line this often: a tablet gone without a word (out of Wi-Fi, asleep) is found
-# at the next one and its thread freed, and proxies see a live connection. Costs a write.
-HEARTBEAT_SECONDS = 15
+# A comment line this often: proxies see a live connection (45 s is under the 60 s a load
+# balancer commonly lets a connection idle), and a tablet gone without a word is found when
+# a write fails. Each costs a write through the front: 10,000 open sheets at 15 s took 8 %
+# of a core for heartbeats alone (bench/idle_sheets.py), at 45 s a third of it.
+HEARTBEAT_SECONDS = 45
 # How soon EventSource tries again after a stream broke (a server restarting, say).
 RECONNECT_MS = 1000
 # A sheet refused a stream asks for the version this often (static/js/live.js says it too).

@@ -1,8 +1,10 @@
 """The hosted stack through its front, as `python -m scripts.hosted_stack` starts it: nginx
-(deploy/nginx's include files) in front of gunicorn (gunicorn_conf.py, 2 workers) on
-PostgreSQL. Two households play through nginx; strangers on other loopback addresses send
-slow headers, slow bodies and bodies over the limit; an open sheet's stream comes through
-unbuffered; SIGTERM ends every process the command started.
+(deploy/nginx's include files) in front of gunicorn (gunicorn_conf.py, 2 workers) and of the
+stream group (gunicorn_streams_conf.py, gevent) on PostgreSQL. Two households play through
+nginx; strangers on other loopback addresses send slow headers, slow bodies and bodies over
+the limit; an open sheet's stream comes through unbuffered from the stream group, and ends
+within a second of its device's removal; SIGTERM ends the open streams at once, then every
+process the command started.
 
 On a machine without nginx these tests skip with one line, unless SCOREKEEPER_REQUIRE_PROXY=1
 (.ci/run) makes them mandatory.
@@ -24,7 +26,12 @@ import pytest
 
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
-from scorekeeper.store.households import count_households, find_household
+from scorekeeper.store.households import (
+    count_households,
+    find_household,
+    list_devices,
+    remove_device,
+)
 from scorekeeper.store.play import start_game
 from testing.live import REPO_ROOT, Client, free_port
 from tests.robustness.checks import PLAYERS, stored_entries
@@ -244,18 +251,41 @@ def test_the_import_takes_a_larger_body_than_the_other_forms(stack):
     assert tablet.request("POST", "/household/join", body, headers).status == 413
 
 
+def _open_stream(stack: Stack, tablet: Client, game: int) -> tuple[socket.socket, bytes]:
+    """A tablet's stream of the game through the front, and what came until its first event."""
+    cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in tablet.cookies.items())
+    sock = socket.create_connection(stack.address, timeout=10)
+    sock.sendall(
+        f"GET /games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
+        f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
+    )
+    received = b""
+    while received.count(b"data: ") < 1:
+        received += sock.recv(65536)
+    assert received.startswith(b"HTTP/1.1 200 OK"), received[:300]
+    return sock, received
+
+
+def _seconds_until_closed(sock: socket.socket, bound: float) -> tuple[float, bytes]:
+    """How long until the server ends the stream (its last chunk, or the connection closed),
+    and what came meanwhile; `inf` if it goes on past `bound` seconds."""
+    began, received = time.monotonic(), b""
+    while time.monotonic() - began < bound:
+        sock.settimeout(max(0.01, bound - (time.monotonic() - began)))
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            break
+        received += chunk
+        if not chunk or received.endswith(b"\r\n0\r\n\r\n"):
+            return time.monotonic() - began, received
+    return float("inf"), received
+
+
 def test_the_stream_comes_through_unbuffered(stack):
     tablet, game = stack.households["Les Martin"]
-    cookie = "; ".join(f"{name}={morsel.value}" for name, morsel in tablet.cookies.items())
-    with socket.create_connection(stack.address, timeout=10) as sock:
-        sock.sendall(
-            f"GET /games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1:{stack.port}\r\n"
-            f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
-        )
-        received = b""
-        while received.count(b"data: ") < 1:
-            received += sock.recv(65536)
-        assert b"200 OK" in received
+    sock, received = _open_stream(stack, tablet, game)
+    with sock:
         page, sheet = tablet.twin().sheet(game)
         played = time.monotonic()
         assert tablet.twin().submit(game, sheet, "22456", sheet.targets[0]).status == 303
@@ -265,11 +295,38 @@ def test_the_stream_comes_through_unbuffered(stack):
         assert time.monotonic() - played < 1.0
 
 
-def test_sigterm_ends_nginx_gunicorn_and_all_they_started(stack):
+def test_a_removed_devices_stream_ends_within_a_second(stack):
+    tablet = _sign_up(stack.address, "Les Petit")
+    store = Store(stack.database_url)
+    try:
+        household = find_household(store, "Les Petit").id
+        game = start_game(store, Rules(), PLAYERS, household=household)
+        sock, _first = _open_stream(stack, tablet, game)
+        with sock:
+            (device,) = list_devices(store, household)
+            removed = time.monotonic()
+            assert remove_device(store, household, device.id)
+            # Heard by the stream group from the pages' NOTIFY channel, not by the process
+            # that removed it (this one).
+            seconds, said = _seconds_until_closed(sock, 5.0)
+            assert time.monotonic() - removed <= 1.0, seconds
+            assert b'"gone": true' in said
+    finally:
+        store.dispose()
+
+
+def test_sigterm_ends_the_open_streams_at_once_then_every_process(stack):
     processes = _descendants(stack.process.pid)
     names = {Path(f"/proc/{pid}/comm").read_text().strip() for pid in processes}
-    assert "nginx" in names and len(processes) >= 4, names  # 2 masters, their workers
-    stack.process.send_signal(signal.SIGTERM)
+    # nginx, the pages' gunicorn and the streams', each a master and its workers.
+    assert "nginx" in names and len(processes) >= 6, names
+    tablet, game = stack.households["Les Durand"]
+    sock, _first = _open_stream(stack, tablet, game)
+    with sock:
+        stack.process.send_signal(signal.SIGTERM)
+        # Ended by the stream group, not held until its graceful timeout (30 s).
+        seconds, _said = _seconds_until_closed(sock, 10.0)
+        assert seconds <= 5.0, seconds
     assert stack.process.wait(timeout=45) == 0
     deadline = time.monotonic() + 10
     while any(map(_running, processes)) and time.monotonic() < deadline:

@@ -1,12 +1,13 @@
-"""scorekeeper/gunicorn_conf.py, as gunicorn reads it from the hosting command of the README
-and docs/hosting.md: what it sets, what it hands to the app, and a real gunicorn that
-starts with it and, on SIGTERM, finishes the turn under way and ends every process it
-started.
+"""scorekeeper/gunicorn_conf.py and gunicorn_streams_conf.py, as gunicorn reads them from
+the hosting commands of the README and docs/hosting.md: what they set, what they hand to the
+app, and a real gunicorn that starts with the first and, on SIGTERM, finishes the turn under
+way and ends every process it started.
 """
 
 from __future__ import annotations
 
 import os
+import resource
 import shlex
 import signal
 import subprocess
@@ -27,44 +28,56 @@ from tests.robustness.faults import gunicorn_server
 from tests.support.databases import ON_POSTGRESQL
 
 HOSTING_DOCUMENTS = ("README.md", "docs/hosting.md")
+APP_CONFIG = "python:scorekeeper.gunicorn_conf"
+STREAMS_CONFIG = "python:scorekeeper.gunicorn_streams_conf"
 HANDED_OVER = ("SCOREKEEPER_WORKERS", "SCOREKEEPER_THREADS", "SCOREKEEPER_LIVE_STREAMS")
+READ = (
+    "SCOREKEEPER_BIND",
+    "SCOREKEEPER_STREAM_WORKERS",
+    "SCOREKEEPER_STREAMS_PER_WORKER",
+    "SCOREKEEPER_STREAMS_BIND",
+)
 
 
-def hosting_command() -> list[str]:
-    """The gunicorn command line the README gives, the same in docs/hosting.md."""
+def hosting_commands() -> dict[str, list[str]]:
+    """The gunicorn command lines the README gives, the same in docs/hosting.md, by the
+    configuration each reads: the pages' and turns', and the open sheets'."""
     commands = {
         tuple(shlex.split(line, comments=True))
         for document in HOSTING_DOCUMENTS
         for line in (REPO_ROOT / document).read_text(encoding="utf-8").splitlines()
         if line.startswith("gunicorn -")
     }
-    assert len(commands) == 1, commands
-    return list(commands.pop())
+    assert len(commands) == 2, commands
+    return {command[2]: list(command) for command in commands}
 
 
-def gunicorn_settings(monkeypatch, *flags: str, **environment: str):
-    """gunicorn's settings for the hosting command, `flags` added after it, in an
-    environment holding `environment` and none of the server's other variables."""
-    for name in (*HANDED_OVER, "SCOREKEEPER_BIND"):
+def gunicorn_settings(monkeypatch, *flags: str, config: str = APP_CONFIG, **environment: str):
+    """gunicorn's settings for the hosting command of `config`, `flags` added after it, in
+    an environment holding `environment` and none of the server's other variables."""
+    for name in (*HANDED_OVER, *READ):
         monkeypatch.delenv(name, raising=False)
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
     # gunicorn imports the module by its name: read afresh for this environment.
-    monkeypatch.delitem(sys.modules, "scorekeeper.gunicorn_conf", raising=False)
-    monkeypatch.setattr(sys, "argv", [*hosting_command(), *flags])
+    for module in ("scorekeeper.gunicorn_conf", "scorekeeper.gunicorn_streams_conf"):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    monkeypatch.setattr(sys, "argv", [*hosting_commands()[config], *flags])
     return WSGIApplication().cfg
 
 
-def test_the_hosting_command_reads_gunicorn_conf(monkeypatch):
-    command = hosting_command()
-    assert command[:3] == ["gunicorn", "-c", "python:scorekeeper.gunicorn_conf"]
-    assert command[3:] == ["scorekeeper.wsgi:app"]
+def test_the_hosting_commands_read_the_pages_and_the_streams_configurations():
+    commands = hosting_commands()
+    assert set(commands) == {APP_CONFIG, STREAMS_CONFIG}
+    for module, command in commands.items():
+        assert command == ["gunicorn", "-c", module, "scorekeeper.wsgi:app"]
 
 
-def test_every_name_gunicorn_conf_sets_is_a_gunicorn_setting(monkeypatch):
+@pytest.mark.parametrize("module_name", [APP_CONFIG, STREAMS_CONFIG])
+def test_every_name_a_configuration_sets_is_a_gunicorn_setting(monkeypatch, module_name):
     # gunicorn skips a name it does not know without a word: a misspelt setting is lost.
-    cfg = gunicorn_settings(monkeypatch)
-    module = sys.modules["scorekeeper.gunicorn_conf"]
+    cfg = gunicorn_settings(monkeypatch, config=module_name)
+    module = sys.modules[module_name.removeprefix("python:")]
     names = {
         name
         for name, value in vars(module).items()
@@ -76,11 +89,7 @@ def test_every_name_gunicorn_conf_sets_is_a_gunicorn_setting(monkeypatch):
     assert names <= set(cfg.settings), names - set(cfg.settings)
 
 
-def test_what_gunicorn_conf_sets(monkeypatch):
-    cfg = gunicorn_settings(monkeypatch)
-    # Each worker's threads: 4 for the requests, 200 seats for the open sheets' streams.
-    assert (cfg.workers, cfg.threads, cfg.worker_class_str) == (4, 4 + 200, "gthread")
-    assert cfg.bind == ["127.0.0.1:8000"]
+def _check_the_lifecycle(cfg) -> None:
     # A stuck worker is replaced; on SIGTERM the requests under way get 30 s to finish.
     assert (cfg.timeout, cfg.graceful_timeout, cfg.keepalive) == (30, 30, 5)
     # Each worker builds its app, and so its database pool and worker processes, after the
@@ -92,24 +101,66 @@ def test_what_gunicorn_conf_sets(monkeypatch):
         assert cfg.control_socket_disable is True
 
 
-def test_workers_threads_and_address_come_from_the_environment(monkeypatch):
+def test_what_gunicorn_conf_sets(monkeypatch):
+    cfg = gunicorn_settings(monkeypatch)
+    # Each worker's threads serve requests: the streams go to the stream group.
+    assert (cfg.workers, cfg.threads, cfg.worker_class_str) == (4, 4, "gthread")
+    assert cfg.bind == ["127.0.0.1:8000"]
+    _check_the_lifecycle(cfg)
+
+
+def test_what_the_streams_configuration_sets(monkeypatch, tmp_path):
+    cfg = gunicorn_settings(monkeypatch, config=STREAMS_CONFIG)
+    assert (cfg.workers, cfg.worker_class_str) == (1, "gevent")
+    assert cfg.bind == ["127.0.0.1:8001"]
+    _check_the_lifecycle(cfg)
+    # 10,000 stream seats where the process may open that many files (the module raised
+    # its soft limit to the hard one), and a few connections more, for the 503 past them.
+    files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    seats = min(10_000, (1_000_000 if files == resource.RLIM_INFINITY else files) - 100)
+    assert cfg.worker_connections == seats + 50
+    cfg.on_starting(SimpleNamespace(cfg=cfg))
+    settings = config.defaults(tmp_path)
+    assert (
+        settings["SERVER_WORKERS"],
+        settings["SERVER_THREADS"],
+        settings["LIVE_STREAMS"],
+    ) == (1, 4, seats)
+
+
+def test_workers_threads_and_addresses_come_from_the_environment(monkeypatch):
     cfg = gunicorn_settings(
         monkeypatch,
         SCOREKEEPER_WORKERS="3",
         SCOREKEEPER_THREADS="6",
         SCOREKEEPER_BIND="127.0.0.2:9000",
     )
-    assert (cfg.workers, cfg.threads, cfg.bind) == (3, 6 + 200, ["127.0.0.2:9000"])
+    assert (cfg.workers, cfg.threads, cfg.bind) == (3, 6, ["127.0.0.2:9000"])
+    cfg = gunicorn_settings(
+        monkeypatch,
+        config=STREAMS_CONFIG,
+        SCOREKEEPER_STREAM_WORKERS="2",
+        SCOREKEEPER_STREAMS_PER_WORKER="500",
+        SCOREKEEPER_STREAMS_BIND="127.0.0.2:9001",
+    )
+    assert (cfg.workers, cfg.worker_connections, cfg.bind) == (2, 550, ["127.0.0.2:9001"])
 
 
 @pytest.mark.parametrize(
     ("flags", "environment", "threads", "expected"),
     [
-        ((), {}, 4 + 200, (4, 4, 200)),
-        ((), {"SCOREKEEPER_WORKERS": "3", "SCOREKEEPER_THREADS": "6"}, 6 + 200, (3, 6, 200)),
+        ((), {}, 4, (4, 4, 0)),
+        ((), {"SCOREKEEPER_WORKERS": "3", "SCOREKEEPER_THREADS": "6"}, 6, (3, 6, 0)),
+        # Without the stream group, stream seats in threads besides the request threads.
+        ((), {"SCOREKEEPER_LIVE_STREAMS": "200"}, 4 + 200, (4, 4, 200)),
         # A flag after -c wins, for gunicorn and for the app alike: with no room left for the
         # stream seats, every thread serves requests and the sheets ask every 5 s.
-        (("--workers", "2", "--threads", "8"), {"SCOREKEEPER_THREADS": "6"}, 8, (2, 8, 0)),
+        (
+            ("--workers", "2", "--threads", "8"),
+            {"SCOREKEEPER_THREADS": "6", "SCOREKEEPER_LIVE_STREAMS": "200"},
+            8,
+            (2, 8, 0),
+        ),
     ],
 )
 def test_the_app_counts_the_workers_and_threads_gunicorn_runs(

@@ -1,7 +1,7 @@
 """Open sheets' streams of changes on real servers: `scorekeeper serve` (waitress) and, on
-PostgreSQL, gunicorn with 2 workers. A turn written anywhere reaches every stream at once,
-from another process through LISTEN/NOTIFY; and every stream ends with its server: no
-process, no thread left waiting."""
+PostgreSQL, the stream group's gunicorn (gevent) with 2 workers. A turn written anywhere
+reaches every stream at once, from another process through LISTEN/NOTIFY; and every stream
+ends with its server: no process, no thread left waiting."""
 
 import http.client
 import json
@@ -99,11 +99,16 @@ def test_serve_pushes_a_turn_to_every_stream_and_ends_them_on_ctrl_c(tmp_path, d
 
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="several processes need PostgreSQL")
-def test_gunicorn_workers_hear_a_turn_written_elsewhere_and_end_their_streams_on_sigterm(
+def test_gevent_workers_hear_a_turn_written_elsewhere_and_end_their_streams_on_sigterm(
     tmp_path, database_url, store
 ):
     game_id = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
-    server = gunicorn_server(tmp_path / "instance", tmp_path / "gunicorn.log", database_url)
+    server = gunicorn_server(
+        tmp_path / "instance",
+        tmp_path / "gunicorn.log",
+        database_url,
+        config="python:scorekeeper.gunicorn_streams_conf",
+    )
     with server:
         deadline = time.monotonic() + 30
         while len(workers_of(server.process.pid)) < 2 and time.monotonic() < deadline:
