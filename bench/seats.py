@@ -1,32 +1,52 @@
-"""Fair seats: one household opens 1,000 live streams with its own cookie; do the other
+"""Fair seats: one household, or one spectator link, opens 1,000 live streams; do the other
 households' open sheets stay live?
 
-    python -m bench.seats [--streams 1000] [--others 30] [--workers 4]
-        [--admin-url postgresql://postgres@127.0.0.1:54329/postgres]
+    python -m bench.seats [--streams 1000] [--others 30]
+        [--admin-url postgresql://postgres@127.0.0.1:5432/postgres]
 
-gunicorn with gunicorn_conf.py (4 workers of 200 stream seats each, 800 in all) on a fresh
-PostgreSQL database, hosted, twice in one run: with the seats lifted
-(LIVE_STREAMS_PER_DEVICE out of reach: as before fair seats) and with the default. Each
-time a household of one device opens --streams streams of its game from 127.0.0.2-5 and
-holds them; then another household's tablets open --others streams. Printed: how many of
-the others' streams were refused (503) or answered, and how many of the flood's streams
-were still open at the end.
+Each run is the stack of scripts/hosted_stack.py on a fresh PostgreSQL database, hosted:
+nginx's production limits in front, the pages' gunicorn (gunicorn_conf.py, 4 workers), and
+the open sheets held by:
+- threads (before): no stream group, the pages' workers holding 200 streams each in
+  threads (SCOREKEEPER_LIVE_STREAMS=200, 800 seats), as before the stream group, with the
+  seats of a household lifted (LIVE_STREAMS_PER_DEVICE out of reach, as before fair seats);
+- gevent, seats lifted: the stream group (gunicorn_streams_conf.py), no fair seats;
+- gevent, fair seats: the stream group with the defaults (3 a device, 3 a spectator link).
+The flood comes from 40 loopback addresses (127.0.2.1 and up, 25 each: within nginx's 32
+connections an address, as a stranger with many addresses would): a household of one device
+opening its game's stream with its cookie, or anyone opening a spectator link's stream with
+no cookie at all. Then another household's tablets open --others streams from 127.0.0.1.
+Printed: how many of the flood's streams were answered and were still held at the end, and
+how many of the others' streams were answered or refused.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import secrets
 import socket
 import tempfile
 import time
 from pathlib import Path
+from unittest import mock
 
-from bench.edge import ATTACKERS, sign_up
-from bench.hosted import fresh_database, gunicorn_command
-from testing.live import LiveServer
+from bench.edge import sign_up
+from bench.hosted import fresh_database
+from scorekeeper.store import Store
+from scorekeeper.store.households import find_household, set_spectator_token
+from scripts import hosted_stack
+from testing.live import free_port, no_tables_ahead
 
 LIFTED = 1_000_000
+FLOOD_ADDRESSES = [f"127.0.2.{number}" for number in range(1, 41)]
+DESIGNS = {
+    # name: (stream workers, the pages' workers' stream seats, seats lifted)
+    "threads (before), seats lifted": (0, 200, True),
+    "gevent, seats lifted": (1, 0, True),
+    "gevent, fair seats": (1, 0, False),
+}
 
 
 def _household(address, database_url: str, name: str) -> tuple[str, int]:
@@ -36,10 +56,10 @@ def _household(address, database_url: str, name: str) -> tuple[str, int]:
     return cookie, game
 
 
-def _open_stream(address, cookie: str, game: int, source: str) -> socket.socket:
+def _open_stream(address, cookie: str, path: str, source: str) -> socket.socket:
     stream = socket.create_connection(address, timeout=10, source_address=(source, 0))
     stream.sendall(
-        f"GET /games/{game}/events HTTP/1.1\r\nHost: {address[0]}:{address[1]}\r\n"
+        f"GET {path} HTTP/1.1\r\nHost: {address[0]}:{address[1]}\r\n"
         f"Cookie: {cookie}\r\nAccept: text/event-stream\r\n\r\n".encode()
     )
     return stream
@@ -74,37 +94,63 @@ def _still_open(stream: socket.socket) -> bool:
         return False
 
 
-def run(folder: Path, admin_url: str, per_device: int, streams: int, others: int, workers: int):
+def run(folder: Path, admin_url: str, design: str, flood: str, streams: int, others: int):
+    stream_workers, thread_seats, lifted = DESIGNS[design]
     url = fresh_database(admin_url, "scorekeeper_bench_seats")
-    instance = folder / f"seats-{per_device}"
-    server = LiveServer(instance, folder / "gunicorn.log", gunicorn_command(workers, instance), url)
-    instance.mkdir(exist_ok=True)
+    port = free_port()
+    instance = folder / f"seats-{len(list(folder.iterdir()))}"
+    instance.mkdir()
+    seats = LIFTED if lifted else 3
     (instance / "config.py").write_text(
-        f"HOUSEHOLDS = True\nEXTERNAL_URL = 'http://127.0.0.1:{server.port}'\n"
-        f"LIVE_STREAMS_PER_DEVICE = {per_device}\n"
+        f"HOUSEHOLDS = True\nEXTERNAL_URL = 'http://127.0.0.1:{port}'\n"
+        f"LIVE_STREAMS_PER_DEVICE = {seats}\nLIVE_STREAMS_PER_SPECTATOR_LINK = {seats}\n"
     )
-    with server:
-        flood_cookie, flood_game = _household(server.base, url, "Les Envahisseurs")
-        other_cookie, other_game = _household(server.base, url, "Les Autres")
-        flood = []
-        for number in range(streams):
-            flood.append(_open_stream(server.base, flood_cookie, flood_game, ATTACKERS[number % 4]))
-        flood_statuses = [_status(stream) for stream in flood]
+    no_tables_ahead(instance)
+    environment = {
+        "SCOREKEEPER_SECRET_KEY": "bench-seats-" + "0" * 32,
+        "SCOREKEEPER_LIVE_STREAMS": str(thread_seats),
+    }
+    with (
+        mock.patch.dict(os.environ, environment),
+        hosted_stack.running(url, port, instance, stream_workers),
+    ):
+        address = ("127.0.0.1", port)
+        flood_cookie, flood_game = _household(address, url, "Les Envahisseurs")
+        other_cookie, other_game = _household(address, url, "Les Autres")
+        flood_path = f"/games/{flood_game}/events"
+        if flood == "spectator link":
+            token = secrets.token_urlsafe(24)
+            store = Store(url)
+            try:
+                household = find_household(store, "Les Envahisseurs").id
+                set_spectator_token(store, flood_game, token, household=household)
+            finally:
+                store.dispose()
+            flood_cookie, flood_path = "", f"/watch/{token}/events"
+        held = [
+            _open_stream(
+                address, flood_cookie, flood_path, FLOOD_ADDRESSES[n % len(FLOOD_ADDRESSES)]
+            )
+            for n in range(streams)
+        ]
+        flood_statuses = [_status(stream) for stream in held]
         time.sleep(1)
         theirs = [
-            _open_stream(server.base, other_cookie, other_game, "127.0.0.1") for _ in range(others)
+            _open_stream(address, other_cookie, f"/games/{other_game}/events", "127.0.0.1")
+            for _ in range(others)
         ]
         statuses = [_status(stream)[0] for stream in theirs]
-        held = sum(
+        still = sum(
             _still_open(stream)
-            for stream, (_status_code, open_then) in zip(flood, flood_statuses, strict=True)
+            for stream, (_code, open_then) in zip(held, flood_statuses, strict=True)
             if open_then
         )
-        for stream in flood + theirs:
-            stream.close()
+        for stream in held + theirs:
+            with contextlib.suppress(OSError):
+                stream.close()
     return {
         "flood answered 200": sum(status == 200 for status, _open in flood_statuses),
-        "flood still open": held,
+        "flood still open": still,
         "others 200": statuses.count(200),
         "others refused": len(statuses) - statuses.count(200),
     }
@@ -114,23 +160,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--others", type=int, default=30)
-    parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:54329/postgres")
+    parser.add_argument("--admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     args = parser.parse_args()
-    os.environ["SCOREKEEPER_SECRET_KEY"] = "bench-seats-" + "0" * 32
     rows = []
     with tempfile.TemporaryDirectory(prefix="yams-seats-") as folder:
-        for name, per_device in (("seats lifted (before)", LIFTED), ("fair seats (3)", 3)):
-            figures = run(
-                Path(folder), args.admin_url, per_device, args.streams, args.others, args.workers
-            )
-            rows.append((name, figures))
-            print(name, figures, flush=True)
-    print(f"\none household's {args.streams} streams, then another's {args.others}:\n")
-    print("| seats | flood answered 200 | flood still open | others 200 | others refused |")
-    print("|---|---|---|---|---|")
-    for name, figures in rows:
-        print(f"| {name} | " + " | ".join(str(value) for value in figures.values()) + " |")
+        for flood in ("household", "spectator link"):
+            for design in DESIGNS:
+                figures = run(
+                    Path(folder), args.admin_url, design, flood, args.streams, args.others
+                )
+                rows.append((flood, design, figures))
+                print(flood, design, figures, flush=True)
+    print(f"\n{args.streams} streams of one household or link, then another's {args.others}:\n")
+    print(
+        "| flood | design | flood answered 200 | flood still open | others 200 | others refused |"
+    )
+    print("|---|---|---|---|---|---|")
+    for flood, design, figures in rows:
+        print(f"| {flood} | {design} | " + " | ".join(map(str, figures.values())) + " |")
 
 
 if __name__ == "__main__":

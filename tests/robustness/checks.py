@@ -18,13 +18,14 @@ from scorekeeper.store.schema import entries as entries_table
 PLAYERS = ("Mag", "Alix")
 
 
-def create_games(instance: Path, count: int, database_url: str) -> list[int]:
-    """`count` two-player classique games (26 turns each) in the instance's database."""
+def create_games(instance: Path, count: int, database_url: str, players: int = 2) -> list[int]:
+    """`count` classique games of `players` (13 turns a player) in the instance's database."""
     instance.mkdir(parents=True, exist_ok=True)
+    names = [*PLAYERS, *(f"Joueur {number}" for number in range(3, players + 1))][:players]
     store = Store(database_url)
     try:
         store.migrate()
-        return [start_game(store, Rules(), PLAYERS, household=HOME_HOUSEHOLD) for _ in range(count)]
+        return [start_game(store, Rules(), names, household=HOME_HOUSEHOLD) for _ in range(count)]
     finally:
         store.dispose()
 

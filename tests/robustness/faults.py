@@ -14,6 +14,7 @@ import contextlib
 import glob
 import html
 import http.client
+import json
 import os
 import shutil
 import signal
@@ -26,10 +27,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from unittest import mock
 
 import psycopg
 
-from testing.live import CLIENT_DICE, Client, LiveServer, Sheet, sorted_dice
+from testing.live import CLIENT_DICE, Client, LiveServer, Sheet, free_port, sorted_dice
 from tests.robustness.checks import create_games, stored_entries
 
 PORTS = range(54340, 54350)
@@ -119,6 +121,8 @@ class Answer:
     # A 503's Retry-After and what its page says, to check what the player is told.
     retry_after: str | None = None
     said: str = ""
+    # A turn's number in its game (its POST's).
+    seq: int | None = None
 
 
 @dataclass
@@ -131,6 +135,7 @@ class Tablet:
     acknowledged: dict[Turn, tuple[str, str]] = field(default_factory=dict)
     in_doubt: dict[Turn, tuple[str, str]] = field(default_factory=dict)
     game: int = 0
+    pause: float = PAUSE_S
 
     def play(self, address: tuple[str, int], stop: threading.Event) -> None:
         client = Client(address)
@@ -154,12 +159,13 @@ class Tablet:
                 page = self._ask(
                     client, "POST", game_id, client.submit, game_id, sheet, dice, target
                 )
+                self.answers[-1].seq = sheet.seq
                 if page is not None and page.status == 303:
                     self.acknowledged[turn] = self.in_doubt.pop(turn)
                 elif page is not None and page.status != 0:
                     # Answered, and not written: no longer in doubt.
                     self.in_doubt.pop(turn)
-                time.sleep(PAUSE_S)
+                time.sleep(self.pause)
         finally:
             client.close()
 
@@ -180,17 +186,22 @@ class Tablet:
 
 
 def gunicorn_server(
-    instance: Path, log: Path, database_url: str, **environment: str | None
+    instance: Path,
+    log: Path,
+    database_url: str,
+    config: str = "python:scorekeeper.gunicorn_conf",
+    **environment: str | None,
 ) -> LiveServer:
-    """gunicorn with the configuration docs/hosting.md gives, 2 workers of 4 threads here
-    (the machine's cores are shared with the tablets and PostgreSQL), the app of the
-    instance folder; `environment` sets variables, or unsets those given None."""
+    """gunicorn with a configuration docs/hosting.md gives (the pages' and turns', unless
+    `config` names the streams'), 2 workers here (the machine's cores are shared with the
+    tablets and PostgreSQL), the app of the instance folder; `environment` sets variables,
+    or unsets those given None."""
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
     # env takes the variables to unset before those to set.
     command = ["env", *(f"--unset={name}" for name, v in environment.items() if v is None)]
     command += [f"{name}={value}" for name, value in environment.items() if value is not None]
-    command += [f"SCOREKEEPER_WORKERS={WORKERS}", sys.executable, "-m", "gunicorn"]
-    command += ["-c", "python:scorekeeper.gunicorn_conf", "--bind", "127.0.0.1:{port}", factory]
+    command += [sys.executable, "-m", "gunicorn", "-c", config, "--workers", str(WORKERS)]
+    command += ["--bind", "127.0.0.1:{port}", factory]
     return LiveServer(instance, log, command=command, database_url=database_url)
 
 
@@ -403,3 +414,173 @@ def _take_every_connection(url: str) -> list[psycopg.Connection]:
         )
         time.sleep(0.05)  # an ended session's place frees a moment after it ends
     return taken
+
+
+# The open sheets through the whole stack (nginx, the pages' gunicorn, the streams' gevent
+# gunicorn) while PostgreSQL restarts and workers are killed.
+
+STREAM_TABLETS = 2  # tablets following the game played, each by its stream
+# Between two turns: the followers see each one; a game of 78 turns lasts some 30 s.
+STREAM_PAUSE_S = 0.3
+RECONNECT_S = 1.0  # EventSource's retry, as web/live.py sets it
+REFUSED_RETRY_S = 5.0  # static/js/live.js: a refused stream is opened again this much later
+EVENT_STREAM = {"Accept": "text/event-stream"}
+
+
+@dataclass
+class Heard:
+    at: float
+    game: int
+    seq: int
+
+
+@dataclass
+class Follower:
+    """A tablet with the game played open: its stream read as EventSource reads it (opened
+    again a second after it ends or breaks), and opened again a few seconds after a refusal,
+    as static/js/live.js does."""
+
+    player: Tablet
+    heard: list[Heard] = field(default_factory=list)
+    refused: list[int] = field(default_factory=list)
+    broken: int = 0
+
+    def follow(self, address: tuple[str, int], stop: threading.Event) -> None:
+        while not stop.is_set():
+            game = self.player.games[min(self.player.game, len(self.player.games) - 1)]
+            try:
+                self._read(address, game, stop)
+                wait = RECONNECT_S
+            except _Refused as refusal:
+                self.refused.append(refusal.status)
+                wait = REFUSED_RETRY_S
+            except (OSError, http.client.HTTPException):
+                self.broken += 1
+                wait = RECONNECT_S
+            stop.wait(wait)
+
+    def _read(self, address: tuple[str, int], game: int, stop: threading.Event) -> None:
+        connection = http.client.HTTPConnection(*address, timeout=2)
+        try:
+            connection.request("GET", f"/games/{game}/events", headers=EVENT_STREAM)
+            response = connection.getresponse()
+            if response.status != 200:
+                raise _Refused(response.status)
+            while not stop.is_set() and self._following(game):
+                try:
+                    line = response.readline()
+                except TimeoutError:
+                    continue  # between two events: look at the game played again
+                if not line:
+                    return  # ended by the server: EventSource opens it again
+                if line.startswith(b"data: {"):
+                    event = json.loads(line[6:])
+                    if "seq" in event:
+                        self.heard.append(Heard(time.monotonic(), game, event["seq"]))
+        finally:
+            connection.close()
+
+    def _following(self, game: int) -> bool:
+        """Whether `game` is still the one played (once over, the next one is opened)."""
+        return self.player.games[min(self.player.game, len(self.player.games) - 1)] == game
+
+
+class _Refused(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+@dataclass
+class StreamFaultRun:
+    player: Tablet
+    followers: list[Follower]
+    phases: list[Phase]
+    stored: dict[Turn, tuple[str, str]]
+
+    def streams_back_after(self, phase: Phase) -> list[float | None]:
+        """For each follower, the seconds from the phase's return (PostgreSQL back, or the
+        worker killed) to its stream bringing a turn acknowledged after it."""
+        written = {
+            (answer.game, answer.seq)
+            for answer in self.player.answers
+            if answer.method == "POST" and answer.status == 303 and answer.at >= phase.back_at
+        }
+        back = []
+        for follower in self.followers:
+            seen = [
+                heard.at
+                for heard in follower.heard
+                if heard.at >= phase.back_at and (heard.game, heard.seq - 1) in written
+            ]
+            back.append(min(seen) - phase.back_at if seen else None)
+        return back
+
+    def statuses(self) -> Counter:
+        return Counter(answer.status for answer in self.player.answers)
+
+    def lost(self) -> list[Turn]:
+        return [
+            turn
+            for turn, written in self.player.acknowledged.items()
+            if self.stored.get(turn) != written
+        ]
+
+    def doubled(self) -> list[Turn]:
+        sent = {**self.player.acknowledged, **self.player.in_doubt}
+        games = set(self.player.games)
+        return [turn for turn in self.stored if turn[0] in games and turn not in sent]
+
+
+def run_stream_faults(workdir: Path, bin_folder: Path) -> StreamFaultRun:
+    from scripts import hosted_stack
+
+    cluster = Cluster(bin_folder)
+    try:
+        instance = workdir / "instance"
+        games = create_games(instance, 6, cluster.url, players=6)
+        port = free_port()
+        (instance / "config.py").write_text(f"EXTERNAL_URL = 'http://127.0.0.1:{port}'\n")
+        player = Tablet(0, games, pause=STREAM_PAUSE_S)
+        followers = [Follower(player) for _ in range(STREAM_TABLETS)]
+        phases: list[Phase] = []
+        stop = threading.Event()
+        with (
+            mock.patch.dict(os.environ, {"SCOREKEEPER_WORKERS": str(WORKERS)}),
+            hosted_stack.running(cluster.url, port, instance) as started,
+        ):
+            masters = dict(started)
+            address = ("127.0.0.1", port)
+            threads = [threading.Thread(target=player.play, args=(address, stop))]
+            threads += [
+                threading.Thread(target=follower.follow, args=(address, stop))
+                for follower in followers
+            ]
+            for thread in threads:
+                thread.start()
+            try:
+                until(lambda: len(player.acknowledged) >= 3, "a first few turns")
+                for mode in ("fast", "immediate"):
+                    restart = Phase(f"PostgreSQL restart -m {mode}", time.monotonic())
+                    phases.append(restart)
+                    cluster.stop(mode)
+                    time.sleep(1)
+                    cluster.start()
+                    restart.back_at = time.monotonic()
+                    time.sleep(6)
+                    restart.ended = time.monotonic()
+                for name in ("gunicorn (streams)", "gunicorn"):
+                    killed = Phase(f"kill -9 of a worker of {name}", time.monotonic())
+                    phases.append(killed)
+                    master = masters[name].pid
+                    os.kill(workers_of(master)[0], signal.SIGKILL)
+                    killed.back_at = time.monotonic()
+                    time.sleep(6)
+                    killed.ended = time.monotonic()
+            finally:
+                stop.set()
+                for thread in threads:
+                    thread.join(timeout=60)
+        return StreamFaultRun(player, followers, phases, stored_entries(cluster.url))
+    finally:
+        cluster.close()

@@ -12,8 +12,9 @@ import os
 import pytest
 
 from scorekeeper.config import defaults
-from tests.robustness.faults import postgresql_bin, run_faults
+from tests.robustness.faults import postgresql_bin, run_faults, run_stream_faults
 from tests.support.databases import ON_POSTGRESQL, REQUIRE_POSTGRESQL_ENV
+from tests.support.front import nginx_or_skip
 
 # PostgreSQL and gunicorn back within this long of PostgreSQL's return.
 BACK_WITHIN_S = 5.0
@@ -87,3 +88,35 @@ def _check_told_nothing_was_lost(answer):
     assert answer.retry_after is not None and int(answer.retry_after) > 0, answer
     said = "Rien n'est perdu" if answer.method == "GET" else "Rien n'a été enregistré"
     assert said in answer.said and "réessayez" in answer.said, (answer.method, answer.said)
+
+
+def test_open_sheets_ride_out_the_databases_restarts_and_killed_workers(tmp_path, bin_folder):
+    """Through the whole stack (nginx, the pages' gunicorn, the streams' gevent gunicorn):
+    one tablet plays while two follow the game by their streams; PostgreSQL restarts (fast,
+    immediate), then a worker of each gunicorn is killed."""
+    nginx_or_skip()
+    run = run_stream_faults(tmp_path, bin_folder)
+    lines = ["| fault | each follower's stream back after |", "|---|---|"]
+    for phase in run.phases:
+        back = run.streams_back_after(phase)
+        said = ", ".join("never" if seconds is None else f"{seconds:.1f} s" for seconds in back)
+        lines.append(f"| {phase.name} | {said} |")
+    acknowledged = len(run.player.acknowledged)
+    lines.append(
+        f"\n{acknowledged} turns acknowledged, {len(run.lost())} lost, "
+        f"{len(run.doubled())} doubled; answers {dict(run.statuses())}; streams refused "
+        f"{[follower.refused for follower in run.followers]}, broken "
+        f"{[follower.broken for follower in run.followers]}"
+    )
+    print("\n" + "\n".join(lines))
+
+    assert run.statuses()[500] == 0, run.statuses()
+    assert run.lost() == [] and run.doubled() == []
+    assert acknowledged > 40
+    for phase in run.phases:
+        # Each follower's stream brings the turns written after the fault, by itself.
+        back = run.streams_back_after(phase)
+        assert all(seconds is not None and seconds <= BACK_WITHIN_S for seconds in back), (
+            phase.name,
+            back,
+        )
