@@ -392,12 +392,15 @@ def gunicorn_command(workers: int, instance: Path) -> list[str]:
     ]
 
 
-def fresh_database(admin_url: str, name: str) -> str:
+def fresh_database(admin_url: str, name: str, template: str | None = None) -> str:
+    """The database `name` made afresh on the server of `admin_url`: empty, or a copy of
+    the database `template`."""
     admin = create_engine(engine_url(admin_url), isolation_level="AUTOCOMMIT")
+    copy = f' TEMPLATE "{template}"' if template else ""
     try:
         with admin.connect() as connection:
             connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            connection.execute(text(f'CREATE DATABASE "{name}"'))
+            connection.execute(text(f'CREATE DATABASE "{name}"{copy}'))
     finally:
         admin.dispose()
     return engine_url(admin_url).set(database=name).render_as_string(hide_password=False)

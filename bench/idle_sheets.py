@@ -53,7 +53,6 @@ from urllib.parse import urlencode
 
 from flask import Flask
 from flask_login.utils import encode_cookie
-from sqlalchemy import create_engine, text
 
 from bench.hosted import fresh_database
 from bench.server import percentile, pss_mib
@@ -62,7 +61,6 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.households import add_device, create_household
 from scorekeeper.store.play import start_game
-from scorekeeper.store.store import engine_url
 from scorekeeper.web.passphrases import passphrase_hash
 from scripts import hosted_stack
 from testing.live import Sheet, free_port, no_tables_ahead
@@ -414,21 +412,10 @@ def _cookies(tokens: list[str]) -> list[str]:
         return [f"remember_token={encode_cookie(token)}" for token in tokens]
 
 
-def _copy(admin_url: str, filled: str, name: str) -> str:
-    """A fresh copy of the database `filled`, called `name`: each design starts alike."""
-    admin = create_engine(engine_url(admin_url), isolation_level="AUTOCOMMIT")
-    try:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            connection.execute(text(f'CREATE DATABASE "{name}" TEMPLATE "{filled}"'))
-    finally:
-        admin.dispose()
-    return engine_url(admin_url).set(database=name).render_as_string(hide_password=False)
-
-
 def run_stack(design: str, args, folder: Path, made) -> Figures:
     figures = Figures(design)
-    url = _copy(args.admin_url, FILLED, "scorekeeper_bench_idle")
+    # Each design starts from the same households, copied.
+    url = fresh_database(args.admin_url, "scorekeeper_bench_idle", template=FILLED)
     port = free_port()
     instance = folder / design
     instance.mkdir()

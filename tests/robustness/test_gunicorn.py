@@ -101,6 +101,14 @@ def _check_the_lifecycle(cfg) -> None:
         assert cfg.control_socket_disable is True
 
 
+def _handed_to_the_app(cfg, instance) -> tuple[int, int, int]:
+    """The workers, request threads and stream seats the app counts, once gunicorn's
+    master has run the configuration's hook (before it starts any worker)."""
+    cfg.on_starting(SimpleNamespace(cfg=cfg))
+    settings = config.defaults(instance)
+    return settings["SERVER_WORKERS"], settings["SERVER_THREADS"], settings["LIVE_STREAMS"]
+
+
 def test_what_gunicorn_conf_sets(monkeypatch):
     cfg = gunicorn_settings(monkeypatch)
     # Each worker's threads serve requests: the streams go to the stream group.
@@ -119,13 +127,7 @@ def test_what_the_streams_configuration_sets(monkeypatch, tmp_path):
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     seats = min(10_000, (1_000_000 if files == resource.RLIM_INFINITY else files) - 100)
     assert cfg.worker_connections == seats + 50
-    cfg.on_starting(SimpleNamespace(cfg=cfg))
-    settings = config.defaults(tmp_path)
-    assert (
-        settings["SERVER_WORKERS"],
-        settings["SERVER_THREADS"],
-        settings["LIVE_STREAMS"],
-    ) == (1, 4, seats)
+    assert _handed_to_the_app(cfg, tmp_path) == (1, 4, seats)
 
 
 def test_workers_threads_and_addresses_come_from_the_environment(monkeypatch):
@@ -168,14 +170,7 @@ def test_the_app_counts_the_workers_and_threads_gunicorn_runs(
 ):
     cfg = gunicorn_settings(monkeypatch, *flags, **environment)
     assert (cfg.workers, cfg.threads) == (expected[0], threads)
-    # gunicorn's master runs the hook before it starts any worker.
-    cfg.on_starting(SimpleNamespace(cfg=cfg))
-    settings = config.defaults(tmp_path)
-    assert (
-        settings["SERVER_WORKERS"],
-        settings["SERVER_THREADS"],
-        settings["LIVE_STREAMS"],
-    ) == expected
+    assert _handed_to_the_app(cfg, tmp_path) == expected
 
 
 def _descendants(pid: int) -> set[int]:
