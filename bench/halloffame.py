@@ -46,6 +46,7 @@ from sqlalchemy import create_engine, func, insert, select, text, update
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, Store
+from scorekeeper.store.engine import engine_url
 from scorekeeper.store.results import (
     canonical_rules,
     rebuild_player_aggregates,
@@ -61,7 +62,6 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.store import engine_url
 from testing.samples import random_state
 from testing.tables import expected_tables, stored_tables
 

@@ -44,10 +44,11 @@ from urllib.parse import urlencode
 from sqlalchemy import create_engine, text
 
 from bench.server import percentile
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.play import start_game
-from scorekeeper.store.store import engine_url
+from scorekeeper.store.engine import engine_url
+from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
 
 TABLETS = 3
@@ -302,7 +303,9 @@ def make_games(database_url: str, households: int) -> dict[int, list[int]]:
         store.migrate()
         return {
             number: [
-                start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+                start_game(
+                    store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+                )
                 for _ in range(GAMES_PER_HOUSEHOLD)
             ]
             for number in range(households)

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from bench.server import REPO_ROOT, Server, pss_mib
+from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import no_tables_ahead
 
 CLI_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
@@ -98,13 +99,15 @@ BOXES = (
 
 def finished_game(instance: Path) -> int:
     """A finished game of two players in the instance, for its sheet and the hall of fame."""
+    from scorekeeper.play import play_turn, start_game
     from scorekeeper.rules import Rules
     from scorekeeper.store import HOME_HOUSEHOLD, Store
-    from scorekeeper.store.play import play_turn, start_game
 
     store = Store(f"sqlite:///{instance / 'scorekeeper.sqlite3'}")
     try:
-        game_id = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         for seq in range(2 * len(BOXES)):
             box = BOXES[seq // 2]
             play_turn(store, game_id, seq, "free", box, "12345", household=HOME_HOUSEHOLD)

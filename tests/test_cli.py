@@ -148,11 +148,12 @@ def test_numpy_waits_for_the_first_advice(tmp_path):
         from scorekeeper.app import create_app
         from scorekeeper.rules import Rules
         from scorekeeper.store import HOME_HOUSEHOLD
-        from scorekeeper.store.play import start_game
+        from scorekeeper.play import start_game
+        from scorekeeper.store.quotas import NO_QUOTAS
         from scorekeeper.web.store import STORE_EXTENSION
         app = create_app(instance_path=sys.argv[1])
         game = start_game(app.extensions[STORE_EXTENSION], Rules(), ["Mag", "Alix"],
-                          household=HOME_HOUSEHOLD)
+                          household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
         client = app.test_client()
         for page in ("/", f"/games/{game}", f"/games/{game}/review"):
             assert client.get(page).status_code == 200, page
@@ -176,8 +177,9 @@ EVERYDAY_PAGES = """if True:
     from scorekeeper.app import create_app
     from scorekeeper.rules import Rules
     from scorekeeper.store import HOME_HOUSEHOLD
-    from scorekeeper.store.play import play_turn, start_game
+    from scorekeeper.play import play_turn, start_game
     from scorekeeper.store.players import players_of_game
+    from scorekeeper.store.quotas import NO_QUOTAS
     from scorekeeper.web.store import STORE_EXTENSION
 
     app = create_app(instance_path=sys.argv[1])
@@ -188,7 +190,7 @@ EVERYDAY_PAGES = """if True:
 
     imported("start")
     store = app.extensions[STORE_EXTENSION]
-    game = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+    game = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     boxes = ["ones", "twos", "threes", "fours", "fives", "sixes", "three_kind", "four_kind",
              "full_house", "small_straight", "large_straight", "yams", "chance"]
     for seq in range(2 * len(boxes)):

@@ -142,7 +142,7 @@ class WinChances:
         if not fits(every):
             return None
         try:
-            return EndGame(self, state)
+            return EndGame(self.rules, self.values, state)
         except TooLarge:
             return None
 

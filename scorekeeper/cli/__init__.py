@@ -77,7 +77,7 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         from scorekeeper.config import SettingError
-        from scorekeeper.store.store import DatabaseSetupError
+        from scorekeeper.store.engine import DatabaseSetupError
 
         try:
             return super().invoke(ctx)

@@ -15,6 +15,7 @@ import click
 from scorekeeper.app import create_app
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound, Store
 from scorekeeper.store.households import find_household
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.transfer import (
     ImportRefused,
     Problem,
@@ -143,7 +144,7 @@ def import_command(
     store = _open_store(instance)
     household = household_id(store, household_name)
     try:
-        ids = import_games(store, checked, household=household)
+        ids = import_games(store, checked, household=household, quotas=NO_QUOTAS)
     finally:
         store.dispose()
     for game, game_id in zip(checked, ids, strict=True):

@@ -14,6 +14,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import Connection, and_, exists, func, select
 
 from scorekeeper.rules import Rules
+from scorekeeper.store.engine import Store, utc_now
+from scorekeeper.store.games import game_summaries, listed
 from scorekeeper.store.paging import By, page_keys
 from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS, GameSummary
 from scorekeeper.store.schema import (
@@ -25,7 +27,6 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.store import Store, game_summaries, listed, utc_now
 
 # The records of a rule set: the column that holds each, highest first.
 RECORDS = {

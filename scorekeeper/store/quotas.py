@@ -25,7 +25,7 @@ from scorekeeper.store.errors import StoreError
 from scorekeeper.store.schema import games, households, quota_uses
 
 if TYPE_CHECKING:
-    from scorekeeper.store.store import Store
+    from scorekeeper.store.engine import Store
 
 # The kinds of quota, as quota_uses.kind stores them (the games stored are counted, not used).
 GAMES = "games"

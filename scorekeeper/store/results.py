@@ -24,7 +24,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Table, bindparam, delete, exists, insert, select, tuple_, update
 
-from scorekeeper.rules import Entry, GameState, RuleError, Rules, is_yams, replay
+from scorekeeper.rules import Entry, GameState, RuleError, Rules, replay
+from scorekeeper.rules.results import seat_results
 from scorekeeper.store.records import FINISHED
 from scorekeeper.store.schema import (
     entries,
@@ -63,63 +64,6 @@ def rules_key(rules: Mapping[str, Any]) -> str:
     """The key grouping comparable games: equal rules give equal keys in every instance."""
     digest = hashlib.sha256(canonical_rules(rules).encode("utf-8")).hexdigest()
     return digest[:RULES_KEY_LENGTH]
-
-
-@dataclass(frozen=True)
-class SeatResult:
-    """What one player's sheet of a finished game adds up to."""
-
-    seat: int
-    player_count: int
-    total: int
-    upper: int
-    upper_bonus: int
-    lower: int
-    yams_bonus: int
-    column_count: int
-    bonus_columns: int
-    yams_count: int
-    barred_count: int
-    barred_cells: str
-    rank: int
-    won: bool
-
-
-def seat_results(state: GameState) -> tuple[SeatResult, ...]:
-    """Every seat's result of a finished game, read from its replayed state."""
-    if not state.is_over:
-        raise ValueError("only a finished game has results")
-    ranks = {standing.player: standing.rank for standing in state.ranking()}
-    yams = Counter(entry.player for entry in state.entries if is_yams(entry.dice))
-    player_count = len(state.players)
-    seats = []
-    for seat, sheet in enumerate(state.sheets):
-        barred = [
-            f"{kind}:{box}"
-            for kind, column in sheet.columns.items()
-            for box in state.rules.boxes
-            if column.cells[box].barred
-        ]
-        seats.append(
-            SeatResult(
-                seat=seat,
-                player_count=player_count,
-                total=sheet.total,
-                upper=sheet.upper,
-                upper_bonus=sheet.upper_bonus,
-                lower=sheet.lower,
-                yams_bonus=sheet.yams_bonus,
-                column_count=len(sheet.columns),
-                bonus_columns=sum(1 for column in sheet.columns.values() if column.upper_bonus),
-                yams_count=yams[seat],
-                barred_count=len(barred),
-                barred_cells=" ".join(barred),
-                rank=ranks[seat],
-                # Alone at the table, nobody is beaten: a win needs an opponent.
-                won=ranks[seat] == 1 and player_count > 1,
-            )
-        )
-    return tuple(seats)
 
 
 def result_rows(

@@ -47,12 +47,13 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.document import read_json
 from scorekeeper.rules.labels import N_
-from scorekeeper.store import quotas
+from scorekeeper.store.engine import Store, utc_now
 from scorekeeper.store.errors import GameNotFound, StoreError
+from scorekeeper.store.games import dice_text, player_key
+from scorekeeper.store.quotas import Quotas, check_games_stored, use
 from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
 from scorekeeper.store.results import ResultsDelta, canonical_rules, result_rows
 from scorekeeper.store.schema import entries, game_players, games, players, results
-from scorekeeper.store.store import Store, dice_text, player_key, utc_now
 
 EXPORT_BATCH = 500
 # The class of PostgreSQL's advisory locks that say a household's import is under way.
@@ -462,10 +463,12 @@ def _reserve_game_ids(store: Store, count: int) -> list[int]:
     return store.write(reserve)
 
 
-def import_games(store: Store, checked: Sequence[GameImport], *, household: int) -> list[int]:
+def import_games(
+    store: Store, checked: Sequence[GameImport], *, household: int, quotas: Quotas
+) -> list[int]:
     """Write checked games into the household in one transaction; return their new ids, in
     the same order. QuotaExceeded, writing nothing, when the household would keep more
-    games, or import more often, than its quotas allow.
+    games, or import more often, than ``quotas`` allow.
 
     Every row and every counter's change is made first and put in temporary tables; the
     transaction then copies them in with one statement per table, so that an import of
@@ -499,10 +502,8 @@ def import_games(store: Store, checked: Sequence[GameImport], *, household: int)
         own = {"household": household}
         for statement in (_COPY_GAMES, _COPY_SEATS, _COPY_ENTRIES):
             connection.execute(statement, own)
-        quotas.check_games_stored(
-            connection, household=household, quotas=store.quotas, added=len(checked)
-        )
-        quotas.use(connection, household=household, quota=store.quotas.imports, amount=1, now=now)
+        check_games_stored(connection, household=household, quotas=quotas, added=len(checked))
+        use(connection, household=household, quota=quotas.imports, amount=1, now=now)
         counted = delta.for_players(player_ids)
         counted.open_rule_sets(connection)
         connection.execute(_COPY_RESULTS, own)
@@ -534,7 +535,7 @@ def import_file(
     database_url: str,
     engine_options: dict[str, Any],
     household: int,
-    household_quotas: quotas.Quotas,
+    quotas: Quotas,
     file: str,
     content: bytes,
 ) -> list[int]:
@@ -543,10 +544,11 @@ def import_file(
     its quotas; their new ids. ImportRefused or QuotaExceeded say why nothing was, Busy
     that another import of the household is under way."""
     store = Store(database_url, **engine_options)
-    store.quotas = household_quotas
     try:
         with _one_import_at_a_time(store, household):
-            return import_games(store, check_files([(file, content)]), household=household)
+            return import_games(
+                store, check_files([(file, content)]), household=household, quotas=quotas
+            )
     finally:
         store.dispose()
 

@@ -41,7 +41,7 @@ from scorekeeper.rules import GameState, RuleError, Rules
 from scorekeeper.rules.labels import N_
 from scorekeeper.store.quotas import QuotaExceeded, give_back, take
 from scorekeeper.web.quotas import quota_message, retry_after
-from scorekeeper.web.store import household, load_or_404, store
+from scorekeeper.web.store import household, load_or_404, quotas, store
 
 if TYPE_CHECKING:  # the chances bring numpy: imported by whoever loads a table
     from scorekeeper.advisor.choices import Chance
@@ -268,7 +268,7 @@ def _queue_build(rules: Rules, with_chances: bool, *, ahead: bool = False) -> No
     under way; it costs the household one of its advisor builds."""
     if strategies().progress(rules) is not None:
         return
-    use = take(store(), household=household(), quota=store().quotas.advisor_builds, amount=1)
+    use = take(store(), household=household(), quota=quotas().advisor_builds, amount=1)
     if not strategies().build(rules, household=household(), with_chances=with_chances, ahead=ahead):
         give_back(store(), use)  # another request queued it meanwhile
 

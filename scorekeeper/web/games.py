@@ -7,6 +7,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from scorekeeper.play import load, play_turn, start_game, undo_turn
 from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
 from scorekeeper.rules.dice import (
     DICE_SENTENCES,
@@ -25,16 +26,15 @@ from scorekeeper.store import (
     NothingToUndo,
     StaleSheet,
 )
-from scorekeeper.store.play import load, start_game, write_turn
+from scorekeeper.store.games import player_key
 from scorekeeper.store.players import recent_players
 from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
-from scorekeeper.store.store import player_key
 from scorekeeper.web.advice import prepare
 from scorekeeper.web.drawn import DrawnPages, shared_page
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import household, load_or_404, store
+from scorekeeper.web.store import household, load_or_404, quotas, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -76,7 +76,7 @@ def new():
         names = _seated(form)
         try:
             rules = _rules_from(form)
-            game_id = start_game(store(), rules, names, household=household())
+            game_id = start_game(store(), rules, names, household=household(), quotas=quotas())
         except RuleError as rule_error:
             error = rule_error.render(_)
         else:
@@ -358,12 +358,6 @@ def _abandoned(game_id: int):
     ), 409
 
 
-def _is_seen(form: EntryForm | UndoForm, record: GameRecord) -> bool:
-    """Whether the form was filled on the game as it is now: its number of entries and its
-    version (an undo then another entry leave the number as it was, not the version)."""
-    return form.seq.data == len(record.entries) and form.version.data == record.version.token
-
-
 @bp.post("/<int:game_id>/entries")
 def play(game_id: int):
     record, state = load_or_404(game_id)
@@ -372,8 +366,6 @@ def play(game_id: int):
         return _abandoned(game_id)
     if not form.validate():
         return _render_sheet(record, state, form, _("Rechargez la feuille et recommencez."), 400)
-    if not _is_seen(form, record):
-        return _render_sheet(record, state, form, _stale_message(), 409)
     if form.add.data is not None or form.drop.data is not None or form.clear.data:
         # A keypad tap without scripts: on to the new dice, on a page safe to reload.
         dice = edit_dice(
@@ -392,34 +384,36 @@ def play(game_id: int):
     column, _sep, box = form.target.data.partition(":")
     player = state.active_player
     try:
-        cell = state.score(Entry(player, column, box, form.dice.data))
-    except RuleError as rule_error:
-        return _render_sheet(record, state, form, rule_error.render(_), 422)
-    if cell.barred and form.confirm.data != "1":
-        return render_template(
-            "games/confirm_barred.html",
-            game_id=game_id,
-            state=state,
-            form=form,
-            cell=cell,
-            player=player,
-            floor=state.vache_floor(player, column, box),
-        )
-    try:
-        # The state loaded above is the one checked: the store's count check guards the rest.
-        cell, record, after = write_turn(
+        # The turn checks that this is the game the player saw, scores the cell and, unless
+        # it would be barred unconfirmed, writes it.
+        turn = play_turn(
             store(),
-            record,
-            state,
+            game_id,
             form.seq.data,
             column,
             box,
             form.dice.data,
             household=household(),
+            version=form.version.data,
+            barred_confirmed=form.confirm.data == "1",
+            loaded=(record, state),
         )
     except StaleSheet:
         record, state = load_or_404(game_id)
         return _render_sheet(record, state, form, _stale_message(), 409)
+    except RuleError as rule_error:
+        return _render_sheet(record, state, form, rule_error.render(_), 422)
+    if not turn.written:
+        return render_template(
+            "games/confirm_barred.html",
+            game_id=game_id,
+            state=state,
+            form=form,
+            cell=turn.cell,
+            player=player,
+            floor=state.vache_floor(player, column, box),
+        )
+    record, after, cell = turn.record, turn.state, turn.cell
     said = _describe(after, cell, player)
     if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and
@@ -450,7 +444,16 @@ def _undo(record: GameRecord, state: GameState):
     game_id = record.id
     form = UndoForm()
     if form.validate_on_submit():
-        if not _is_seen(form, record):
+        try:
+            undo_turn(
+                store(),
+                game_id,
+                form.seq.data,
+                household=household(),
+                version=form.version.data,
+                loaded=(record, state),
+            )
+        except StaleSheet:
             flash(
                 _(
                     "L'entrée à annuler n'est plus la dernière (la feuille a changé "
@@ -458,12 +461,7 @@ def _undo(record: GameRecord, state: GameState):
                 ),
                 "error",
             )
-            return redirect(url_for("games.sheet", game_id=game_id), code=303)
-        try:
-            store().undo_entry(
-                game_id, form.seq.data, seen_at=record.updated_at, household=household()
-            )
-        except (StaleSheet, NothingToUndo):
+        except NothingToUndo:
             flash(_stale_message(), "error")
         else:
             last = state.entries[-1]
@@ -509,6 +507,8 @@ def rematch(game_id: int):
         flash(_("La revanche se joue une fois la partie terminée."), "error")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     names = [*state.players[1:], state.players[0]]
-    rematch_id = start_game(store(), state.rules, names, household=household(), rematch_of=game_id)
+    rematch_id = start_game(
+        store(), state.rules, names, household=household(), quotas=quotas(), rematch_of=game_id
+    )
     prepare(state.rules, len(names))  # the tables gone from the disk since, if any
     return redirect(url_for("games.sheet", game_id=rematch_id), code=303)

@@ -39,7 +39,9 @@ from flask_login import LoginManager, UserMixin, current_user, login_user, logou
 from wtforms import IntegerField, PasswordField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
+from scorekeeper.play import load
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound
+from scorekeeper.store.games import game_version
 from scorekeeper.store.household_names import (
     MAX_HOUSEHOLD_NAME_LENGTH,
     HouseholdNameRefused,
@@ -66,7 +68,6 @@ from scorekeeper.store.households import (
     use_join_link,
 )
 from scorekeeper.store.limits import count_attempt, recent_attempts, take_back
-from scorekeeper.store.play import load
 from scorekeeper.web.forms import Form
 from scorekeeper.web.live import event_stream, spectator_seat, version_response
 from scorekeeper.web.main import qr_code_svg, shared_url
@@ -521,5 +522,5 @@ def spectate_version(token: str):
     """The spectator page's poll, as live.version answers a joined device's."""
     found = spectated_game(store(), token)
     return version_response(
-        None if found is None else store().game_version(found[0], household=found[1])
+        None if found is None else game_version(store(), found[0], household=found[1])
     )

@@ -38,12 +38,14 @@ from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper.store import GameVersion
-from scorekeeper.store.changes import DEVICE, LINK, Ended, Seat, Stopped, TooManyWatchers, Watcher
+from scorekeeper.store.changes import Ended, Seat, Stopped, TooManyWatchers, Watcher
+from scorekeeper.store.engine import DEVICE, LINK
+from scorekeeper.store.games import game_version
 from scorekeeper.store.households import device_by_token, list_devices
 from scorekeeper.web.drawn import drawn_pages, pushed
 from scorekeeper.web.games import kept_sheet, pushed_sheet
 from scorekeeper.web.security import hosted
-from scorekeeper.web.store import household, load_or_404, store
+from scorekeeper.web.store import changes, household, load_or_404, store
 
 bp = Blueprint("live", __name__, url_prefix="/games")
 
@@ -61,7 +63,7 @@ RETRY_AFTER_SECONDS = 5
 @bp.get("/<int:game_id>/version")
 def version(game_id: int):
     """What an open sheet compares with what it shows; any change means: fetch it again."""
-    return version_response(store().game_version(game_id, household=household()))
+    return version_response(game_version(store(), game_id, household=household()))
 
 
 def version_fields(found: GameVersion) -> dict:
@@ -151,7 +153,7 @@ def event_stream(
     `pushed`: what goes out with each new version besides it; `seat` and `seats`: the
     group it counts in and how many that group holds (its oldest ends past them)."""
     try:
-        watcher = store().changes.watch(game_id, household=household, seat=seat, seats=seats)
+        watcher = changes().watch(game_id, household=household, seat=seat, seats=seats)
     except (TooManyWatchers, Stopped):
         message = _("Trop d'écrans ouverts sur ce serveur : la feuille se met à jour moins vite.")
         return message, 503, {"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"}

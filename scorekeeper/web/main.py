@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.net import lan_address
+from scorekeeper.store.games import count_games_in_progress, games_in_progress
 from scorekeeper.web.paging import page_from_request
 from scorekeeper.web.store import household, store
 
@@ -69,8 +70,8 @@ def home():
     url = join_url()
     return render_template(
         "home.html",
-        games=store().games_in_progress(household=household(), limit=HOME_GAMES),
-        games_count=store().count_games_in_progress(household=household()),
+        games=games_in_progress(store(), household=household(), limit=HOME_GAMES),
+        games_count=count_games_in_progress(store(), household=household()),
         join_url=url,
         join_qr=qr_code_svg(url, keep=True),
         offline=url.startswith(f"http://{LOOPBACK}:"),
@@ -81,9 +82,9 @@ def home():
 def in_progress():
     """Every game in progress, a page at a time: the rest of the home page's list."""
     page = page_from_request(
-        store().count_games_in_progress(household=household()), IN_PROGRESS_PAGE_SIZE
+        count_games_in_progress(store(), household=household()), IN_PROGRESS_PAGE_SIZE
     )
-    games = store().games_in_progress(
-        household=household(), offset=page.offset, limit=page.size, count=page.count
+    games = games_in_progress(
+        store(), household=household(), offset=page.offset, limit=page.size, count=page.count
     )
     return render_template("in_progress.html", games=games, page=page)

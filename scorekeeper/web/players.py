@@ -11,8 +11,8 @@ from wtforms import SelectField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
 from scorekeeper.rules import RuleError
-from scorekeeper.rules.game import MAX_NAME_LENGTH
 from scorekeeper.rules.numbers import read_whole
+from scorekeeper.rules.players import MAX_NAME_LENGTH
 from scorekeeper.store.halloffame import (
     ResultLine,
     finished_games,

@@ -42,7 +42,7 @@ from scorekeeper.web.paging import game_not_over, no_game
 from scorekeeper.web.quotas import quota_message, quota_response
 from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import household, load_or_404, store
+from scorekeeper.web.store import household, load_or_404, quotas, store
 from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
 
 bp = Blueprint("transfer", __name__)
@@ -183,19 +183,21 @@ def upload():
     upload = form.file.data
     name = upload.filename or _("le fichier")
     config, own = current_app.config, household()
-    quotas = store().quotas
+    household_quotas = quotas()
     try:
         # Refused before the work when a quota is used up already; the import's own
         # transaction counts it for sure.
-        check_room(store(), household=own, quota=quotas.imports, amount=1, now=datetime.now(UTC))
-        check_room_for_games(store(), household=own, quotas=quotas, adding=1)
+        check_room(
+            store(), household=own, quota=household_quotas.imports, amount=1, now=datetime.now(UTC)
+        )
+        check_room_for_games(store(), household=own, quotas=household_quotas, adding=1)
         ids = import_workers().run(
             own,
             import_file,
             config["DATABASE_URL"],
             config["DATABASE_ENGINE_OPTIONS"],
             own,
-            quotas,
+            household_quotas,
             name,
             upload.read(),
         )

@@ -21,11 +21,12 @@ import pytest
 import waitress
 
 from scorekeeper.app import create_app
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.advice import ADVISOR_EXTENSION
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
 from tests.support.databases import give_database, take_database
 from tests.support.walk import NeverBuiltStrategies
 
@@ -114,7 +115,7 @@ def served_in_thread(app) -> Iterator[str]:
         yield f"http://127.0.0.1:{served.effective_port}"
     finally:
         # The open pages' streams end first: a thread still sending to a closed server errs.
-        changes = app.extensions[STORE_EXTENSION].changes
+        changes = app.extensions[CHANGES_EXTENSION]
         changes.stop()
         deadline = time.monotonic() + 5
         while changes.watchers and time.monotonic() < deadline:
@@ -176,7 +177,9 @@ def seed(live_app):
     store = live_app.extensions[STORE_EXTENSION]
 
     def seed(names, turns=(), **rules):
-        game_id = start_game(store, Rules.from_dict(rules), names, household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            store, Rules.from_dict(rules), names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         for seq, (dice, target) in enumerate(turns):
             column, _sep, box = target.partition(":")
             play_turn(store, game_id, seq, column, box, dice, household=HOME_HOUSEHOLD)

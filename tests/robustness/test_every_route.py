@@ -30,11 +30,12 @@ import pytest
 from sqlalchemy import inspect, text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import add_join_link, create_household, set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web import advice
 from scorekeeper.web.households import passphrase_hash
 from tests.support.apps import HOSTED
@@ -162,13 +163,13 @@ def _household(tmp_path_factory, hosted: bool):
         if hosted
         else HOME_HOUSEHOLD
     )
-    playing = start_game(store, Rules(), ["Mag", "Alix"], household=household)
+    playing = start_game(store, Rules(), ["Mag", "Alix"], household=household, quotas=NO_QUOTAS)
     play_turn(store, playing, 0, "free", "sixes", "66662", household=household)
     play_turn(store, playing, 1, "free", "ones", "11123", household=household)
-    finished = start_game(store, Rules(), ["Mag"], household=household)
+    finished = start_game(store, Rules(), ["Mag"], household=household, quotas=NO_QUOTAS)
     for seq, box in enumerate(Rules().boxes):
         play_turn(store, finished, seq, "free", box, "12346", household=household)
-    abandoned = start_game(store, Rules(), ["Léa"], household=household)
+    abandoned = start_game(store, Rules(), ["Léa"], household=household, quotas=NO_QUOTAS)
     abandon_game(store, abandoned, household=household)
     set_spectator_token(store, playing, SPECTATOR_TOKEN, household=household)
     if hosted:

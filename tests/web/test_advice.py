@@ -21,10 +21,10 @@ from scorekeeper.advisor.futures import spreads_path
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
 from scorekeeper.advisor.turn import ROLLS
+from scorekeeper.play import load
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, GameState, Rules
 from scorekeeper.rules.options import OPTIONS, PRESETS, SEC
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load
 from scorekeeper.web import advice as advice_module
 from scorekeeper.web.advice import KEEPS_SHOWN
 from tests.support.build_workers import RELEASE, held_half_way
