@@ -31,8 +31,9 @@ from sqlalchemy.exc import OperationalError
 from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 
 HOUSEHOLD = ("Mag", "Alix", "Sam", "Lou", "Jo", "Noé", "Tom", "Zoé")

@@ -25,8 +25,9 @@ from flask import Flask, Response, request
 
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from testing.live import REPO_ROOT, SERVE_CODE, free_port, serve_arguments
 from testing.samples import random_document
 

@@ -1,11 +1,20 @@
 """What each player's sheet of a finished game adds up to: its result, read from the
-replayed state (the store keeps it for the hall of fame; the card and the review show it)."""
+replayed state (the store keeps it for the hall of fame; the card and the review show it);
+and the key of the rule set whose results compare with one another.
+"""
 
+import hashlib
+import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.rules.dice import is_yams
 from scorekeeper.rules.game import GameState
+from scorekeeper.rules.options import Rules
+
+RULES_KEY_LENGTH = 16
 
 
 @dataclass(frozen=True)
@@ -63,3 +72,14 @@ def seat_results(state: GameState) -> tuple[SeatResult, ...]:
             )
         )
     return tuple(seats)
+
+
+def canonical_rules(rules: Mapping[str, Any]) -> str:
+    """The one JSON text of a set of rules, whatever defaults its dict left implicit."""
+    return json.dumps(Rules.from_dict(dict(rules)).to_dict(), sort_keys=True, separators=(",", ":"))
+
+
+def rules_key(rules: Mapping[str, Any]) -> str:
+    """The key grouping comparable games: equal rules give equal keys in every instance."""
+    digest = hashlib.sha256(canonical_rules(rules).encode("utf-8")).hexdigest()
+    return digest[:RULES_KEY_LENGTH]

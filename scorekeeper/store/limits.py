@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection, case, delete, literal, select, update
 
+from scorekeeper.store.counters import dialect_insert
 from scorekeeper.store.engine import Store
-from scorekeeper.store.results import dialect_insert
 from scorekeeper.store.schema import attempt_counts
 
 # Rows of windows closed this long ago are deleted on the way: longer than any window.

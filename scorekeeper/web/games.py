@@ -18,6 +18,7 @@ from scorekeeper.rules.dice import (
 )
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
+from scorekeeper.rules.results import rules_key
 from scorekeeper.store import (
     ABANDONED,
     GameNotFound,
@@ -28,7 +29,6 @@ from scorekeeper.store import (
 )
 from scorekeeper.store.games import player_key
 from scorekeeper.store.players import recent_players
-from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.advice import prepare
 from scorekeeper.web.drawn import DrawnPages, shared_page

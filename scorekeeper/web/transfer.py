@@ -30,13 +30,9 @@ from wtforms import SubmitField
 
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.bgstats import bgstats_play, play_link
+from scorekeeper.store.documents import ImportRefused
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
-from scorekeeper.store.transfer import (
-    ImportRefused,
-    export_documents,
-    import_file,
-    json_array,
-)
+from scorekeeper.store.transfer import export_documents, import_file, json_array
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import game_not_over, no_game
 from scorekeeper.web.quotas import quota_message, quota_response

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from scorekeeper.advisor.builds import AHEAD_LOCK_FILE, AHEAD_RULES, Strategies
-from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
+from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.strategy import _save
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, tables_saved
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, spreads_path, tables_saved
 from scorekeeper.rules import Rules
 from tests.advisor.helpers import END_GAME_FILLED
 from tests.support.threads import WAIT_SECONDS

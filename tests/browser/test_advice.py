@@ -13,10 +13,10 @@ import shutil
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
+from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.strategy import _save
-from scorekeeper.advisor.tables import cache_path
+from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.advice import ADVISOR_EXTENSION
 from tests.support.advisor_tables import tables_of

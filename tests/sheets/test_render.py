@@ -20,8 +20,9 @@ from scorekeeper.sheets.layout import MARGIN_MM
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.render import render_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
 

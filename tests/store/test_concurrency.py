@@ -22,12 +22,13 @@ from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import players as players_module
+from scorekeeper.store.counters import ResultsDelta
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.games import game_version
 from scorekeeper.store.players import list_players, merge_players
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.results import ResultsDelta
 from scorekeeper.store.schema import games
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 from testing.tables import expected_tables, stored_tables
 from tests.support.threads import joined

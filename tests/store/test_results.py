@@ -8,13 +8,12 @@ from sqlalchemy import delete, select, update
 
 from scorekeeper.play import load, play_turn, start_game, undo_turn
 from scorekeeper.rules import Rules, read_document
-from scorekeeper.rules.results import seat_results
+from scorekeeper.rules.results import rules_key, seat_results
 from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord
 from scorekeeper.store.games import create_game
 from scorekeeper.store.lifecycle import delete_game
 from scorekeeper.store.players import merge_players, rename_player
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import (
     games,
     player_box_stats,

@@ -7,6 +7,7 @@ import pytest
 from scorekeeper.play import load
 from scorekeeper.rules import RuleError
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.games import create_game, games_in_progress, load_game
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
 from scorekeeper.store.players import (
@@ -21,7 +22,7 @@ from scorekeeper.store.players import (
     rename_player,
 )
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from tests.support.games import duo_document, every_row, solo_document
 
 from .test_results import assert_cache_matches_replay

@@ -22,9 +22,10 @@ from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.play import load
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.migrations import alembic_config
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 from testing.tables import expected_tables, stored_tables
 from tests.fixtures.make_games_0001 import FIXTURE, GAMES

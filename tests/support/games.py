@@ -10,11 +10,13 @@ from sqlalchemy import select
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import halloffame as hof
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.games import add_entry, load_game
+from scorekeeper.store.player_stats import player_rule_set_stats
 from scorekeeper.store.players import list_players
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import metadata
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 
 BONUS_UPPER = [
@@ -173,7 +175,7 @@ def hall_of_fame(store):
                     found.yams_games,
                     found.barred_count,
                 )
-                for found in hof.player_rule_set_stats(store, player.id, household=home)
+                for found in player_rule_set_stats(store, player.id, household=home)
             ]
             for player in players
         },

@@ -29,11 +29,12 @@ from werkzeug.routing import Rule
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.households import set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.players import list_players
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from scorekeeper.web import edge
 from testing.samples import random_document
 from tests.support.forms import csrf_token_in

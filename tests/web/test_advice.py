@@ -17,9 +17,8 @@ import pytest
 from babel.numbers import format_percent
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.futures import spreads_path
 from scorekeeper.advisor.strategy import load_or_build
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, spreads_path
 from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.play import load
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, GameState, Rules

@@ -5,8 +5,9 @@ import re
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
 
