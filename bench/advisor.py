@@ -45,7 +45,7 @@ from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, GameState, Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.games import game_version
-from scorekeeper.web.advice import ADVISOR_EXTENSION
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from testing.samples import new_game_form
 
 MEMORY_BUDGET_MB = 300

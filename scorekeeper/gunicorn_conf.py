@@ -85,6 +85,6 @@ def post_worker_init(worker):
 
         start_fork_server()
     # The Conseil's tables of classique and Yatzy, if missing: one worker builds them.
-    from scorekeeper.web.advice import build_ahead_at_start
+    from scorekeeper.web.conseil import build_ahead_at_start
 
     build_ahead_at_start(worker.wsgi)

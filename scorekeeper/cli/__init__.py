@@ -138,7 +138,7 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         from scorekeeper.workers import start_fork_server
 
         start_fork_server()
-    from scorekeeper.web.advice import build_ahead_at_start
+    from scorekeeper.web.conseil import build_ahead_at_start
 
     build_ahead_at_start(app)  # the first Conseil of a classique or Yatzy game at once
     click.echo("Open the score keeper at:")

@@ -22,6 +22,7 @@ from scorekeeper.web import (
     quotas,
     review,
     security,
+    sheet_pages,
     transfer,
 )
 from scorekeeper.web.rule_labels import rule_set_label
@@ -61,5 +62,5 @@ def register_blueprints(app: Flask) -> None:
         OPTIONS=OPTIONS,
         SEC=SEC,
         rule_set_label=rule_set_label,
-        dice_reading=games.dice_reading,
+        dice_reading=sheet_pages.dice_reading,
     )

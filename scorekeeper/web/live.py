@@ -12,7 +12,7 @@ and the page asks for the version a few seconds later, then opens its stream aga
 (static/js/live.js).
 
 The sheet's own stream carries, with each new version of a game in progress, the sheet of
-that version (drawn once for every tablet, web/drawn.py): the other tablets swap it in
+that version (drawn once for every tablet, web/sheet_pages.py): the other tablets swap it in
 without a request of their own. A device signed out meanwhile (hosted) gets no more sheets.
 
 The version poll stays for those pages and for pages without EventSource.
@@ -42,9 +42,8 @@ from scorekeeper.store.changes import Ended, Seat, Stopped, TooManyWatchers, Wat
 from scorekeeper.store.engine import DEVICE, LINK
 from scorekeeper.store.games import game_version
 from scorekeeper.store.households import device_by_token, list_devices
-from scorekeeper.web.drawn import drawn_pages, pushed
-from scorekeeper.web.games import kept_sheet, pushed_sheet
 from scorekeeper.web.security import hosted
+from scorekeeper.web.sheet_pages import drawn_pages, kept_sheet, pushed, pushed_sheet
 from scorekeeper.web.store import changes, household, load_or_404, store
 
 bp = Blueprint("live", __name__, url_prefix="/games")

@@ -25,7 +25,7 @@ from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.web.advice import ADVISOR_EXTENSION
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
 from tests.support.databases import give_database, take_database
 from tests.support.walk import NeverBuiltStrategies

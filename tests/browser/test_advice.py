@@ -18,7 +18,7 @@ from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.strategy import _save
 from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
-from scorekeeper.web.advice import ADVISOR_EXTENSION
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.advisor_tables import tables_of
 from tests.support.build_workers import tables_put_in_place
 from tests.support.games import PLAIN_DICE

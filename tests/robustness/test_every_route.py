@@ -36,7 +36,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import add_join_link, create_household, set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.web import advice
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.households import passphrase_hash
 from tests.support.apps import HOSTED
 from tests.support.databases import give_database, take_database
@@ -156,7 +156,7 @@ def _household(tmp_path_factory, hosted: bool):
         {"TESTING": True, "DATABASE_URL": database_url, **(HOSTED if hosted else {})},
         instance_path=folder,
     )
-    app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     store = app.extensions[STORE_EXTENSION]
     household = (
         create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE))

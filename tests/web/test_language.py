@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.web import advice as advice_module
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
 from tests.support.walk import NeverBuiltStrategies
 from tests.web.conftest import csrf_token
@@ -229,7 +229,7 @@ def seeded(table, app):
     The advisor's table is never built here (a minute of CPU, going on after the test): it
     stays "being prepared".
     """
-    app.extensions[advice_module.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
     for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
         response = table.play(finished, seq, dice, f"free:{box}", confirm=True)

@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store.households import create_household, list_devices
-from scorekeeper.web import advice
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.households import passphrase_hash
 from scorekeeper.web.security import PIN_FIELD
 from testing.samples import random_document
@@ -393,7 +393,7 @@ class Walk:
 def hosted(instance_path, database_url):
     """A hosted server with CSRF on, two households filled and their devices joined."""
     with app_on(instance_path, database_url, **HOSTED) as app:
-        app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+        app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
         store = app.extensions[STORE_EXTENSION]
         households = []
         for seed, (name, names) in enumerate(HOUSEHOLDS.items(), start=1):
