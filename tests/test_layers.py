@@ -245,6 +245,45 @@ def test_a_circle_of_imports_is_found(tmp_path):
     assert import_circles(tmp_path) == [["store/a.py", "store/b.py", "store/c.py"]]
 
 
+def blueprint_imports(package: Path) -> list[Import]:
+    """Every import of a module of web/ that defines a blueprint by another that does: a
+    page's module draws on web/'s helpers, never on another page's."""
+    web = package / "web"
+    pages = {
+        path.relative_to(package).as_posix()
+        for path in web.glob("*.py")
+        if "Blueprint(" in path.read_text(encoding="utf-8")
+    }
+    found = []
+    for module in sorted(pages):
+        source = (package / module).read_text(encoding="utf-8")
+        for found_import in imports_of(source, module, package):
+            target = module_path(found_import.target, package)
+            if target in pages and target != module:
+                found.append(found_import)
+    return found
+
+
+def test_no_blueprint_imports_another():
+    found = blueprint_imports(PACKAGE)
+    assert not found, "blueprints importing one another:\n" + "\n".join(map(str, found))
+
+
+def test_a_blueprint_importing_another_is_found(tmp_path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "__init__.py").write_text("")
+    (tmp_path / "web" / "helpers.py").write_text("def helper(): ...\n")
+    (tmp_path / "web" / "a.py").write_text(
+        "from scorekeeper.web.helpers import helper\nbp = Blueprint('a', __name__)\n"
+    )
+    (tmp_path / "web" / "b.py").write_text(
+        "from scorekeeper.web import a\nbp = Blueprint('b', __name__)\n"
+    )
+    assert [str(found) for found in blueprint_imports(tmp_path)] == [
+        "scorekeeper/web/b.py:1 (web, floor 3) imports scorekeeper.web.a (web, floor 3)"
+    ]
+
+
 def main(package: Path) -> int:
     print("Floors, highest first; a part imports itself and the floors below:")
     for number, floor in reversed(list(enumerate(FLOORS))):

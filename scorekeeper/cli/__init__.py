@@ -261,7 +261,8 @@ def create_household_command(name: str, passphrase: str, instance: Path | None) 
         household_name,
     )
     from scorekeeper.store.households import create_household
-    from scorekeeper.web.households import MIN_PASSPHRASE_LENGTH, passphrase_hash
+    from scorekeeper.web.joining import MIN_PASSPHRASE_LENGTH
+    from scorekeeper.web.passphrases import passphrase_hash
     from scorekeeper.web.store import STORE_EXTENSION
 
     try:

@@ -255,5 +255,3 @@ def kept_positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> list[tuple[i
         if face in wanted:
             wanted.remove(face)
     return marks
-
-

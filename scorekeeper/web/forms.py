@@ -75,6 +75,12 @@ class Form(FlaskForm):
             return _wtforms_catalogue(str(get_locale()))
 
 
+class ActionForm(Form):
+    """A confirmation: a button and the CSRF token, nothing else."""
+
+    submit = SubmitField(_l("Valider"))
+
+
 class PlayersAndPresetForm(Form):
     """The new-game form without its house rules, which ``new_game_form_class`` adds."""
 

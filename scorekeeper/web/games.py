@@ -1,6 +1,5 @@
 """A game: start it, play its turns on the sheet, undo, and see the ranking at the end."""
 
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 

@@ -30,7 +30,7 @@ def quotas() -> Quotas:
 
 
 def household() -> int:
-    """The household of the request, set before it by web/households.py: the home one, or
+    """The household of the request, set before it by web/signin.py: the home one, or
     in hosted mode the one of the signed-in device. Never a default: a view reached without
     one fails rather than show another household's data."""
     return g.household_id

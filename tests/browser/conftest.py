@@ -93,7 +93,7 @@ def live_app(tmp_path_factory):
     # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
     database_url = take_database(instance)
     # Room for the streams of every page a test module opens: a closed page's stream is
-    # found gone at its next heartbeat only (web/live.py).
+    # found gone at its next heartbeat only (web/streams.py).
     app = create_app({"DATABASE_URL": database_url, "LIVE_STREAMS": 64}, instance_path=instance)
     # A page that asks for the Conseil shows its build under way: a real build would go on
     # for a minute of CPU after the test (tests/browser/test_advice.py stands in its own).

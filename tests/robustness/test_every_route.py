@@ -37,7 +37,7 @@ from scorekeeper.store.households import add_join_link, create_household, set_sp
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
-from scorekeeper.web.households import passphrase_hash
+from scorekeeper.web.passphrases import passphrase_hash
 from tests.support.apps import HOSTED
 from tests.support.databases import give_database, take_database
 from tests.support.forms import csrf_token
@@ -100,26 +100,26 @@ QUERY_NAMES = [
 ]
 # POST routes whose form no page shows without a setting: the PIN's (tests/web/test_security),
 # and deleting a household, whose form shows once its PIN is typed (tests/web/test_households).
-NOT_ON_A_PAGE = {"security.unlock", "households.delete"}
+NOT_ON_A_PAGE = {"pin.unlock", "devices.delete"}
 # POST routes of a hosted server only: a 404 in a home.
 HOSTED_ONLY = {
-    "households.join",
-    "households.signup",
-    "households.new_join_link",
-    "households.join_link",
-    "households.remove",
-    "households.delete",
+    "joining.join",
+    "joining.signup",
+    "devices.new_join_link",
+    "joining.join_link",
+    "devices.remove",
+    "devices.delete",
 }
 # Forms that may delete what other forms need, or sign the device out or move it to another
 # household: posted last.
 DESTRUCTIVE = {
     "review.delete",
     "players.merge",
-    "households.remove",
-    "households.delete",
-    "households.join",
-    "households.signup",
-    "households.join_link",
+    "devices.remove",
+    "devices.delete",
+    "joining.join",
+    "joining.signup",
+    "joining.join_link",
 }
 # The advice page's answer while its table is being built, "try again in a moment": the
 # table takes seconds of CPU, not built here.

@@ -124,9 +124,7 @@ def test_advice_refuses_bad_dice_and_says_why_when_the_game_is_over(table, with_
 
 
 def test_advice_shows_the_build_filling_then_the_advice(table, app, classique_table):
-    app.extensions[ADVISOR_EXTENSION] = Strategies(
-        app.instance_path, worker=held_half_way
-    )
+    app.extensions[ADVISOR_EXTENSION] = Strategies(app.instance_path, worker=held_half_way)
     game_id = table.new_game(["Mag"])
     response = table.client.get(f"/games/{game_id}/advice?dice=66653&throw=1")
     page = response.get_data(as_text=True)

@@ -19,7 +19,7 @@ from scorekeeper.store.games import count_games_in_progress, load_game
 from scorekeeper.store.households import create_household
 from scorekeeper.store.players import list_players
 from scorekeeper.store.transfer import export_documents
-from scorekeeper.web.households import passphrase_hash
+from scorekeeper.web.passphrases import passphrase_hash
 from testing.samples import random_document
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.walk import fill_household, filled_paths, join_household
@@ -31,10 +31,10 @@ ID_ARGUMENTS = {"game_id", "player_id"}
 # Routes whose argument is a secret token rather than an id: whoever holds the token may
 # use it (a spectator link shows its game, a join link joins); they take no id of B.
 TOKEN_ROUTES = {
-    "households.spectate",
-    "households.spectate_version",
-    "households.spectate_events",
-    "households.join_link",
+    "spectating.spectate",
+    "spectating.spectate_version",
+    "spectating.spectate_events",
+    "joining.join_link",
     "static",
 }
 

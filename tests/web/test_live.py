@@ -113,7 +113,7 @@ def test_a_change_to_another_game_wakes_no_stream(live, monkeypatch):
     watched, other = table.new_game(["Mag"]), table.new_game(["Alix"])
     stream = Stream(table.client, f"/games/{watched}/events")
     stream.version()
-    monkeypatch.setattr("scorekeeper.web.live.HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr("scorekeeper.web.streams.HEARTBEAT_SECONDS", 0.2)
     table.play(other, 0, "66662", "free:sixes")
     # Nothing to say about this game: the next line is the heartbeat, a comment.
     assert stream.next() == ": still here\n\n"
