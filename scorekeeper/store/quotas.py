@@ -2,9 +2,9 @@
 (imports, PDF pages, advisor builds) it may ask for in a window of time.
 
 The app says which quotas hold (the QUOTA_* settings, hosted only) and passes them to what
-they bound; without them (``NO_QUOTAS``) nothing is counted. The games stored are checked where games are
-made (``games.create_game``, ``transfer.import_games``), so that no way of making one
-forgets it. Uses are rows of ``quota_uses``, kept while they count, so that every server
+they bound; without them (``NO_QUOTAS``) nothing is counted. The games stored are checked
+where games are made (``games.create_game``, ``transfer.import_games``), so that no way of
+making one forgets it. Uses are rows of ``quota_uses``, kept while they count, so that every server
 process refuses past the same limit. A use is counted in the transaction of the work it
 pays for, or in one of its own just before the work; either way the household's row is
 locked first (PostgreSQL: FOR NO KEY UPDATE, which the foreign keys of the rows it is
