@@ -165,11 +165,15 @@ def _answers(port: int) -> bool:
         connection.close()
 
 
-def _stop(process: subprocess.Popen, signum: int) -> None:
-    """Ask `process` to stop; its whole group is killed if it has not within the bound."""
+def _ask_to_stop(process: subprocess.Popen, signum: int) -> None:
     if process.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(signum)
+
+
+def _stopped(process: subprocess.Popen) -> None:
+    """Wait for `process` to stop; its whole group is killed if it has not within the
+    bound."""
     try:
         process.wait(timeout=STOP_TIMEOUT_SECONDS)
     except subprocess.TimeoutExpired:
@@ -227,10 +231,17 @@ def running(
             time.sleep(0.1)
         yield processes
     finally:
-        # gunicorn on SIGTERM finishes its requests; nginx on SIGQUIT finishes passing
-        # them on, then exits.
+        # The gunicorns together (each finishes its requests, the streams' ends its streams
+        # at once), then nginx, which on SIGQUIT finishes passing them on and exits.
+        gunicorns = [process for name, process in processes if name != "nginx"]
+        for process in gunicorns:
+            _ask_to_stop(process, signal.SIGTERM)
+        for process in gunicorns:
+            _stopped(process)
         for name, process in processes:
-            _stop(process, signal.SIGQUIT if name == "nginx" else signal.SIGTERM)
+            if name == "nginx":
+                _ask_to_stop(process, signal.SIGQUIT)
+                _stopped(process)
         shutil.rmtree(folder, ignore_errors=True)
 
 
