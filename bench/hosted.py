@@ -48,6 +48,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.play import start_game
 from scorekeeper.store.store import engine_url
+from scripts.hosted_stack import GUNICORN_ENVIRONMENT
 from testing.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
 
 TABLETS = 3
@@ -375,9 +376,11 @@ def measure(
 
 
 def gunicorn_command(workers: int, instance: Path) -> list[str]:
+    """gunicorn as docs/hosting.md starts it, with `workers` and the app of `instance`."""
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
     return [
         "env",
+        *(f"{name}={value}" for name, value in GUNICORN_ENVIRONMENT.items()),
         f"SCOREKEEPER_WORKERS={workers}",
         sys.executable,
         "-m",

@@ -11,7 +11,7 @@ import pytest
 import waitress
 from click.testing import CliRunner
 
-from scorekeeper import cli, memory
+from scorekeeper import cli
 from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, create_app
 from scorekeeper.config import BY_NAME
 from scorekeeper.net import lan_address
@@ -39,7 +39,6 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
 
     monkeypatch.setattr(waitress, "create_server", create_server)
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
-    monkeypatch.setattr(memory, "fewer_arenas", lambda: served.setdefault("arenas", True))
     instance = tmp_path / "home"
 
     result = CliRunner().invoke(cli.main, ["serve", "--port", "8123", "--instance", str(instance)])
@@ -62,7 +61,6 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
         "channel_timeout": BY_NAME["SERVER_IDLE_SECONDS"].default,
         "cleanup_interval": BY_NAME["SERVER_IDLE_SECONDS"].default // 4,
         "max_request_body_size": BY_NAME["IMPORT_MAX_BYTES"].default,
-        "arenas": True,
         "run": True,
     }
     if not ON_POSTGRESQL:  # there the database is the test's, named by the environment

@@ -27,7 +27,7 @@ CHECKOUT_ONLY = ("testing", "tests", "bench", "scripts")
 FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     # The game itself, pure; beside it, the worker processes and the fair queues in front of
     # them, which know nothing of the game.
-    {"rules": ("rules",), "processes": ("fairness", "workers", "memory")},
+    {"rules": ("rules",), "processes": ("fairness", "workers")},
     {"store": ("store",), "advisor": ("advisor",)},
     {"sheets": ("sheets",)},
     # The pages, and this machine's address on the home network that they show.
