@@ -49,6 +49,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
 from scorekeeper.store.engine import engine_url
 from scorekeeper.store.quotas import NO_QUOTAS
+from scripts.hosted_stack import GUNICORN_ENVIRONMENT
 from testing.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
 
 TABLETS = 3
@@ -378,9 +379,11 @@ def measure(
 
 
 def gunicorn_command(workers: int, instance: Path) -> list[str]:
+    """gunicorn as docs/hosting.md starts it, with `workers` and the app of `instance`."""
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
     return [
         "env",
+        *(f"{name}={value}" for name, value in GUNICORN_ENVIRONMENT.items()),
         f"SCOREKEEPER_WORKERS={workers}",
         sys.executable,
         "-m",

@@ -2,6 +2,9 @@
 
     gunicorn -c python:scorekeeper.gunicorn_conf 'scorekeeper.wsgi:app'
 
+with MALLOC_ARENA_MAX=2 in its environment: glibc reads it when gunicorn starts, and its
+workers keep it (their threads share two malloc arenas).
+
 The open sheets' streams are not served here: the front sends them to the stream group,
 gunicorn_streams_conf.py, where an idle stream costs a socket and not a thread.
 
@@ -60,13 +63,6 @@ def on_starting(server) -> None:
     os.environ["SCOREKEEPER_WORKERS"] = str(server.cfg.workers)
     os.environ["SCOREKEEPER_THREADS"] = str(server.cfg.threads - streams)
     os.environ["SCOREKEEPER_LIVE_STREAMS"] = str(streams)
-
-
-def post_fork(server, worker) -> None:
-    """In each worker, before its threads: they share two malloc arenas (see memory.py)."""
-    from scorekeeper.memory import fewer_arenas
-
-    fewer_arenas()
 
 
 def _in_a_thread(function) -> None:

@@ -52,6 +52,9 @@ TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 # gunicorn's configuration modules: the app's, and the streams' (gevent).
 APP_CONFIG = "python:scorekeeper.gunicorn_conf"
 STREAMS_CONFIG = "python:scorekeeper.gunicorn_streams_conf"
+# What docs/hosting.md exports for gunicorn besides the app's settings: the malloc arenas a
+# process's threads share, which glibc reads when the process starts.
+GUNICORN_ENVIRONMENT = {"MALLOC_ARENA_MAX": "2"}
 
 
 def nginx_missing() -> str | None:
@@ -213,11 +216,12 @@ def running(
         env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url}
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
         env["SCOREKEEPER_STREAM_WORKERS"] = str(stream_workers)
+        gunicorn_env = {**env, **GUNICORN_ENVIRONMENT}
         command = gunicorn_command(instance, f"unix:{app_socket}")
-        processes.append(("gunicorn", _start(command, env)))
+        processes.append(("gunicorn", _start(command, gunicorn_env)))
         if stream_workers:
             command = gunicorn_command(instance, f"unix:{streams_socket}", STREAMS_CONFIG)
-            processes.append(("gunicorn (streams)", _start(command, env)))
+            processes.append(("gunicorn (streams)", _start(command, gunicorn_env)))
         nginx = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr"]
         processes.append(("nginx", _start(nginx, env)))
         deadline = time.monotonic() + START_TIMEOUT_SECONDS

@@ -27,7 +27,7 @@ CHECKOUT_ONLY = ("testing", "tests", "bench", "scripts")
 FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     # The game itself, pure; beside it, the worker processes and the fair queues in front of
     # them, which know nothing of the game.
-    {"rules": ("rules",), "processes": ("fairness", "workers", "memory")},
+    {"rules": ("rules",), "processes": ("fairness", "workers")},
     {"store": ("store",), "advisor": ("advisor",)},
     # The PDFs, drawn from games loaded by their caller; beside them, playing a stored game:
     # a turn checked, scored and written once, between the store and the pages.

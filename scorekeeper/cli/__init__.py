@@ -123,9 +123,7 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     import waitress
 
     from scorekeeper.app import create_app
-    from scorekeeper.memory import fewer_arenas
 
-    fewer_arenas()  # before any thread of the server's
     app = create_app(instance_path=instance)
     click.echo(f"Instance folder: {app.instance_path}")
     logging.basicConfig()  # waitress's warnings, as waitress.serve would show them

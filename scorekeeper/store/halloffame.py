@@ -292,5 +292,3 @@ def finished_games(
     with store.engine.connect() as connection:
         ids = [row[0] for row in page_keys(connection, page, order, offset, limit, count)]
         return _finished_games(connection, ids)
-
-

@@ -68,7 +68,6 @@ NEXT_FIELD = "household_next"
 PIN_FORM_FIELDS = {"csrf_token", PIN_FIELD, REPLAY_FIELD, NEXT_FIELD, "household_submit"}
 
 
-
 class DatabaseIdConverter(BaseConverter):
     """`<int:...>` in URLs: ASCII digits up to MAX_DATABASE_ID, read by `read_whole` like
     every number of the app. Anything else is a 404 at routing: `/games/١` is no game (the
