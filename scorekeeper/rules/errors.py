@@ -2,7 +2,7 @@
 
 from collections.abc import Callable, Mapping
 
-from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS
+from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS, box_name
 
 # Parameters holding a box or column key are shown by their label, translated like the
 # message itself; every other parameter is shown as it is (a player's name, a number).
@@ -35,7 +35,7 @@ class RuleError(ValueError):
         shown = {}
         for name, value in self.params.items():
             if name in _BOX_PARAMS and value in self.box_labels:
-                value = translate(self.box_labels[value])
+                value = box_name(self.box_labels[value], translate)
             elif name in _COLUMN_PARAMS and value in COLUMN_LABELS:
                 value = translate(COLUMN_LABELS[value])
             shown[name] = value

@@ -4,6 +4,8 @@ French source strings, marked with ``N_`` so that the translation catalogue pick
 while this package stays free of Flask: the layers above translate them when they render.
 """
 
+from collections.abc import Callable
+
 
 def N_(text: str) -> str:  # noqa: N802 - the usual name of the gettext no-op marker
     """Mark a string for translation without translating it here."""
@@ -33,6 +35,30 @@ BOX_LABELS = {
 # Yatzy calls its last box by the game's own name.
 YATZY_BOX_LABELS = {**BOX_LABELS, "yams": N_("Yatzy")}
 
+
+class OwnWord(str):
+    """A box's name in the words of its game, shown as it is in every language: Generala's
+    Póker stays Póker on an English or a French sheet, as on the tables that play it."""
+
+    __slots__ = ()
+
+
+def box_name(label: str, translate: Callable[[str], str]) -> str:
+    """A box's label as a page shows it: translated, unless it is the game's own word."""
+    return label if isinstance(label, OwnWord) else translate(label)
+
+
+# Generala's boxes below the upper six are Spanish words at every table (docs/rules.md §13);
+# not marked for translation, and never translated.
+GENERALA_BOX_LABELS = {
+    **{box: BOX_LABELS[box] for box in ("ones", "twos", "threes", "fours", "fives", "sixes")},
+    "straight": OwnWord("Escalera"),
+    "full_house": OwnWord("Full"),
+    "four_kind": OwnWord("Póker"),
+    "generala": OwnWord("Generala"),
+    "double_generala": OwnWord("Doble Generala"),
+}
+
 COLUMN_LABELS = {
     "free": N_("Libre"),
     "down": N_("Descendante"),
@@ -44,4 +70,5 @@ PRESET_LABELS = {
     "classique": N_("Classique"),
     "triple": N_("Triple"),
     "yatzy": N_("Yatzy"),
+    "generala": N_("Generala"),
 }

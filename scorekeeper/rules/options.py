@@ -1,6 +1,6 @@
 """The rules of one game: one immutable value holding every option.
 
-The options are those of docs/rules.md §3 to §9 and §11 (Yatzy).
+The options are those of docs/rules.md §3 to §9, §11 (Yatzy) and §13 (Generala).
 
 A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 ``Rules.from_dict()``; they never change after the first entry.
@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.labels import BOX_LABELS, N_, YATZY_BOX_LABELS
+from scorekeeper.rules.labels import BOX_LABELS, GENERALA_BOX_LABELS, N_, YATZY_BOX_LABELS
 from scorekeeper.rules.numbers import read_whole
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -38,6 +38,8 @@ YATZY_LOWER = (
     "chance",
     "yams",
 )
+# Generala's sheet after its six upper boxes: Escalera, Full, Póker, Generala, Doble Generala.
+GENERALA_LOWER = ("straight", "full_house", "four_kind", "generala", "double_generala")
 
 # The order columns are shown in, whatever order a game listed them in: Triple's paper sheet is
 # filled left to right as Descendante, Montante, Libre (docs/rules.md §5), and Sec comes last.
@@ -86,6 +88,9 @@ class Option:
     choices: tuple[Choice, ...]
     # Whether Yatzy has it too; the other options belong to the French sheet only.
     yatzy: bool = False
+    # Whether it is one of Generala's own options, which no other game has; Generala has
+    # none of the others.
+    generala: bool = False
     # The print page's words, where they are shorter than the form's.
     print_label: str | None = None
     # Whether it only changes what a box scores: the advisor's tables then need no new kind
@@ -108,6 +113,12 @@ class Option:
 
     def choice(self, value: object) -> Choice:
         return next(choice for choice in self.choices if choice.value == value)
+
+    def applies_to(self, preset: str) -> bool:
+        """Whether a game of ``preset`` has this option (any other stays at its default)."""
+        if preset == "generala" or self.generala:
+            return preset == "generala" and self.generala
+        return self.yatzy or preset != "yatzy"
 
 
 _OFF_ON = (Choice(False), Choice(True))
@@ -204,13 +215,45 @@ OPTIONS = (
         ),
     ),
 )
+# Generala's own options (docs/rules.md §13), in the order its summary names them.
+GENERALA_OPTIONS = (
+    Option(
+        "servida",
+        N_("Servida : une combinaison faite au premier lancer vaut plus (25, 35, 45)"),
+        (
+            Choice(True, N_("Escalera 25, Full 35, Póker 45 au premier lancer")),
+            Choice(False, N_("même valeur à tout lancer"), N_("sans servida")),
+        ),
+        generala=True,
+        print_label=N_("Servida (premier lancer)"),
+        scores_only=True,
+    ),
+    Option(
+        "servida_wins",
+        N_("Generala servida : gagne la partie sur-le-champ"),
+        (
+            Choice(True, N_("gagne la partie sur-le-champ")),
+            Choice(False, N_("vaut 50 comme une autre"), N_("Generala servida 50")),
+        ),
+        generala=True,
+    ),
+    Option(
+        "ace_high_straight",
+        N_("Escalera au 1 : 3-4-5-6-1 compte aussi comme escalera"),
+        (Choice(False), Choice(True, short=N_("escalera 3-4-5-6-1"))),
+        generala=True,
+        print_label=N_("Escalera 3-4-5-6-1"),
+        scores_only=True,
+    ),
+)
+OPTIONS = OPTIONS + GENERALA_OPTIONS
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
 # Not a Rules field but a choice of the form and the print page: it adds the Yams sec column
 # to the preset's columns (``rules_from_choices``).
 SEC = Option("sec", N_("Colonne Yams sec en plus : un seul lancer par tour"), _OFF_ON, yatzy=True)
 
-PRESETS = ("classique", "triple", "yatzy")
+PRESETS = ("classique", "triple", "yatzy", "generala")
 
 
 UPPER_BONUS_THRESHOLD = 63
@@ -230,6 +273,10 @@ class Rules:
     plus_minus: bool = False
     columns: tuple[str, ...] = ("free",)
     dice: int = 5
+    # Generala's (docs/rules.md §13).
+    servida: bool = True
+    servida_wins: bool = True
+    ace_high_straight: bool = False
 
     @classmethod
     def from_dict(cls, data: object) -> "Rules":
@@ -247,17 +294,26 @@ class Rules:
         preset = data.get("preset", "classique")
         if preset not in PRESETS:
             raise RuleError(
-                N_("Règles inconnues : « {name} » (classique, triple ou yatzy)."), name=preset
+                N_("Règles inconnues : « {name} » (classique, triple, yatzy ou generala)."),
+                name=preset,
             )
+        for option in OPTIONS:
+            if (
+                not option.applies_to(preset)
+                and option.name in data
+                and data[option.name] != option.default
+            ):
+                raise _not_for(preset, option)
         values: dict = {}
         if preset == "yatzy":
             # Yatzy has its own fixed scoring: the French sheet's options stay at their default.
-            for option in OPTIONS:
-                if not option.yatzy and option.name in data and data[option.name] != option.default:
-                    raise RuleError(
-                        N_("L'option « {name} » ne s'applique pas au Yatzy."), name=option.name
-                    )
             values["preset"] = "yatzy"
+            values["yams_bonus"] = False
+        elif preset == "generala":
+            # So has Generala, on one free column of five dice (docs/rules.md §13).
+            if "columns" in data and _read_columns(data["columns"]) != ("free",):
+                raise RuleError(N_("La Generala se joue sur une seule colonne, libre."))
+            values["preset"] = "generala"
             values["yams_bonus"] = False
         else:
             values["preset"] = "classique"
@@ -274,7 +330,7 @@ class Rules:
                         name=key,
                         value=data[key],
                     )
-                if preset != "yatzy" or option.yatzy:
+                if option.applies_to(preset):
                     values[key] = data[key]
             else:
                 # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
@@ -300,9 +356,11 @@ class Rules:
     def to_dict(self) -> dict:
         """Every option, explicit, as stored with a game and written in exported documents."""
         data = {"preset": self.preset, "vache": self.vache, "columns": list(self.columns)}
-        if self.preset == "classique":
+        if self.preset != "yatzy":
             data.update(
-                (option.name, getattr(self, option.name)) for option in OPTIONS if not option.yatzy
+                (option.name, getattr(self, option.name))
+                for option in OPTIONS
+                if not option.yatzy and option.applies_to(self.preset)
             )
         return data
 
@@ -311,12 +369,26 @@ class Rules:
         return self.preset == "yatzy"
 
     @property
+    def is_generala(self) -> bool:
+        return self.preset == "generala"
+
+    @property
     def has_joker(self) -> bool:
-        return not self.is_yatzy
+        return self.preset == "classique"
 
     @property
     def has_yams_bonus(self) -> bool:
-        return self.yams_bonus and not self.is_yatzy
+        return self.yams_bonus and self.preset == "classique"
+
+    @property
+    def has_upper_bonus(self) -> bool:
+        """Generala has none: its upper boxes only add up (docs/rules.md §13)."""
+        return not self.is_generala
+
+    @property
+    def counts_throws(self) -> bool:
+        """Whether an entry's throw changes what it scores (Generala's servida)."""
+        return self.is_generala
 
     # Cached, as Column.open_boxes: every total and every row of a sheet asks for them, and
     # frozen dataclasses still let cached_property write the instance's dict.
@@ -325,6 +397,8 @@ class Rules:
         """The boxes of one column, in sheet order."""
         if self.is_yatzy:
             return UPPER_BOXES + YATZY_LOWER
+        if self.is_generala:
+            return UPPER_BOXES + GENERALA_LOWER
         lower = CLASSIQUE_LOWER
         if self.plus_minus:
             lower = lower[:-1] + ("plus", "minus")
@@ -333,6 +407,8 @@ class Rules:
     @property
     def box_labels(self) -> dict[str, str]:
         """The French name of each box (to translate), in this game's own words."""
+        if self.is_generala:
+            return GENERALA_BOX_LABELS
         return YATZY_BOX_LABELS if self.is_yatzy else BOX_LABELS
 
     @cached_property
@@ -341,11 +417,26 @@ class Rules:
 
     @property
     def upper_bonus(self) -> int:
+        if not self.has_upper_bonus:
+            return 0
         return 50 if self.is_yatzy else 35
 
     @property
     def turns_per_player(self) -> int:
         return len(self.boxes) * len(self.columns)
+
+
+def _not_for(preset: str, option: Option) -> RuleError:
+    """The error of an option given a value in a game that does not have it."""
+    if option.generala:
+        return RuleError(
+            N_("L'option « {name} » ne s'applique qu'à la Generala."), name=option.name
+        )
+    if preset == "generala":
+        return RuleError(
+            N_("L'option « {name} » ne s'applique pas à la Generala."), name=option.name
+        )
+    return RuleError(N_("L'option « {name} » ne s'applique pas au Yatzy."), name=option.name)
 
 
 def _read_columns(value: object) -> tuple[str, ...]:

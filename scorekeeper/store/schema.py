@@ -12,6 +12,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     PrimaryKeyConstraint,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -133,6 +134,9 @@ entries = Table(
     Column("dice", String(10), nullable=False),
     Column("score", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+    # The throw the dice came from, when the entry said it (a Generala servida: 1); NULL
+    # otherwise (migration 0018).
+    Column("throw", SmallInteger, nullable=True),
     # Also the index of a game's entries (migration 0008).
     UniqueConstraint("game_id", "seq"),
 )
@@ -173,6 +177,9 @@ results = Table(
     Column("barred_count", Integer, nullable=False),
     # The barred boxes as "column:box" words, so that per-box counts never need a replay.
     Column("barred_cells", Text, nullable=False),
+    # The cells a game won at once (a Generala servida) left empty, the same way; '' when
+    # every box was filled (migration 0018).
+    Column("empty_cells", Text, nullable=False, server_default=""),
     Column("rank", Integer, nullable=False),
     Column("won", Boolean, nullable=False),
     # Games of this rule set in a row, ending with this one, where the player had every
