@@ -55,7 +55,7 @@ def is_variable(rules: Rules, box: str) -> bool:
     if box in ("small_straight", "large_straight", "yams"):
         return False
     if rules.is_generala:
-        return box in FACE_OF_BOX
+        return False  # la vache is not played at Generala (docs/rules.md §13)
     if rules.is_yatzy:
         return True
     if box == "four_kind":

@@ -29,6 +29,13 @@ PRESET_CHOICES = [
     SelectChoice("classique", _l("Classique : une colonne libre, 13 tours")),
     SelectChoice("triple", _l("Triple : colonnes descendante, montante et libre, 39 tours")),
     SelectChoice("yatzy", _l("Yatzy scandinave : 15 cases, prime de 50, sans joker")),
+    SelectChoice(
+        "generala",
+        _l(
+            "Generala (Argentine, Uruguay, Espagne…, cases en espagnol) : 11 cases, "
+            "servida au premier lancer"
+        ),
+    ),
 ]
 
 
@@ -148,6 +155,9 @@ class EntryForm(Form):
     # 2nd throw the dice to keep (web/advice.py, which reads and checks ``throw``).
     advice = SubmitField()
     throw = StringField(validators=[Length(max=10)])
+    # Generala: the dice came from the turn's first throw (servida), one tap on the sheet
+    # where it changes the score; the entry then says throw 1.
+    served = BooleanField()
 
 
 class RematchForm(Form):

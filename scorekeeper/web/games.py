@@ -5,6 +5,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.play import play_turn, start_game, undo_turn
 from scorekeeper.rules import GameState, RuleError, Rules, Score
+from scorekeeper.rules.labels import box_name
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
 from scorekeeper.rules.results import rules_key
@@ -30,12 +31,12 @@ SWAP_HEADER = "X-Sheet-Swap"
 
 
 def _rules_from(form: NewGameForm) -> Rules:
-    """The rules chosen: the options a preset has, as the form gives them (the French sheet's
-    options are sent with Yatzy too, whose own scoring ignores them)."""
+    """The rules chosen: the options a preset has, as the form gives them (every game's
+    options are sent with each preset, whose own scoring ignores the others)."""
     chosen = {
         option.name: form[option.name].data
         for option in OPTIONS
-        if option.yatzy or form.preset.data != "yatzy"
+        if option.applies_to(form.preset.data)
     }
     return rules_from_choices({"preset": form.preset.data, SEC.name: form[SEC.name].data, **chosen})
 
@@ -121,19 +122,22 @@ def turn(game_id: int):
         request.args.get("dice", "")[:40],
         quiet_while_typing=True,
         target=request.args.get("target", "")[:40],
+        served=request.args.get("served") == "1",
     )
     return render_template("games/_turn_live.html", state=state, view=view)
 
 
 def _describe(state: GameState, cell: Score, player: int) -> str:
     name = state.players[player]
-    box = _(state.rules.box_labels[cell.box])
+    box = box_name(state.rules.box_labels[cell.box], _)
     if cell.barred:
         text = _("%(name)s barre la case %(box)s.", name=name, box=box)
     else:
         text = _("%(name)s marque %(points)d en %(box)s.", name=name, points=cell.points, box=box)
     if cell.yams_bonus:
         text += " " + _("Encore un Yams : +%(bonus)d !", bonus=cell.yams_bonus)
+    if cell.wins:
+        text += " " + _("Generala servida : %(name)s gagne la partie !", name=name)
     return text
 
 
@@ -197,6 +201,7 @@ def play(game_id: int):
             version=form.version.data,
             barred_confirmed=form.confirm.data == "1",
             loaded=(record, state),
+            throw=1 if form.served.data else None,
         )
     except StaleSheet:
         record, state = load_or_404(game_id)
@@ -269,7 +274,7 @@ def _undo(record: GameRecord, state: GameState):
                 _(
                     "Entrée annulée : %(name)s, %(box)s. À %(name)s de rejouer.",
                     name=state.players[last.player],
-                    box=_(state.rules.box_labels[last.box]),
+                    box=box_name(state.rules.box_labels[last.box], _),
                 ),
                 "info",
             )

@@ -17,6 +17,7 @@ from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Rules
+from scorekeeper.rules.labels import box_name
 from scorekeeper.web.forms import Form
 from scorekeeper.web.security import local_path
 
@@ -81,15 +82,19 @@ def install_template_gettext(app: Flask) -> None:
 def _names(locale: str, box_labels: tuple[tuple[str, str], ...]) -> MappingProxyType:
     catalogue = _catalogue()
     return MappingProxyType(
-        {key: catalogue.ugettext(label) for key, label in (*box_labels, *COLUMN_LABELS.items())}
+        {
+            key: box_name(label, catalogue.ugettext)
+            for key, label in (*box_labels, *COLUMN_LABELS.items())
+        }
     )
 
 
 @bp.app_template_global()
 def names(rules: Rules | None = None) -> MappingProxyType:
     """Every box's and column's name in the page's language, by key ("sixes", "down"), in
-    the words of the game's rules (a Yatzy sheet's last box is "Yatzy"): translated once per
-    language, for the sheet that shows them in every row."""
+    the words of the game's rules (a Yatzy sheet's last box is "Yatzy", Generala's boxes keep
+    their Spanish words): translated once per language, for the sheet that shows them in
+    every row."""
     box_labels = BOX_LABELS if rules is None else rules.box_labels
     return _names(str(get_locale()), tuple(box_labels.items()))
 

@@ -12,6 +12,7 @@ from flask_babel import ngettext
 from wtforms import SubmitField
 
 from scorekeeper.rules import COLUMN_LABELS, Entry, GameState, Score, replay
+from scorekeeper.rules.labels import box_name
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
@@ -48,12 +49,16 @@ class ResumeForm(Form):
 
 def _describe(state: GameState, entry: Entry, cell: Score) -> str:
     """One entry in a line: "Mag · 6 6 6 5 3 → Six : 18"."""
-    box = _(state.rules.box_labels[entry.box])
+    box = box_name(state.rules.box_labels[entry.box], _)
     if len(state.rules.columns) > 1:
         box = _("%(box)s (%(column)s)", box=box, column=_(COLUMN_LABELS[entry.column]))
     points = _("barrée") if cell.barred else str(cell.points)
     if cell.yams_bonus:
         points += f" (+{cell.yams_bonus})"
+    if cell.wins:
+        points += " " + _("(Generala servida : la partie est gagnée)")
+    elif cell.served:
+        points += " " + _("(servida)")
     dice = " ".join(str(die) for die in entry.dice)
     # Translated as a whole: the space before the colon is French typography.
     return _(

@@ -12,7 +12,9 @@ def rule_set_label(rules: Rules) -> str:
     The preset, its columns when they are not the usual ones, then each option that is not at
     its usual value, in the words its description gives (rules/options.py).
     """
-    if rules.is_yatzy:
+    if rules.is_generala:
+        name, usual = _("Generala"), ("free",)
+    elif rules.is_yatzy:
         name, usual = _("Yatzy"), ("free",)
     elif set(TRIPLE_COLUMNS) <= set(rules.columns):
         name, usual = _("Triple"), TRIPLE_COLUMNS
@@ -29,7 +31,7 @@ def rule_set_label(rules: Rules) -> str:
             )
         )
     for option in OPTIONS:
-        if option.yatzy or not rules.is_yatzy:
+        if option.applies_to(rules.preset):
             short = option.choice(getattr(rules, option.name)).short
             if short:
                 parts.append(_(short))

@@ -62,11 +62,13 @@ def count_renders(monkeypatch):
 
 def test_print_page_offers_every_rule_set_paper_and_pages(client):
     page = client.get("/print").get_data(as_text=True)
-    assert page.count('action="/sheets/blank.pdf"') == 3
+    assert page.count('action="/sheets/blank.pdf"') == 4
     for value in (
         'value="classique"',
         'value="triple"',
         'value="yatzy"',
+        'value="generala"',
+        'name="ace_high_straight"',
         'value="a4"',
         'value="letter"',
         'name="pages"',
@@ -101,10 +103,19 @@ class _Forms(HTMLParser):
 def test_print_page_offers_every_option_the_url_takes(client):
     parser = _Forms()
     parser.feed(client.get("/print").get_data(as_text=True))
-    classique, triple, yatzy = parser.forms
+    classique, triple, yatzy, generala = parser.forms
     for form in (classique, triple):
-        assert set(form) == {"preset", "paper", "sec", *OPTION_BY_NAME}
-        for option in OPTIONS:
+        assert set(form) == {
+            "preset",
+            "paper",
+            "sec",
+            *(option.name for option in OPTIONS if not option.generala),
+        }
+    for form, options in (
+        (classique, [option for option in OPTIONS if not option.generala]),
+        (generala, [option for option in OPTIONS if option.generala]),
+    ):
+        for option in options:
             assert sorted(form[option.name]) == sorted(
                 choice.query
                 for choice in option.choices
@@ -116,6 +127,7 @@ def test_print_page_offers_every_option_the_url_takes(client):
         "sec",
         *(option.name for option in OPTIONS if option.yatzy),
     }
+    assert set(generala) == {"preset", "paper", *(o.name for o in OPTIONS if o.generala)}
     # Each value of each field, alone, is read into the rules it names.
     for form in parser.forms:
         for field, values in form.items():
@@ -177,7 +189,7 @@ def test_six_games_a_page_in_one_column(client):
         ("paper=a3", "Format de papier inconnu : « a3 » (a4 ou letter)."),
         ("pages=0", "Le nombre de pages va de 1 à 50 : « 0 » ne convient pas."),
         ("pages=1000", "Le nombre de pages va de 1 à 50 : « 1000 » ne convient pas."),
-        ("preset=poker", "Règles inconnues : « poker » (classique, triple ou yatzy)."),
+        ("preset=poker", "Règles inconnues : « poker » (classique, triple, yatzy ou generala)."),
         ("size=xl", "Option de règle inconnue : « size »."),
         ("four_kind=60", "Valeur inconnue pour l&#39;option « four_kind » : « 60 »"),
         ("sec=maybe", "Le paramètre « sec » vaut 1 ou 0, pas « maybe »."),
