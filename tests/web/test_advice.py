@@ -283,13 +283,15 @@ def new_game_choices():
     scoring = [option for option in OPTIONS if option.scores_only]
     number = 0
     for preset in PRESETS:
-        mine = [option for option in changing if option.yatzy or preset != "yatzy"]
-        for values in product((False, True), *(option.values for option in mine)):
+        mine = [option for option in changing if option.applies_to(preset)]
+        # Generala is played on its one free column: no Sec.
+        sec = (False,) if preset == "generala" else (False, True)
+        for values in product(sec, *(option.values for option in mine)):
             chosen = {SEC.name: values[0]} | {
                 option.name: value for option, value in zip(mine, values[1:], strict=True)
             }
             for option in scoring:
-                if option.yatzy or preset != "yatzy":
+                if option.applies_to(preset):
                     chosen[option.name] = option.values[number % len(option.values)]
             number += 1
             yield {"preset": preset} | {
