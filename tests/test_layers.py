@@ -26,8 +26,8 @@ CHECKOUT_ONLY = ("testing", "tests", "bench", "scripts")
 # each. Parts on one floor stand side by side: neither imports the other.
 FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     # The game itself, pure; beside it, the worker processes and the fair queues in front of
-    # them, which know nothing of the game.
-    {"rules": ("rules",), "processes": ("fairness", "workers", "memory")},
+    # them, which know nothing of the game, and the small cache every floor above uses.
+    {"rules": ("rules",), "processes": ("fairness", "workers", "memory"), "lru": ("lru",)},
     {"store": ("store",), "advisor": ("advisor",)},
     {"sheets": ("sheets",)},
     # The pages, and this machine's address on the home network that they show.

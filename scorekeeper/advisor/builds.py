@@ -31,13 +31,13 @@ import os
 import signal
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, has_win_chances, tables_saved
 from scorekeeper.fairness import FairQueue
+from scorekeeper.lru import LruCache
 from scorekeeper.rules.options import Rules
 from scorekeeper.workers import end_with, lower_priority
 
@@ -143,10 +143,9 @@ class Strategies:
         self.instance_path = instance_path
         self.worker = worker
         self.spreads_worker = spreads_worker
-        self.kept_in_memory = kept_in_memory
         self.kept_on_disk = kept_on_disk
-        self.loaded: OrderedDict[Rules, Strategy] = OrderedDict()  # least recently used first
-        self.chances_loaded: OrderedDict[Rules, WinChances] = OrderedDict()
+        self.loaded: LruCache[Rules, Strategy] = LruCache(kept_in_memory)
+        self.chances_loaded: LruCache[Rules, WinChances] = LruCache(kept_in_memory)
         # Rule sets waiting or being built, with the share of states solved.
         self.building: dict[Rules, float] = {}
         # When the process of each build under way started (its pace tells the time left).
@@ -157,10 +156,10 @@ class Strategies:
 
     def get(self, rules: Rules) -> Strategy | None:
         """The strategy for these rules, from memory or disk; None while it is missing."""
+        strategy = self.loaded.get(rules)
+        if strategy is not None:
+            return strategy
         with self.lock:
-            if rules in self.loaded:
-                self.loaded.move_to_end(rules)
-                return self.loaded[rules]
             building = rules in self.building
         # A build under way may be that of the spreads, once the table is saved.
         if building and not tables_saved(rules, self.instance_path, with_chances=False):
@@ -170,10 +169,10 @@ class Strategies:
     def chances(self, rules: Rules) -> WinChances | None:
         """The chances to win of these rules, from memory or disk; None while their table or
         its spreads are missing (or being built), and for rules without them."""
+        chances = self.chances_loaded.get(rules)
+        if chances is not None:
+            return chances
         with self.lock:
-            if rules in self.chances_loaded:
-                self.chances_loaded.move_to_end(rules)
-                return self.chances_loaded[rules]
             if rules in self.building:
                 return None
         return self._load_chances(rules)
@@ -249,11 +248,7 @@ class Strategies:
         for kind in rules.columns:  # the disk's recently used order
             with contextlib.suppress(OSError):
                 os.utime(cache_path(rules, self.instance_path, kind))
-        with self.lock:
-            self.loaded[rules] = strategy
-            self.loaded.move_to_end(rules)
-            while len(self.loaded) > self.kept_in_memory:
-                self.loaded.popitem(last=False)
+        self.loaded.put(rules, strategy)
         return strategy
 
     def _load_chances(self, rules: Rules) -> WinChances | None:
@@ -271,13 +266,8 @@ class Strategies:
             return None
         with contextlib.suppress(OSError):  # the disk's recently used order
             os.utime(spreads_path(rules, self.instance_path))
-        chances = WinChances(rules, values, spreads)
-        with self.lock:
-            chances = self.chances_loaded.setdefault(rules, chances)
-            self.chances_loaded.move_to_end(rules)
-            while len(self.chances_loaded) > self.kept_in_memory:
-                self.chances_loaded.popitem(last=False)
-        return chances
+        # One per rule set, whose kept futures every request shares.
+        return self.chances_loaded.setdefault(rules, WinChances(rules, values, spreads))
 
     def _build_in_turn(
         self, rules: Rules, household: Hashable, with_chances: bool, ahead: bool
