@@ -34,13 +34,6 @@ from typing import TypeVar
 
 from scorekeeper.fairness import Busy, FairQueue
 
-# What the workers run, imported once by the fork server: the server process imports
-# neither WeasyPrint nor, for this, anything else.
-PRELOADED_MODULES = [
-    "scorekeeper.sheets.render",
-    "scorekeeper.store.transfer",
-    "scorekeeper.web.passphrases",
-]
 # A worker works at a lower priority than the server's threads: on a small machine, the
 # tablets' version polls and turns come before a PDF or an import.
 WORKER_NICENESS = 10
@@ -52,9 +45,24 @@ __all__ = [
     "WorkerFailed",
     "WorkerSettings",
     "Workers",
+    "preload",
     "shared_workers",
     "start_fork_server",
 ]
+
+# What the fork server imports before it forks the first worker: the modules of the work
+# the workers run, named by the modules that hand it to them (``preload``). Nothing of a
+# floor above is named here.
+_preloaded: dict[str, None] = {}
+
+
+def preload(*modules: str) -> None:
+    """Have the fork server import these modules (by their ``__name__``) before it forks a
+    worker: every worker then finds them imported, without the import's time and memory of
+    its own. Called by the modules whose work runs in workers, as they are imported, so
+    before the server starts the fork server. A module the server itself must not import
+    (WeasyPrint's) is named by the module that runs it, in its own part of the package."""
+    _preloaded.update(dict.fromkeys(modules))
 
 
 class WorkerFailed(Exception):
@@ -142,7 +150,7 @@ class Workers:
 def start_fork_server() -> None:
     """Start the workers' fork server now, in the background, rather than at the first job:
     the first print, import or passphrase after a start would otherwise wait for it to start
-    and import PRELOADED_MODULES (about a second, WeasyPrint most of it).
+    and import the modules preloaded (about a second, WeasyPrint most of it).
 
     It imports at the workers' priority, so that it never delays the first pages: on Linux
     a nice value belongs to one thread, and the process that thread starts inherits it. A
@@ -166,7 +174,7 @@ def start_fork_server() -> None:
 def _context() -> multiprocessing.context.BaseContext:
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOADED_MODULES)
+        context.set_forkserver_preload(list(_preloaded))
         return context
     return multiprocessing.get_context("spawn")
 

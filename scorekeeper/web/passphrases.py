@@ -25,7 +25,7 @@ from flask import current_app
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from scorekeeper.fairness import Busy
-from scorekeeper.workers import WorkerFailed, Workers, WorkerSettings, shared_workers
+from scorekeeper.workers import WorkerFailed, Workers, WorkerSettings, preload, shared_workers
 
 # The owner, in the fair queue, of the passphrases of devices that belong to no household.
 STRANGERS = "strangers"
@@ -34,6 +34,8 @@ WAIT_SECONDS = 10.0
 # A hashing worker keeps nothing from one hash to the next: it lives long.
 HASHES_PER_WORKER = 1000
 LOCK_FILE = "passphrase-hashing-{number}.lock"
+# The workers run this module's in_a_slot: the fork server has it imported for them.
+preload(__name__)
 
 T = TypeVar("T")
 
