@@ -31,9 +31,11 @@ PRELOAD = "preload"
 FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     # The game itself, pure; beside it, the worker processes and the fair queues in front of
     # them, which know nothing of the game, and the small cache every floor above uses.
-    {"rules": ("rules",), "processes": ("fairness", "workers", "memory"), "lru": ("lru",)},
+    {"rules": ("rules",), "processes": ("fairness", "workers"), "lru": ("lru",)},
     {"store": ("store",), "advisor": ("advisor",)},
-    {"sheets": ("sheets",)},
+    # The PDFs, drawn from games loaded by their caller; beside them, playing a stored game:
+    # a turn checked, scored and written once, between the store and the pages.
+    {"sheets": ("sheets",), "play": ("play",)},
     # The pages, and this machine's address on the home network that they show.
     {"web": ("web", "net")},
     # The application factory and the list of its settings.
@@ -187,6 +189,118 @@ def test_an_import_is_found_wherever_it_is_written(tmp_path):
         "(a checkout's only, not installed)",
         "scorekeeper/store/copy.py:12 (store, floor 1) imports scorekeeper.sheets.render "
         "(sheets, floor 2)",
+    ]
+
+
+def module_path(dotted: str, package: Path) -> str | None:
+    """The file of the package a dotted name imports (a package's __init__.py)."""
+    parts = Path(*dotted.split(".")[1:]) if "." in dotted else Path()
+    if (package / parts).with_suffix(".py").is_file():
+        return parts.with_suffix(".py").as_posix()
+    if (package / parts / "__init__.py").is_file():
+        return (parts / "__init__.py").as_posix()
+    return None
+
+
+def import_circles(package: Path) -> list[list[str]]:
+    """Every set of modules that import one another, round a circle: each module and the
+    package files it imports, wherever the import is written (in a function too), strongly
+    connected components of more than one module."""
+    graph = {}
+    for module in modules(package):
+        source = (package / module).read_text(encoding="utf-8")
+        targets = (
+            module_path(found.target, package) for found in imports_of(source, module, package)
+        )
+        graph[module] = {target for target in targets if target not in (None, module)}
+    # Tarjan's algorithm, iteratively.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    circles.append(sorted(component))
+    return circles
+
+
+def test_no_modules_import_one_another_round_a_circle():
+    circles = import_circles(PACKAGE)
+    assert not circles, "modules importing one another: " + "; ".join(map(" <-> ".join, circles))
+
+
+def test_a_circle_of_imports_is_found(tmp_path):
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "__init__.py").write_text("")
+    (tmp_path / "store" / "a.py").write_text("from scorekeeper.store.b import B\n")
+    (tmp_path / "store" / "b.py").write_text("def f():\n    from scorekeeper.store import c\n")
+    (tmp_path / "store" / "c.py").write_text("import scorekeeper.store.a\n")
+    (tmp_path / "store" / "d.py").write_text("import scorekeeper.store.a\n")
+    assert import_circles(tmp_path) == [["store/a.py", "store/b.py", "store/c.py"]]
+
+
+def blueprint_imports(package: Path) -> list[Import]:
+    """Every import of a module of web/ that defines a blueprint by another that does: a
+    page's module draws on web/'s helpers, never on another page's."""
+    web = package / "web"
+    pages = {
+        path.relative_to(package).as_posix()
+        for path in web.glob("*.py")
+        if "Blueprint(" in path.read_text(encoding="utf-8")
+    }
+    found = []
+    for module in sorted(pages):
+        source = (package / module).read_text(encoding="utf-8")
+        for found_import in imports_of(source, module, package):
+            target = module_path(found_import.target, package)
+            if target in pages and target != module:
+                found.append(found_import)
+    return found
+
+
+def test_no_blueprint_imports_another():
+    found = blueprint_imports(PACKAGE)
+    assert not found, "blueprints importing one another:\n" + "\n".join(map(str, found))
+
+
+def test_a_blueprint_importing_another_is_found(tmp_path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "__init__.py").write_text("")
+    (tmp_path / "web" / "helpers.py").write_text("def helper(): ...\n")
+    (tmp_path / "web" / "a.py").write_text(
+        "from scorekeeper.web.helpers import helper\nbp = Blueprint('a', __name__)\n"
+    )
+    (tmp_path / "web" / "b.py").write_text(
+        "from scorekeeper.web import a\nbp = Blueprint('b', __name__)\n"
+    )
+    assert [str(found) for found in blueprint_imports(tmp_path)] == [
+        "scorekeeper/web/b.py:1 (web, floor 3) imports scorekeeper.web.a (web, floor 3)"
     ]
 
 

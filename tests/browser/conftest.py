@@ -21,11 +21,12 @@ import pytest
 import waitress
 
 from scorekeeper.app import create_app
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load, play_turn, start_game
-from scorekeeper.web.advice import ADVISOR_EXTENSION
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
+from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
 from tests.support.databases import give_database, take_database
 from tests.support.walk import NeverBuiltStrategies
 
@@ -92,7 +93,7 @@ def live_app(tmp_path_factory):
     # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
     database_url = take_database(instance)
     # Room for the streams of every page a test module opens: a closed page's stream is
-    # found gone at its next heartbeat only (web/live.py).
+    # found gone at its next heartbeat only (web/streams.py).
     app = create_app({"DATABASE_URL": database_url, "LIVE_STREAMS": 64}, instance_path=instance)
     # A page that asks for the Conseil shows its build under way: a real build would go on
     # for a minute of CPU after the test (tests/browser/test_advice.py stands in its own).
@@ -114,7 +115,7 @@ def served_in_thread(app) -> Iterator[str]:
         yield f"http://127.0.0.1:{served.effective_port}"
     finally:
         # The open pages' streams end first: a thread still sending to a closed server errs.
-        changes = app.extensions[STORE_EXTENSION].changes
+        changes = app.extensions[CHANGES_EXTENSION]
         changes.stop()
         deadline = time.monotonic() + 5
         while changes.watchers and time.monotonic() < deadline:
@@ -176,7 +177,9 @@ def seed(live_app):
     store = live_app.extensions[STORE_EXTENSION]
 
     def seed(names, turns=(), **rules):
-        game_id = start_game(store, Rules.from_dict(rules), names, household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            store, Rules.from_dict(rules), names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         for seq, (dice, target) in enumerate(turns):
             column, _sep, box = target.partition(":")
             play_turn(store, game_id, seq, column, box, dice, household=HOME_HOUSEHOLD)

@@ -4,6 +4,7 @@ import pytest
 
 from scorekeeper.rules import Entry
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.web.test_game_flow import GAME
 
 from .checks import low_contrast_texts, page_overflow, small_targets, unnamed_controls
@@ -53,8 +54,8 @@ def lived_in_turns(state, count):
 @pytest.fixture(scope="module")
 def games(live_app):
     """Two games, set up once: two players in classique, and ten in Triple + sec + la vache."""
+    from scorekeeper.play import play_turn, start_game
     from scorekeeper.rules import GameState, Rules
-    from scorekeeper.store.play import play_turn, start_game
     from scorekeeper.web.store import STORE_EXTENSION
 
     store = live_app.extensions[STORE_EXTENSION]
@@ -69,7 +70,7 @@ def games(live_app):
         ),
     ]:
         rules = Rules.from_dict(options)
-        game_id = start_game(store, rules, players, household=HOME_HOUSEHOLD)
+        game_id = start_game(store, rules, players, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
         turns = lived_in_turns(GameState.start(rules, players), count)
         for seq, (dice, target) in enumerate(turns):
             column, _sep, box = target.partition(":")

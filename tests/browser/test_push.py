@@ -8,8 +8,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.play import play_turn
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import play_turn
 from scorekeeper.web.store import STORE_EXTENSION
 from testing.live import LiveServer
 

@@ -68,7 +68,7 @@ def test_a_tap_on_a_refused_box_says_why(open_page, seed, artifacts):
 
 
 def test_the_dice_and_the_box_outlive_a_reload_and_back(open_page, seed, live_app):
-    from scorekeeper.store.play import play_turn
+    from scorekeeper.play import play_turn
     from scorekeeper.web.store import STORE_EXTENSION
 
     game_id = seed(["Mag", "Alix"])

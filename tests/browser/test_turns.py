@@ -158,7 +158,7 @@ def test_a_barred_box_asks_first(open_page, seed):
 
 
 def test_a_turn_played_on_another_tablet_reloads_the_sheet(open_page, seed, live_app):
-    from scorekeeper.store.play import play_turn
+    from scorekeeper.play import play_turn
     from scorekeeper.web.store import STORE_EXTENSION
 
     game_id = seed(["Mag", "Alix"])

@@ -1,5 +1,5 @@
 """The sheet of one version of a game is drawn once, in each language, and served to every
-tablet that asks (web/drawn.py); each still gets its own CSRF token and its own messages."""
+tablet that asks (web/sheet_pages.py); each still gets its own CSRF token and its own messages."""
 
 import contextlib
 import re
@@ -8,7 +8,7 @@ import time
 
 from flask import template_rendered
 
-from scorekeeper.web.drawn import DrawnPages
+from scorekeeper.web.sheet_pages import DrawnPages
 from tests.support.forms import csrf_token_in, page_text
 from tests.support.threads import WAIT_SECONDS, joined
 from tests.web.conftest import Table

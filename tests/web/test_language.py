@@ -18,7 +18,8 @@ from pypdf import PdfReader
 
 from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.web import advice as advice_module
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
 from tests.support.walk import NeverBuiltStrategies
 from tests.web.conftest import csrf_token
@@ -228,7 +229,7 @@ def seeded(table, app):
     The advisor's table is never built here (a minute of CPU, going on after the test): it
     stays "being prepared".
     """
-    app.extensions[advice_module.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
     for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
         response = table.play(finished, seq, dice, f"free:{box}", confirm=True)
@@ -394,13 +395,17 @@ def test_dates_and_times_in_the_house_time_zone_and_the_reader_language(paris_ap
     from sqlalchemy import update
 
     from scorekeeper.app import STORE_EXTENSION
+    from scorekeeper.play import play_turn, start_game
     from scorekeeper.rules import Rules
-    from scorekeeper.store.play import play_turn, start_game
     from scorekeeper.store.schema import games
 
     store = paris_app.extensions[STORE_EXTENSION]
     game_id = start_game(
-        store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"], household=HOME_HOUSEHOLD
+        store,
+        Rules.from_dict({"preset": "classique"}),
+        ["Mag", "Alix"],
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     # Played once: a game never played that long ago is left out of the list.
     play_turn(store, game_id, 0, "free", "sixes", "66653", household=HOME_HOUSEHOLD)
