@@ -1,6 +1,6 @@
-"""Worker processes for the heavy work of the server (drawing PDFs, importing games, hashing
-passphrases, building the Conseil's tables): a few processes at a lower priority, replaced
-after some jobs, and the households queued fairly in front of them.
+"""Worker processes for the heavy work of the server (drawing PDFs, importing games, building
+the Conseil's tables): a few processes at a lower priority, replaced after some jobs, and the
+households queued fairly in front of them.
 
 A job takes a core for up to seconds (a table of the Conseil, minutes) and leaves memory
 behind (WeasyPrint keeps about 0.2 MiB after each PDF, an import its thousands of replays,
@@ -230,8 +230,8 @@ def stop_workers() -> None:
 
 def start_fork_server() -> None:
     """Start the workers' fork server now, in the background, rather than at the first job:
-    the first print, import or passphrase after a start would otherwise wait for it to start
-    and import the modules preloaded (about a second, WeasyPrint most of it).
+    the first print or import after a start would otherwise wait for it to start and import
+    the modules preloaded (about a second, WeasyPrint most of it).
 
     It imports at the workers' priority, so that it never delays the first pages: on Linux
     a nice value belongs to one thread, and the process that thread starts inherits it. A
