@@ -84,3 +84,12 @@ def post_worker_init(worker):
     from scorekeeper.web.conseil import build_ahead_at_start
 
     build_ahead_at_start(worker.wsgi)
+
+
+def worker_exit(server, worker) -> None:
+    """In the worker, once its requests are done: the jobs still under way in its worker
+    processes (a Conseil's build, minutes) are for nobody now; ended, so that the worker
+    exits at once rather than wait for them."""
+    from scorekeeper.workers import stop_workers
+
+    stop_workers()

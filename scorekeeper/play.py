@@ -19,11 +19,11 @@ replay is still the game.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
+from scorekeeper.lru import LruCache
 from scorekeeper.rules import Entry, GameState, Rules, Score, check_players, replay
 from scorekeeper.store.engine import Store
 from scorekeeper.store.errors import GameNotFound, StaleSheet
@@ -40,25 +40,15 @@ class Replays:
     between the server's threads. Both values are immutable, so callers may keep them."""
 
     def __init__(self, size: int = KEPT_REPLAYS) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._kept: OrderedDict[int, tuple[GameRecord, GameState]] = OrderedDict()
+        self._kept: LruCache[int, tuple[GameRecord, GameState]] = LruCache(size)
 
     def get(self, game_id: int, version: GameVersion) -> tuple[GameRecord, GameState] | None:
         """The replay kept for this game, if it is of exactly this version."""
-        with self._lock:
-            kept = self._kept.get(game_id)
-            if kept is None or kept[0].version != version:
-                return None
-            self._kept.move_to_end(game_id)
-            return kept
+        kept = self._kept.get(game_id)
+        return kept if kept is not None and kept[0].version == version else None
 
     def keep(self, record: GameRecord, state: GameState) -> None:
-        with self._lock:
-            self._kept[record.id] = (record, state)
-            self._kept.move_to_end(record.id)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+        self._kept.put(record.id, (record, state))
 
 
 _replays: WeakKeyDictionary[Store, Replays] = WeakKeyDictionary()

@@ -39,7 +39,7 @@ def pytest_configure(config):
 
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: one test process more than the machine has cores (pyproject.toml caps them
-    at 4). The tests wait much of their time (for Chromium, a server, a PDF or passphrase
+    at 4). The tests wait much of their time (for Chromium, a server, a PDF or import
     worker), and a third process on two cores uses those waits: the browser, print, quota
     and household tests took 409 s with two processes, 281 s with three, 304 s with four."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):

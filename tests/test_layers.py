@@ -1,8 +1,10 @@
 """The layers of the package hold: a module imports its own part and the floors below it,
 never a floor above nor a part beside it (docs/architecture.md, "Layers"). Read from the
 source with ast, imports inside functions included, so that a lazy import up the layers is
-caught too; every module must stand on a floor, so that a new one is placed at once; and
-none imports what only a checkout has (testing/, tests/, bench/, scripts/).
+caught too, and the modules a module has the workers' fork server import for it
+(`preload("scorekeeper....")`, workers.py); every module must stand on a floor, so that a
+new one is placed at once; and none imports what only a checkout has (testing/, tests/,
+bench/, scripts/).
 
     python -m tests.test_layers [PACKAGE_FOLDER]   # the floors, then every import up them
 """
@@ -21,13 +23,15 @@ PACKAGE = Path(scorekeeper.__file__).parent
 ROOT = "scorekeeper"
 # The checkout's own folders: an installed copy has none of them.
 CHECKOUT_ONLY = ("testing", "tests", "bench", "scripts")
+# workers.preload: the modules named in a call of it are imported by the fork server.
+PRELOAD = "preload"
 
 # The floors, lowest first; on each, its parts and the top-level modules or packages of
 # each. Parts on one floor stand side by side: neither imports the other.
 FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     # The game itself, pure; beside it, the worker processes and the fair queues in front of
-    # them, which know nothing of the game.
-    {"rules": ("rules",), "processes": ("fairness", "workers")},
+    # them, which know nothing of the game, and the small cache every floor above uses.
+    {"rules": ("rules",), "processes": ("fairness", "workers"), "lru": ("lru",)},
     {"store": ("store",), "advisor": ("advisor",)},
     # The PDFs, drawn from games loaded by their caller; beside them, playing a stored game:
     # a turn checked, scored and written once, between the store and the pages.
@@ -84,6 +88,13 @@ def imports_of(source: str, module: str, package: Path) -> Iterator[Import]:
     for node in sorted(ast.walk(ast.parse(source)), key=lambda node: getattr(node, "lineno", 0)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.Call) and _called(node.func) == PRELOAD:
+            # The fork server imports what is named: an import all the same.
+            targets = [
+                argument.value
+                for argument in node.args
+                if isinstance(argument, ast.Constant) and isinstance(argument.value, str)
+            ]
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -99,6 +110,12 @@ def imports_of(source: str, module: str, package: Path) -> Iterator[Import]:
         for target in dict.fromkeys(targets):  # one line may name a module twice
             if target.split(".")[0] in (ROOT, *CHECKOUT_ONLY):
                 yield Import(module, node.lineno, target)
+
+
+def _called(function: ast.expr) -> str | None:
+    if isinstance(function, ast.Name):
+        return function.id
+    return function.attr if isinstance(function, ast.Attribute) else None
 
 
 def is_module(dotted: str, package: Path) -> bool:
@@ -159,6 +176,7 @@ def test_an_import_is_found_wherever_it_is_written(tmp_path):
         "    def method(self):\n"
         "        import scorekeeper.advisor.tables as tables\n"
         "from testing.samples import random_document\n"
+        'workers.preload("scorekeeper.sheets.render", __name__)\n'
     )
     (tmp_path / "cli" / "__init__.py").write_text("from scorekeeper.store.copy import command\n")
     assert [str(found) for found in imports_up(tmp_path)] == [
@@ -169,6 +187,8 @@ def test_an_import_is_found_wherever_it_is_written(tmp_path):
         "(advisor, floor 1)",
         "scorekeeper/store/copy.py:11 (store, floor 1) imports testing.samples "
         "(a checkout's only, not installed)",
+        "scorekeeper/store/copy.py:12 (store, floor 1) imports scorekeeper.sheets.render "
+        "(sheets, floor 2)",
     ]
 
 

@@ -17,7 +17,7 @@ WAITS = {"join", "wait", "acquire", "result", "communicate"}
 DURATIONS = {
     ("tests/robustness/faults.py", "_run"): "the fault run's phases: windows of time in "
     "which the tablets' answers are counted",
-    ("tests/web/test_passphrases.py", "held"): "a hash that takes this long, in a worker",
+    ("tests/web/test_passphrases.py", "held"): "a hash that takes this long",
     (
         "tests/browser/test_push.py",
         "test_another_tablets_turn_arrives_with_no_poll_and_the_typed_dice_stay",

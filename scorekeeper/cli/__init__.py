@@ -143,13 +143,17 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
     # SIGTERM (systemd, kill, a closed session) stops the server as Ctrl-C does: waitress
-    # closes its sockets and the worker pools are shut down on the way out.
+    # closes its sockets, and the jobs of the worker processes, for nobody now, end with it
+    # (Python would wait for them: a Conseil's build takes minutes).
     before = stop_on(signal.SIGINT, signal.SIGTERM)
     try:
         server.run()
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+        from scorekeeper.workers import stop_workers
+
+        stop_workers()
 
 
 def waitress_options(app) -> dict:

@@ -23,6 +23,7 @@ from scorekeeper.store.household_names import (
     household_name,
     household_skeleton,
 )
+from scorekeeper.store.limits import forget_household_attempts
 from scorekeeper.store.schema import (
     devices,
     entries,
@@ -30,7 +31,6 @@ from scorekeeper.store.schema import (
     games,
     households,
     join_links,
-    pin_failures,
     player_box_stats,
     player_stats,
     players,
@@ -317,7 +317,7 @@ def delete_household(store: Store, household: int) -> None:
         connection.execute(delete(game_players).where(game_players.c.game_id.in_(game_ids)))
         connection.execute(delete(games).where(games.c.household_id == household))
         connection.execute(delete(players).where(players.c.household_id == household))
-        connection.execute(delete(pin_failures).where(pin_failures.c.household_id == household))
+        forget_household_attempts(connection, household=household)
         connection.execute(delete(devices).where(devices.c.household_id == household))
         connection.execute(delete(join_links).where(join_links.c.household_id == household))
         connection.execute(delete(households).where(households.c.id == household))

@@ -262,19 +262,6 @@ Index(
 )
 Index("ix_game_players_player_id", game_players.c.player_id)
 
-# Wrong household PINs, one row each, kept for the minute they count: in the database, so
-# that every server process refuses the sixth try (see store/pins.py).
-pin_failures = Table(
-    "pin_failures",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
-    Column("address", String(64), nullable=False),
-    Column("failed_at", UTCDateTime, nullable=False),
-    Index("ix_pin_failures_household_address_time", "household_id", "address", "failed_at"),
-    Index("ix_pin_failures_failed_at", "failed_at"),
-)
-
 # The devices of a household: each signed in with its own token, which its cookie holds and
 # of which only the hash is kept (store/households.py, token_hash); removing the row signs
 # the device out at its next request.
@@ -312,8 +299,8 @@ spectator_links = Table(
 )
 
 # Attempts counted per key while their window lasts (store/limits.py): passphrases tried,
-# households created. One row a key, changed by one upsert, so that every thread and every
-# process counts the same, also of many attempts at once.
+# households created, a household's wrong PINs. One row a key, changed by one upsert, so that
+# every thread and every process counts the same, also of many attempts at once.
 attempt_counts = Table(
     "attempt_counts",
     metadata,

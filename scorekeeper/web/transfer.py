@@ -39,9 +39,18 @@ from scorekeeper.web.quotas import quota_message, quota_response
 from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, load_or_404, quotas, store
-from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
+from scorekeeper.workers import (
+    Busy,
+    WorkerFailed,
+    Workers,
+    WorkerSettings,
+    preload,
+    shared_workers,
+)
 
 bp = Blueprint("transfer", __name__)
+# The import workers run import_file: the fork server has its module imported for them.
+preload(import_file.__module__)
 
 # A file full of bad games names the first ones; the rest are counted.
 PROBLEMS_SHOWN = 20

@@ -142,3 +142,18 @@ def test_a_drawing_that_failed_is_done_again_by_a_request_that_waited():
     release.set()
     joined([thread, waiting])
     assert failed == [True] and got == ["drawn"]
+
+
+def test_only_the_latest_pages_are_kept():
+    pages = DrawnPages(size=2)
+    draws = []
+
+    def draw(key):
+        draws.append(key)
+        return f"<main>{key}</main>"
+
+    for key in ("a", "b", "a", "c"):  # a, used again, is kept before b
+        pages.get(key, lambda key=key: draw(key))
+    assert pages.kept("b") is None
+    assert pages.kept("a") == "<main>a</main>" and pages.kept("c") == "<main>c</main>"
+    assert draws == ["a", "b", "c"]

@@ -11,7 +11,7 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.builds import Progress, Strategies
 from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
@@ -132,13 +132,15 @@ def test_a_table_building_says_the_time_left_in_words(
         return re.search(r'<p class="advice-time-left">(.*?)</p>', text).group(1)
 
     # Queued behind another build: its time is not known yet.
-    strategies.building[rules] = 0.0
+    strategies.building[rules] = None
     assert page() == waiting
     # A quarter done in a minute: three more.
+    strategies.building[rules] = building_progress = Progress()
     strategies.started[rules] = time.monotonic() - 60
-    strategies.building[rules] = 0.25
+    building_progress.value = 0.25
     assert page() == under_way
     progress = table.client.get(f"/games/{game_id}/advice/progress").json
     assert progress == {"ready": False, "progress": 0.25, "time_left": under_way}
-    strategies.building[rules] = 0.99
+    building_progress.value = 0.99
     assert page() == soon
+    building_progress.discard()
