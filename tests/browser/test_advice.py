@@ -19,12 +19,11 @@ from scorekeeper.advisor.strategy import _save
 from scorekeeper.advisor.tables import cache_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.advice import ADVISOR_EXTENSION
+from tests.browser.checks import low_contrast_texts, page_overflow
+from tests.browser.tablets import TABLETS
 from tests.support.advisor_tables import tables_of
 from tests.support.build_workers import tables_put_in_place
 from tests.support.games import PLAIN_DICE
-
-from .checks import low_contrast_texts, page_overflow
-from .conftest import TABLETS
 
 # (name, rules, players, dice): the dice typed on the sheet after the turns seeded.
 GAMES = {

@@ -7,11 +7,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.web.test_game_flow import GAME
-
-from .checks import low_contrast_texts, small_targets, unnamed_controls
-from .conftest import TABLETS
-from .test_layout import PLAYERS
+from tests.browser.checks import low_contrast_texts, small_targets, unnamed_controls
+from tests.browser.games import PLAYERS
+from tests.browser.tablets import TABLETS
+from tests.support.games import GAME
 
 SIZES = ["landscape", "portrait"]
 

@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import TABLETS
-from .test_turns import next_sheet, tap_dice, turn_ready
+from tests.browser.tablets import TABLETS
+from tests.browser.taps import next_sheet, tap_dice, turn_ready
 
 SIZES = ["landscape", "portrait"]
 

@@ -3,8 +3,8 @@
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import TABLETS
-from .test_turns import turn_ready
+from tests.browser.tablets import TABLETS
+from tests.browser.taps import turn_ready
 
 # A few players leave the whole sheet beside the panel; seven make it scroll sideways, with
 # the panel's own layout.

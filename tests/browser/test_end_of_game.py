@@ -8,38 +8,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import TABLETS
+from tests.browser.games import BOXES, NAMES, finished_game
+from tests.browser.tablets import TABLETS
 
-# One player's 13 boxes, best first: the totals differ by seat (below, each seat drops a box).
-BOXES = [
-    ("66666", "yams"),
-    ("66655", "full_house"),
-    ("23456", "large_straight"),
-    ("12345", "small_straight"),
-    ("66663", "four_kind"),
-    ("66612", "three_kind"),
-    ("66554", "chance"),
-    ("66612", "sixes"),
-    ("55512", "fives"),
-    ("44412", "fours"),
-    ("33312", "threes"),
-    ("22213", "twos"),
-    ("11123", "ones"),
-]
-NAMES = ["Papa", "Maman", "Léa", "Jules"]
 # Where the pictures go when asked (SCOREKEEPER_PNG_DIR): to look at them, not checked.
 PICTURES = os.environ.get("SCOREKEEPER_PNG_DIR")
-
-
-def finished_game(seed, players, *, tie=False):
-    """A finished game of `players` seats; seat n bars its Yams when n is odd (unless tie)."""
-    turns = []
-    for boxes in zip(*[BOXES] * players, strict=True):
-        for seat, (dice, box) in enumerate(boxes):
-            if box == "yams" and seat % 2 and not tie:
-                dice = "12345"
-            turns.append((dice, f"free:{box}"))
-    return seed(NAMES[:players], turns)
 
 
 def in_view(page, locator) -> bool:

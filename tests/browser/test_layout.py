@@ -2,52 +2,11 @@
 
 import pytest
 
-from scorekeeper.rules import Entry
 from scorekeeper.store import HOME_HOUSEHOLD
-from tests.web.test_game_flow import GAME
-
-from .checks import low_contrast_texts, page_overflow, small_targets, unnamed_controls
-from .conftest import PHONE, TABLETS
-
-# Rolls a family might throw, reused round after round to fill the sheets of a long game.
-ROLLS = [
-    "66653",
-    "11234",
-    "55521",
-    "23456",
-    "44441",
-    "33322",
-    "12346",
-    "66666",
-    "22215",
-    "55543",
-    "13456",
-    "44433",
-]
-PLAYERS = [
-    "Mag",
-    "Alix",
-    "Marie-Christine",
-    "Bertrand",
-    "Chloé",
-    "Dédé",
-    "Émilie",
-    "Gaspard",
-    "Hélène",
-    "Inès",
-]
-
-
-def lived_in_turns(state, count):
-    """Turns for a game in progress: each player scores each roll in its best allowed box."""
-    turns = []
-    for number in range(count):
-        dice = ROLLS[number % len(ROLLS)]
-        preview = state.preview(tuple(map(int, dice)))
-        (column, box), _cell = max(preview.items(), key=lambda item: item[1].points)
-        state = state.play(Entry(state.active_player, column, box, dice))
-        turns.append((dice, f"{column}:{box}"))
-    return turns
+from tests.browser.checks import low_contrast_texts, page_overflow, small_targets, unnamed_controls
+from tests.browser.games import PLAYERS, lived_in_turns
+from tests.browser.tablets import PHONE, TABLETS
+from tests.support.games import GAME
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,8 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import play_turn
 from scorekeeper.web.store import STORE_EXTENSION
 from testing.live import LiveServer
-
-from .conftest import TABLETS
-from .test_turns import tap_box, tap_dice
+from tests.browser.tablets import TABLETS
+from tests.browser.taps import tap_box, tap_dice
 
 
 def _requests(page) -> list[str]:

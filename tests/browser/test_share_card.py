@@ -1,7 +1,7 @@
 """« Partager » on a finished game's ranking: the result card through the tablet's share
 sheet where the browser shares files (Web Share), else downloaded, in one tap."""
 
-from .test_end_of_game import finished_game
+from tests.browser.games import finished_game
 
 # A share sheet that keeps what it was given: headless Chromium has none of its own.
 SHARE_SHEET = """

@@ -6,9 +6,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.store import HOME_HOUSEHOLD
-
-from .conftest import TABLETS
-from .test_turns import next_sheet, tap_box, tap_dice, turn_ready, write_box
+from tests.browser.tablets import TABLETS
+from tests.browser.taps import next_sheet, tap_box, tap_dice, turn_ready, write_box
 
 KEYPAD_BOX = """() => { const box = document.querySelector('.keypad').getBoundingClientRect();
                        return [box.x, box.y, box.width, box.height]; }"""

@@ -1,89 +1,21 @@
 """Turns played by tapping, as at the table: the keypad, a box, its confirmation."""
 
 import re
-from contextlib import contextmanager
 
 from playwright.sync_api import expect
 
 from scorekeeper.rules import BOX_LABELS
 from scorekeeper.store import HOME_HOUSEHOLD
-from tests.web.test_game_flow import GAME
-
-# The turn's form, as sheet.js marks it once it listens: aria-busy while a preview of the
-# dice typed is on its way, data-previewed the dice the previews shown were drawn for.
-TURN_FORM = "form[data-turn-url]"
-
-
-def turn_ready(page, dice=None):
-    """Wait until the page's script listens and no preview is on its way; with ``dice``, until
-    the previews shown are those of these dice."""
-    selector = f'{TURN_FORM}[aria-busy="false"]'
-    if dice is not None:
-        selector += f'[data-previewed="{dice}"]'
-    expect(page.locator(selector)).to_have_count(1)
-
-
-def turn_settled(page):
-    """Wait until the previews shown are those of the dice in the field: a box tapped now is
-    judged on them."""
-    turn_ready(page, page.locator("#dice").input_value())
-
-
-def tap_dice(page, dice):
-    """Tap the keypad's faces with a finger, one touch per die, each seen in the dice field
-    before the next; then wait for the preview of the dice."""
-    turn_ready(page)
-    field = page.locator("#dice")
-    typed = field.input_value()
-    for face in dice:
-        # Tapped once attached, visible, still and receiving events.
-        page.locator(f'.keypad button[name="add"][value="{face}"]').tap()
-        typed += face
-        expect(field).to_have_value(typed)
-    turn_ready(page, typed)
-
-
-def tap_dice_without_scripts(page, dice):
-    """Each tap is a form submitted and a page loaded: wait for it before the next tap."""
-    for face in dice:
-        with page.expect_navigation():
-            page.get_by_role("button", name=f"Ajouter un {face}").click()
-
-
-def tap_box(page, label):
-    """Tap a box once its preview shows ("Six, 18 points possibles"): a box that scores is
-    written, one the dice would bar opens the confirmation bar."""
-    turn_settled(page)
-    page.locator(f'button[name="target"][aria-label^="{label}, "]').click()
-
-
-@contextmanager
-def next_sheet(page):
-    """Wait for the sheet that follows a confirmed turn (or the ranking after the last one),
-    swapped into the page by sheet.js: no page load, and no new address when it is the same."""
-    page.evaluate("""() => {
-      window.sheetSwapped = false;
-      document.addEventListener("sheet:swapped", () => { window.sheetSwapped = true; },
-                                { once: true });
-    }""")
-    yield
-    page.wait_for_function("() => window.sheetSwapped")
-
-
-def confirm(page):
-    with next_sheet(page):
-        page.locator("[data-confirm]").click()
-
-
-def write_box(page, label):
-    """Write the turn in the box: one tap when it scores, and its confirmation when barred."""
-    turn_settled(page)
-    box = page.locator(f'button[name="target"][aria-label^="{label}, "]')
-    barred = box.get_attribute("aria-label").endswith("barrée à 0")
-    with next_sheet(page):
-        box.click()
-        if barred:
-            page.locator("[data-confirm]").click()
+from tests.browser.taps import (
+    confirm,
+    next_sheet,
+    tap_box,
+    tap_dice,
+    tap_dice_without_scripts,
+    turn_ready,
+    write_box,
+)
+from tests.support.games import GAME
 
 
 def test_a_whole_two_player_game_by_taps(open_page):

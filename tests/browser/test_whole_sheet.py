@@ -4,10 +4,9 @@ screen without scrolling, large figures, nothing wrapped inside a box."""
 import pytest
 
 from scorekeeper.rules import GameState, Rules
-
-from .checks import low_contrast_texts, page_overflow, small_targets
-from .conftest import TABLETS
-from .test_layout import PLAYERS, lived_in_turns
+from tests.browser.checks import low_contrast_texts, page_overflow, small_targets
+from tests.browser.games import PLAYERS, lived_in_turns
+from tests.browser.tablets import TABLETS
 
 # (preset, players): every one-column sheet up to 4 players, Triple up to 2.
 WHOLE = [("classique", count) for count in range(1, 5)] + [("triple", 1), ("triple", 2)]

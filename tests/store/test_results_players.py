@@ -20,9 +20,12 @@ from scorekeeper.store.players import (
     rename_player,
 )
 from scorekeeper.store.transfer import check_files, import_games
-from tests.support.games import duo_document, every_row, solo_document
-
-from .test_results import assert_cache_matches_replay
+from tests.support.games import (
+    assert_cache_matches_replay,
+    duo_document,
+    every_row,
+    solo_document,
+)
 
 
 @pytest.fixture

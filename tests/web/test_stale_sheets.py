@@ -10,7 +10,8 @@ import pytest
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from tests.web.conftest import PIN, Table
+from tests.support.apps import PIN
+from tests.support.table import Table
 
 
 def _entries(app, game_id):

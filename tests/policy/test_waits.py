@@ -10,7 +10,7 @@ its reason. `python -m scripts.under_load` runs the suite beside CPU burners.
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ["tests", "testing"]
 WAITS = {"join", "wait", "acquire", "result", "communicate"}
 # (file, function): why its sleep outside a loop is a duration, not a wait for a state.
