@@ -100,9 +100,13 @@ def _check_the_lifecycle(cfg) -> None:
         assert cfg.control_socket_disable is True
 
 
-def _handed_to_the_app(cfg, instance) -> tuple[int, int, int]:
+def _handed_to_the_app(cfg, instance, monkeypatch) -> tuple[int, int, int]:
     """The workers, request threads and stream seats the app counts, once gunicorn's
     master has run the configuration's hook (before it starts any worker)."""
+    # The hook writes the counts into the process's environment: here the test's own copy of
+    # it, or every app the test process makes afterwards (a server it starts too) would
+    # count them, 0 stream seats among them.
+    monkeypatch.setattr(os, "environ", dict(os.environ))
     cfg.on_starting(SimpleNamespace(cfg=cfg))
     settings = config.defaults(instance)
     return settings["SERVER_WORKERS"], settings["SERVER_THREADS"], settings["LIVE_STREAMS"]
@@ -126,7 +130,7 @@ def test_what_the_streams_configuration_sets(monkeypatch, tmp_path):
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     seats = min(10_000, (1_000_000 if files == resource.RLIM_INFINITY else files) - 100)
     assert cfg.worker_connections == seats + 50
-    assert _handed_to_the_app(cfg, tmp_path) == (1, 4, seats)
+    assert _handed_to_the_app(cfg, tmp_path, monkeypatch) == (1, 4, seats)
 
 
 def test_workers_threads_and_addresses_come_from_the_environment(monkeypatch):
@@ -169,7 +173,7 @@ def test_the_app_counts_the_workers_and_threads_gunicorn_runs(
 ):
     cfg = gunicorn_settings(monkeypatch, *flags, **environment)
     assert (cfg.workers, cfg.threads) == (expected[0], threads)
-    assert _handed_to_the_app(cfg, tmp_path) == expected
+    assert _handed_to_the_app(cfg, tmp_path, monkeypatch) == expected
 
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="the hosting command runs on PostgreSQL")
