@@ -19,6 +19,7 @@ from scorekeeper.app import create_app
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.web import live
 from scorekeeper.web.advice import ADVISOR_EXTENSION
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.browser.tablets import PAGE_WAIT_MS, TABLETS, served_in_thread
@@ -80,8 +81,8 @@ def live_app(tmp_path_factory):
     instance = tmp_path_factory.mktemp("instance")
     # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
     database_url = take_database(instance)
-    # Room for the streams of every page a test module opens: a closed page's stream is
-    # found gone at its next heartbeat only (web/live.py).
+    # Room for the streams of the pages a test opens: a closed page's stream is found gone
+    # at its next heartbeat only (web/live.py; see `_streams_of_pages_left_end_soon`).
     app = create_app({"DATABASE_URL": database_url, "LIVE_STREAMS": 64}, instance_path=instance)
     # A page that asks for the Conseil shows its build under way: a real build would go on
     # for a minute of CPU after the test (tests/browser/test_advice.py stands in its own).
@@ -89,6 +90,15 @@ def live_app(tmp_path_factory):
     yield app
     app.extensions[STORE_EXTENSION].dispose()
     give_database(database_url)
+
+
+@pytest.fixture(autouse=True)
+def _streams_of_pages_left_end_soon(monkeypatch):
+    """A page left keeps its stream, a waitress thread and a connection until the stream's
+    next heartbeat finds it gone (web/live.py, every 45 s): a test that loads a page at each
+    screen would hold a hundred of them, past waitress's 100 connections. Here the heartbeat
+    comes every 2 s; a page ignores it."""
+    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 2)
 
 
 @pytest.fixture(scope="session")

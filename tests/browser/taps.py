@@ -80,3 +80,38 @@ def write_box(page, label):
         box.click()
         if barred:
             page.locator("[data-confirm]").click()
+
+
+class Finger:
+    """Taps by touch what it is given, once it is attached, visible, still and receiving
+    events, and counts the taps."""
+
+    def __init__(self, page):
+        self.page = page
+        self.taps = 0
+
+    def tap(self, locator):
+        locator.tap()
+        self.taps += 1
+
+    def dice(self, dice):
+        """The keypad's faces, each tap seen in the dice field before the next."""
+        tap_dice(self.page, dice)
+        self.taps += len(dice)
+
+    def key(self, face):
+        """A key of a full tray's keypad: aria-disabled, which Playwright's tap would wait to
+        see gone, yet a tap on it must say why. So the tap is forced, once the key is visible
+        and no preview is on its way to move it."""
+        turn_ready(self.page)
+        key = self.page.locator(f'.keypad button[name="add"][value="{face}"]')
+        expect(key).to_have_attribute("aria-disabled", "true")
+        key.tap(force=True)
+        self.taps += 1
+
+
+def scoring_box(page, label):
+    """A box once the server's preview of the dice shows it scoring (waiting is no tap)."""
+    box = page.locator(f'button.preview[aria-label^="{label}, "]')
+    box.wait_for()
+    return box
