@@ -44,7 +44,8 @@ from scorekeeper.advisor.tables import advice_quality, cache_path, turn_throws
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules import Entry, GameState, Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.web.advice import ADVISOR_EXTENSION
+from scorekeeper.store.games import game_version
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from testing.samples import new_game_form
 
 MEMORY_BUDGET_MB = 300
@@ -171,8 +172,8 @@ def turn_times(client, turns: int) -> list[float]:
             )
             game_id, played = int(response.headers["Location"].rsplit("/", 1)[1]), 0
         dice = "".join(str(chooser.randint(1, 6)) for _ in range(5))
-        version = store.game_version(
-            game_id, household=HOME_HOUSEHOLD
+        version = game_version(
+            store, game_id, household=HOME_HOUSEHOLD
         ).token  # the sheet's hidden field
         start = time.perf_counter()
         response = client.post(

@@ -23,10 +23,10 @@ import time
 from pathlib import Path
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.play import load
 from scorekeeper.sheets.card import CARD_WIDTH_PX, card_html
 from scorekeeper.sheets.render import render_png
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load
 from tests.support.games import duo_document, import_documents
 
 CASES = {

@@ -36,10 +36,11 @@ from pathlib import Path
 
 from bench.hosted import fresh_database, gunicorn_command
 from bench.server import percentile
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.households import find_household
-from scorekeeper.store.play import start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import REPO_ROOT, Client, LiveServer, free_port
 from tests.support.forms import csrf_token_in
 
@@ -133,7 +134,10 @@ def sign_up(
     store = Store(database_url)
     try:
         household = find_household(store, name).id
-        made = [start_game(store, Rules(), PLAYERS, household=household) for _ in range(games)]
+        made = [
+            start_game(store, Rules(), PLAYERS, household=household, quotas=NO_QUOTAS)
+            for _ in range(games)
+        ]
     finally:
         store.dispose()
     return tablet, made

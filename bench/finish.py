@@ -20,9 +20,11 @@ from pathlib import Path
 
 from bench.server import percentile
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import start_game
+from scorekeeper.store.games import game_version
+from scorekeeper.store.quotas import NO_QUOTAS
 from testing.samples import random_document
 
 PLAYERS = ["Mag", "Alix"]
@@ -35,11 +37,13 @@ def run(app, games: int) -> str:
     finishing: list[float] = []
     for _ in range(games):
         parsed = read_document(random_document(Rules(), PLAYERS, rng))
-        game_id = start_game(store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         # A client per game, as a table has: the session keeps a little of each game seen.
         client = app.test_client()
         for seq, entry in enumerate(parsed.entries):
-            version = store.game_version(game_id, household=HOME_HOUSEHOLD)
+            version = game_version(store, game_id, household=HOME_HOUSEHOLD)
             form = {
                 "seq": seq,
                 "version": version.token,

@@ -45,13 +45,10 @@ from sqlalchemy import create_engine, func, insert, select, text, update
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.rules import Rules
+from scorekeeper.rules.results import canonical_rules, rules_key
 from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, Store
-from scorekeeper.store.results import (
-    canonical_rules,
-    rebuild_player_aggregates,
-    result_rows,
-    rules_key,
-)
+from scorekeeper.store.engine import engine_url
+from scorekeeper.store.results import rebuild_player_aggregates, result_rows
 from scorekeeper.store.schema import (
     entries,
     game_players,
@@ -61,7 +58,6 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.store import engine_url
 from testing.samples import random_state
 from testing.tables import expected_tables, stored_tables
 

@@ -44,10 +44,12 @@ from urllib.parse import urlencode
 from sqlalchemy import create_engine, text
 
 from bench.server import percentile
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.play import start_game
-from scorekeeper.store.store import engine_url
+from scorekeeper.store.engine import engine_url
+from scorekeeper.store.quotas import NO_QUOTAS
+from scripts.hosted_stack import GUNICORN_ENVIRONMENT
 from testing.live import REPO_ROOT, SERVE_CODE, LiveServer, Sheet
 
 TABLETS = 3
@@ -302,7 +304,9 @@ def make_games(database_url: str, households: int) -> dict[int, list[int]]:
         store.migrate()
         return {
             number: [
-                start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+                start_game(
+                    store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+                )
                 for _ in range(GAMES_PER_HOUSEHOLD)
             ]
             for number in range(households)
@@ -375,9 +379,11 @@ def measure(
 
 
 def gunicorn_command(workers: int, instance: Path) -> list[str]:
+    """gunicorn as docs/hosting.md starts it, with `workers` and the app of `instance`."""
     factory = f"scorekeeper.app:create_app(instance_path={str(instance)!r})"
     return [
         "env",
+        *(f"{name}={value}" for name, value in GUNICORN_ENVIRONMENT.items()),
         f"SCOREKEEPER_WORKERS={workers}",
         sys.executable,
         "-m",

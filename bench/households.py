@@ -73,8 +73,11 @@ from bench.hosted import fresh_database, gunicorn_command
 from bench.import_lock import documents
 from bench.server import percentile
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
+from scorekeeper.rules.results import canonical_rules, rules_key
 from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, Store
-from scorekeeper.store.results import canonical_rules, rebuild_player_aggregates, rules_key
+from scorekeeper.store.games import create_game
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.results import rebuild_player_aggregates
 from scorekeeper.store.schema import (
     entries,
     game_players,
@@ -224,7 +227,7 @@ def build(folder: Path, households_count: int, games_each: int) -> tuple:
     start = time.perf_counter()
     fill(store, HOME_GAMES, seed=HOME_GAMES)
     for names in (["Mag", "Alix"], ["Bob"], ["Zoé", "Léa", "Paul"]):
-        store.create_game({}, names, household=HOME_HOUSEHOLD)
+        create_game(store, {}, names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     fill_others(store, households_count - 1, games_each, seed=households_count)
     figures = {
         "households": households_count,

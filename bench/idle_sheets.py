@@ -57,10 +57,11 @@ from flask_login.utils import encode_cookie
 from bench.hosted import fresh_database
 from bench.server import percentile, pss_mib
 from scorekeeper.config import defaults
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.households import add_device, create_household
-from scorekeeper.store.play import start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.passphrases import passphrase_hash
 from scripts import hosted_stack
 from testing.live import Sheet, free_port, no_tables_ahead
@@ -382,7 +383,7 @@ def _fill(database_url: str, households: int) -> list[tuple[int, int, list[str]]
             tokens = [secrets.token_urlsafe(32) for _ in range(TABLETS)]
             for tablet, token in enumerate(tokens):
                 add_device(store, household, token, f"tablette {tablet + 1}")
-            game = start_game(store, Rules(), PLAYERS, household=household)
+            game = start_game(store, Rules(), PLAYERS, household=household, quotas=NO_QUOTAS)
             made.append((household, game, tokens))
     finally:
         store.dispose()
@@ -394,7 +395,7 @@ def _played(port: int, database_url: str, household: int, tokens: list[str], tur
     that failed and the followers refused a stream."""
     store = Store(database_url)
     try:
-        game = start_game(store, Rules(), TABLE, household=household)
+        game = start_game(store, Rules(), TABLE, household=household, quotas=NO_QUOTAS)
     finally:
         store.dispose()
     table = Table(port, _cookies(tokens), game)

@@ -28,10 +28,12 @@ from pathlib import Path
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.play import load, play_turn, start_game
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.documents import check_files
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 
 HOUSEHOLD = ("Mag", "Alix", "Sam", "Lou", "Jo", "Noé", "Tom", "Zoé")
@@ -106,11 +108,15 @@ class Turns(threading.Thread):
 
     def run(self) -> None:
         rng = random.Random(1)
-        game_id = start_game(self.store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            self.store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         while not self.stop.is_set():
             record, state = load(self.store, game_id, household=HOME_HOUSEHOLD)
             if state.is_over:
-                game_id = start_game(self.store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+                game_id = start_game(
+                    self.store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+                )
                 continue
             dice = tuple(rng.randint(1, 6) for _ in range(5))
             box = state.placement(state.active_player, "free", dice).boxes[0]
@@ -153,7 +159,7 @@ def main() -> None:
         try:
             time.sleep(0.5)
             started = time.perf_counter()
-            ids = import_games(store, checked, household=HOME_HOUSEHOLD)
+            ids = import_games(store, checked, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
             write_time = time.perf_counter() - started
             time.sleep(0.5)
         finally:

@@ -25,6 +25,7 @@ import statistics
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 import weasyprint
@@ -32,6 +33,7 @@ from weasyprint.urls import path2url
 
 from bench.server import Server, seed_games
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS, BlankGrid
 from scorekeeper.sheets.pdf import (
@@ -43,7 +45,7 @@ from scorekeeper.sheets.pdf import (
     sheets_cache,
 )
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 
 FILLED_GOAL = 1.2
 CACHE_GOAL = 50
@@ -58,7 +60,7 @@ NEXT_PRINTS = 3
 def play_a_game(store) -> int:
     """A finished four-player classique game: seeded dice, the first box the rules allow."""
     dice_of = random.Random(4)
-    game_id = start_game(store, Rules(), PLAYERS, household=HOME_HOUSEHOLD)
+    game_id = start_game(store, Rules(), PLAYERS, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     for seq in range(len(PLAYERS) * Rules().turns_per_player):
         _record, state = load(store, game_id, household=HOME_HOUSEHOLD)
         dice = tuple(dice_of.randint(1, 6) for _ in range(5))
@@ -162,7 +164,12 @@ def main() -> int:
 
         def filled():
             games_cache().clear_memory()
-            game_pdf(store, game_id, paper, household=HOME_HOUSEHOLD)
+            game_pdf(
+                *load(store, game_id, household=HOME_HOUSEHOLD),
+                paper,
+                household=HOME_HOUSEHOLD,
+                paying=nullcontext,
+            )
 
         filled()  # workers started, fonts and templates loaded before timing
         ours, raw = alternate(
@@ -188,17 +195,17 @@ def main() -> int:
             cache.clear_memory()
             for path in cache.folder.glob("*.pdf"):
                 path.unlink()
-            blank_pdf(grid, store, household=HOME_HOUSEHOLD)
+            blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext)
 
         def from_disk():
             cache.clear_memory()
-            blank_pdf(grid, store, household=HOME_HOUSEHOLD)
+            blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext)
 
         fresh_times = [timed(fresh) for _ in range(runs)]
         disk_times = [timed(from_disk) for _ in range(runs)]
-        blank_pdf(grid, store, household=HOME_HOUSEHOLD)
+        blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext)
         memory_times = [
-            timed(lambda: blank_pdf(grid, store, household=HOME_HOUSEHOLD))
+            timed(lambda: blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext))
             for _ in range(runs * 100)
         ]
         fresh_median = statistics.median(fresh_times)
@@ -227,7 +234,7 @@ def main() -> int:
             cache.clear_memory()
             for path in cache.folder.glob("*.pdf"):
                 path.unlink()
-            blank_pdf(long_print, store, household=HOME_HOUSEHOLD)
+            blank_pdf(long_print, household=HOME_HOUSEHOLD, paying=nullcontext)
 
         shared_times, painted_times = alternate(shared, painted_each, max(3, runs // 3))
         shared_median = statistics.median(shared_times)

@@ -25,7 +25,9 @@ from flask import Flask, Response, request
 
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.documents import check_files
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import import_games
 from testing.live import REPO_ROOT, SERVE_CODE, free_port, serve_arguments
 from testing.samples import random_document
 
@@ -40,7 +42,10 @@ def seed_games(instance: Path, count: int, seed: int = 15) -> list[int]:
     rng = random.Random(seed)
     documents = [random_document(Rules(), PLAYERS, rng) for _ in range(count)]
     ids = import_games(
-        store, check_files([("bench.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("bench.json", json.dumps(documents))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     store.dispose()
     return ids

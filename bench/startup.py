@@ -1,19 +1,21 @@
 """Start-up of the score keeper against a bare Flask app, as ratios measured in one run.
 
-    python -m bench.startup [--runs 5]
+    python -m bench.startup [--runs 5] [--pages 10]
 
 - `scorekeeper --help` against the `--help` of a bare Flask app's command line.
 - From the start of `scorekeeper serve` (an instance started once before, as every day) to
   the first 200 on `/`, against a bare Flask app served by waitress from its start to its
   first 200.
-- The memory of each once idle: RSS of the server process after that 200 and ten more
-  pages, which for the score keeper are its home page, a game's sheet and the hall of fame
-  (the pages a household opens every evening), and for the bare app its one page; and the
-  PSS of every process of each (the score keeper's PDF workers' fork server, started with
-  it, included), once every one of them is asleep.
+- The memory of each once idle: RSS of the server process after that 200 and `--pages`
+  more, which for the score keeper are its home page, a game's sheet and the hall of fame
+  in turn (the pages a household opens every evening), and for the bare app its one page;
+  and the PSS of every process of each (the score keeper's PDF workers' fork server, started
+  with it, included), once every one of them is asleep.
 
-Goals: `--help` and the first 200 within 3x the bare app's, idle RSS within 2x. Runs of the
-two alternate, so that other work on the machine slows both.
+Goals: `--help` and the first 200 within 3x the bare app's, idle RSS within 2.5x: a guard
+against an everyday page importing something heavy (WeasyPrint, numpy), which
+tests/test_cli.py keeps out at every run. Runs of the two alternate, so that other work on
+the machine slows both.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import time
 from pathlib import Path
 
 from bench.server import REPO_ROOT, Server, pss_mib
+from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import no_tables_ahead
 
 CLI_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
@@ -55,12 +58,14 @@ def timed_run(command: list[str]) -> float:
 IDLE_WITHIN_SECONDS = 120.0
 
 
-def serve_once(server: Server, pages: list[str]) -> tuple[float, float, float, float]:
-    """(seconds from start to the first 200, then after `pages`, ten in turn, once idle:
-    RSS of the server process, PSS of all its processes and of the server process alone,
-    in MiB)."""
+def serve_once(
+    server: Server, pages: list[str], count: int = 10
+) -> tuple[float, float, float, float]:
+    """(seconds from start to the first 200, then after `count` of `pages` in turn, once
+    idle: RSS of the server process, PSS of all its processes and of the server process
+    alone, in MiB)."""
     with server:
-        for number in range(10):
+        for number in range(count):
             status, _body, _response = server.get(pages[number % len(pages)])
             if status != 200:
                 raise RuntimeError(f"{pages[number % len(pages)]} answered {status}")
@@ -98,13 +103,15 @@ BOXES = (
 
 def finished_game(instance: Path) -> int:
     """A finished game of two players in the instance, for its sheet and the hall of fame."""
+    from scorekeeper.play import play_turn, start_game
     from scorekeeper.rules import Rules
     from scorekeeper.store import HOME_HOUSEHOLD, Store
-    from scorekeeper.store.play import play_turn, start_game
 
     store = Store(f"sqlite:///{instance / 'scorekeeper.sqlite3'}")
     try:
-        game_id = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         for seq in range(2 * len(BOXES)):
             box = BOXES[seq // 2]
             play_turn(store, game_id, seq, "free", box, "12345", household=HOME_HOUSEHOLD)
@@ -116,6 +123,7 @@ def finished_game(instance: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--pages", type=int, default=10, help="pages before idle memory")
     args = parser.parse_args()
     ours_help, bare_help = [], []
     for _ in range(args.runs):
@@ -132,9 +140,9 @@ def main() -> None:
         pages = ["/", f"/games/{game_id}", "/hall-of-fame"]
         ours, bare = [], []
         for _ in range(args.runs):
-            ours.append(serve_once(Server.scorekeeper(instance, log), pages))
+            ours.append(serve_once(Server.scorekeeper(instance, log), pages, args.pages))
             bare_server = Server([sys.executable, "-c", BARE_SERVE_CODE, "{port}"], log)
-            bare.append(serve_once(bare_server, ["/"]))
+            bare.append(serve_once(bare_server, ["/"], args.pages))
     help_ours, help_bare = statistics.median(ours_help), statistics.median(bare_help)
     start_ours = statistics.median(run[0] for run in ours)
     start_bare = statistics.median(run[0] for run in bare)
@@ -154,8 +162,9 @@ def main() -> None:
         f"(goal <= 3x)"
     )
     print(
-        f"  idle RSS after {', '.join(pages)}: scorekeeper {rss_ours:.1f} MiB, bare Flask "
-        f"+ waitress {rss_bare:.1f} MiB: {rss_ours / rss_bare:.2f}x (goal <= 2x)"
+        f"  idle RSS after {args.pages} pages of {', '.join(pages)}: scorekeeper "
+        f"{rss_ours:.1f} MiB, bare Flask + waitress {rss_bare:.1f} MiB: "
+        f"{rss_ours / rss_bare:.2f}x (goal <= 2.5x)"
     )
     print(
         f"  idle PSS of all the server's processes: scorekeeper {pss_ours:.1f} MiB (its "

@@ -28,9 +28,10 @@ from pathlib import Path
 
 from bench.server import BARE_PATH, BARE_WRITE_PATH, add_bare_page, add_bare_write, percentile
 from scorekeeper.app import create_app
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.games import SWAP_HEADER
 from scorekeeper.web.store import STORE_EXTENSION
 
@@ -94,7 +95,9 @@ class Tablet:
 
     def new_game(self) -> None:
         store = self.app.extensions[STORE_EXTENSION]
-        self.game_id = start_game(store, Rules(), PLAYERS, household=HOME_HOUSEHOLD)
+        self.game_id = start_game(
+            store, Rules(), PLAYERS, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         self.page = self.client.get(f"/games/{self.game_id}").get_data(as_text=True)
 
     @property

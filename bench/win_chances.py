@@ -42,8 +42,9 @@ import numpy as np
 
 from scorekeeper.advisor.builds import reuse_freed_memory
 from scorekeeper.advisor.endgame import fits
-from scorekeeper.advisor.futures import SheetModel, load_or_build_spreads, seats
+from scorekeeper.advisor.futures import SheetModel, seats
 from scorekeeper.advisor.policy import Keeps
+from scorekeeper.advisor.spreads import load_or_build_spreads
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.advisor.winning import WinChances

@@ -22,11 +22,12 @@ from scorekeeper import config as config_module
 from scorekeeper.config import DATABASE_FILE, PACKAGE_DIR
 from scorekeeper.store import Store
 from scorekeeper.store.availability import unavailable
-from scorekeeper.store.store import connection_room, engine_url, server_session_settings
+from scorekeeper.store.changes import listen_to
+from scorekeeper.store.engine import connection_room, engine_url, server_session_settings
 from scorekeeper.web import edge, register_blueprints
 from scorekeeper.web.language import select_locale
 from scorekeeper.web.quotas import quotas_of
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.web.store import CHANGES_EXTENSION, QUOTAS_EXTENSION, STORE_EXTENSION
 
 SECRET_KEY_FILE = "secret_key"
 CONFIG_FILE = "config.py"
@@ -197,9 +198,11 @@ def create_app(
             if why is None:
                 raise
             app.logger.warning("database %s at start: serving 503s until it is back", why.value)
-    store.quotas = quotas_of(app.config)
-    store.watch_changes(app.config["LIVE_STREAMS"])
+    # The open sheets of this process hear what the store's writes change.
+    changes = listen_to(store, app.config["LIVE_STREAMS"])
     app.extensions[STORE_EXTENSION] = store
+    app.extensions[CHANGES_EXTENSION] = changes
+    app.extensions[QUOTAS_EXTENSION] = quotas_of(app.config)
 
     proxies = int(app.config["TRUSTED_PROXIES"])
     if proxies:

@@ -2,6 +2,9 @@
 
     gunicorn -c python:scorekeeper.gunicorn_conf 'scorekeeper.wsgi:app'
 
+with MALLOC_ARENA_MAX=2 in its environment: glibc reads it when gunicorn starts, and its
+workers keep it (their threads share two malloc arenas).
+
 The open sheets' streams are not served here: the front sends them to the stream group,
 gunicorn_streams_conf.py, where an idle stream costs a socket and not a thread.
 
@@ -62,13 +65,6 @@ def on_starting(server) -> None:
     os.environ["SCOREKEEPER_LIVE_STREAMS"] = str(streams)
 
 
-def post_fork(server, worker) -> None:
-    """In each worker, before its threads: they share two malloc arenas (see memory.py)."""
-    from scorekeeper.memory import fewer_arenas
-
-    fewer_arenas()
-
-
 def _in_a_thread(function) -> None:
     threading.Thread(target=function, daemon=True).start()
 
@@ -85,6 +81,6 @@ def post_worker_init(worker):
 
         start_fork_server()
     # The Conseil's tables of classique and Yatzy, if missing: one worker builds them.
-    from scorekeeper.web.advice import build_ahead_at_start
+    from scorekeeper.web.conseil import build_ahead_at_start
 
     build_ahead_at_start(worker.wsgi)

@@ -8,7 +8,7 @@ import sys
 
 from scorekeeper.app import create_app
 from scorekeeper.config import SettingError
-from scorekeeper.store.store import DatabaseSetupError
+from scorekeeper.store.engine import DatabaseSetupError
 
 try:
     app = create_app()

@@ -52,6 +52,9 @@ TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 # gunicorn's configuration modules: the app's, and the streams' (gevent).
 APP_CONFIG = "python:scorekeeper.gunicorn_conf"
 STREAMS_CONFIG = "python:scorekeeper.gunicorn_streams_conf"
+# What docs/hosting.md exports for gunicorn besides the app's settings: the malloc arenas a
+# process's threads share, which glibc reads when the process starts.
+GUNICORN_ENVIRONMENT = {"MALLOC_ARENA_MAX": "2"}
 
 
 def nginx_missing() -> str | None:
@@ -165,11 +168,15 @@ def _answers(port: int) -> bool:
         connection.close()
 
 
-def _stop(process: subprocess.Popen, signum: int) -> None:
-    """Ask `process` to stop; its whole group is killed if it has not within the bound."""
+def _ask_to_stop(process: subprocess.Popen, signum: int) -> None:
     if process.poll() is None:
         with contextlib.suppress(ProcessLookupError):
             process.send_signal(signum)
+
+
+def _stopped(process: subprocess.Popen) -> None:
+    """Wait for `process` to stop; its whole group is killed if it has not within the
+    bound."""
     try:
         process.wait(timeout=STOP_TIMEOUT_SECONDS)
     except subprocess.TimeoutExpired:
@@ -209,11 +216,12 @@ def running(
         env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url}
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
         env["SCOREKEEPER_STREAM_WORKERS"] = str(stream_workers)
+        gunicorn_env = {**env, **GUNICORN_ENVIRONMENT}
         command = gunicorn_command(instance, f"unix:{app_socket}")
-        processes.append(("gunicorn", _start(command, env)))
+        processes.append(("gunicorn", _start(command, gunicorn_env)))
         if stream_workers:
             command = gunicorn_command(instance, f"unix:{streams_socket}", STREAMS_CONFIG)
-            processes.append(("gunicorn (streams)", _start(command, env)))
+            processes.append(("gunicorn (streams)", _start(command, gunicorn_env)))
         nginx = [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf"), "-e", "stderr"]
         processes.append(("nginx", _start(nginx, env)))
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -227,10 +235,17 @@ def running(
             time.sleep(0.1)
         yield processes
     finally:
-        # gunicorn on SIGTERM finishes its requests; nginx on SIGQUIT finishes passing
-        # them on, then exits.
+        # The gunicorns together (each finishes its requests, the streams' ends its streams
+        # at once), then nginx, which on SIGQUIT finishes passing them on and exits.
+        gunicorns = [process for name, process in processes if name != "nginx"]
+        for process in gunicorns:
+            _ask_to_stop(process, signal.SIGTERM)
+        for process in gunicorns:
+            _stopped(process)
         for name, process in processes:
-            _stop(process, signal.SIGQUIT if name == "nginx" else signal.SIGTERM)
+            if name == "nginx":
+                _ask_to_stop(process, signal.SIGQUIT)
+                _stopped(process)
         shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -12,15 +12,10 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from scorekeeper.rules import Rules
+from scorekeeper.rules.results import canonical_rules, rules_key
+from scorekeeper.store.counters import PLAYER_COUNTERS, player_deltas
 from scorekeeper.store.records import FINISHED
-from scorekeeper.store.results import (
-    PLAYER_COUNTERS,
-    canonical_rules,
-    player_deltas,
-    result_rows,
-    rules_key,
-    stored_state,
-)
+from scorekeeper.store.results import result_rows, stored_state
 from scorekeeper.store.schema import games, player_box_stats, player_stats, results, rule_sets
 
 

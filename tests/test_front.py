@@ -22,7 +22,7 @@ import pytest
 
 from scorekeeper import config
 from scorekeeper.app import create_app
-from scorekeeper.web.live import HEARTBEAT_SECONDS
+from scorekeeper.web.streams import HEARTBEAT_SECONDS
 from scorekeeper.web.transfer import largest_body
 from scripts.hosted_stack import FRONT, NGINX, nginx_main_config
 from testing.live import free_port
@@ -36,7 +36,7 @@ from tests.support.front import (
 )
 
 # The views that answer with a stream of events: an open sheet's, a spectator's.
-STREAMS = {"live.events", "households.spectate_events"}
+STREAMS = {"live.events", "spectating.spectate_events"}
 ERRORS = ("408", "413", "429", "502", "503")
 
 

@@ -15,9 +15,10 @@ from scorekeeper.app import (
     create_app,
     default_instance_path,
 )
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.databases import ON_POSTGRESQL
 
 # The database's own files, when it is SQLite's file in the instance folder.
@@ -33,7 +34,7 @@ def test_a_new_instance_is_its_owners_only(tmp_path):
     app = create_app({"TESTING": True}, instance_path=instance)
     store = app.extensions[STORE_EXTENSION]
     try:
-        start_game(store, Rules(), ["Mag"], household=HOME_HOUSEHOLD)
+        start_game(store, Rules(), ["Mag"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
         with store.engine.connect():
             # An open connection keeps SQLite's -wal and -shm files on disk.
             assert _mode(instance) == 0o700

@@ -117,7 +117,7 @@ def build_spreads_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_doub
         def progress(solved: int, total: int) -> None:
             done.value = solved / total
 
-        from scorekeeper.advisor.futures import load_or_build_spreads
+        from scorekeeper.advisor.spreads import load_or_build_spreads
         from scorekeeper.advisor.strategy import load
 
         strategy = load(rules, instance_dir)
@@ -257,7 +257,8 @@ class Strategies:
         return strategy
 
     def _load_chances(self, rules: Rules) -> WinChances | None:
-        from scorekeeper.advisor.futures import load_spreads, spreads_path
+        from scorekeeper.advisor.spreads import load_spreads
+        from scorekeeper.advisor.tables import spreads_path
         from scorekeeper.advisor.winning import WinChances
 
         if not has_win_chances(rules):

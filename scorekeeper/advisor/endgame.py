@@ -17,18 +17,14 @@ the best total.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from scorekeeper.advisor.choices import POINT_UTILITY, Chance, Turn
 from scorekeeper.advisor.futures import Seat, SheetModel, seats
 from scorekeeper.advisor.policy import TurnPolicy
 from scorekeeper.rules.game import GameState
+from scorekeeper.rules.options import Rules
 from scorekeeper.rules.scoring import is_variable
-
-if TYPE_CHECKING:
-    from scorekeeper.advisor.winning import WinChances
 
 BOXES_LEFT = 2
 # Players with two boxes left whose intermediate sheets multiply the positions: beyond this
@@ -56,11 +52,12 @@ def fits(every: list[Seat]) -> bool:
 class EndGame:
     """The exact end game from a position of ``state`` before the active player's turn."""
 
-    def __init__(self, chances: WinChances, state: GameState) -> None:
-        self.rules = chances.rules
+    def __init__(self, rules: Rules, values: np.ndarray, state: GameState) -> None:
+        """``values``: the solitaire table of ``rules``' free column (WinChances.values)."""
+        self.rules = rules
         self.seats = seats(state)
-        self.values_table = chances.values
-        self.model = SheetModel(self.rules, chances.values, [0] * len(self.rules.boxes))
+        self.values_table = values
+        self.model = SheetModel(self.rules, values, [0] * len(self.rules.boxes))
         self.order = _turn_order([seat.boxes_left for seat in self.seats], state.active_player)
         # The players still to play before each turn, in seat order.
         self.playing = [sorted(set(self.order[turn:])) for turn in range(len(self.order) + 1)]

@@ -287,12 +287,13 @@ def load_or_build(
         tables[kind] = build_table(
             rules, kind, progress=part if progress else None, sheet=sheets[kind]
         )
-        _save(tables[kind], cache_path(rules, instance_dir, kind))
+        save_array(tables[kind], cache_path(rules, instance_dir, kind))
         done += sheets[kind].to_solve
     return Strategy(rules, tables, sheets)
 
 
-def _save(values: np.ndarray, path: Path) -> None:
+def save_array(values: np.ndarray, path: Path) -> None:
+    """`values` saved at `path`, for readers to map."""
     # Written aside then renamed: a reader (the web app, another build) never sees half a file.
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")

@@ -70,7 +70,7 @@ class WinAdvice:
 
 class WinChances:
     """The chances to win of every game of one rule set, from its solitaire table
-    (``values``, as ``strategy.load`` gives it) and its spreads (``futures.build_spreads``:
+    (``values``, as ``strategy.load`` gives it) and its spreads (``spreads.build_spreads``:
     the central moments of the points to come)."""
 
     def __init__(self, rules: Rules, values: np.ndarray, spreads: np.ndarray) -> None:
@@ -142,7 +142,7 @@ class WinChances:
         if not fits(every):
             return None
         try:
-            return EndGame(self, state)
+            return EndGame(self.rules, self.values, state)
         except TooLarge:
             return None
 

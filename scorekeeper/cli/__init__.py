@@ -77,7 +77,7 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         from scorekeeper.config import SettingError
-        from scorekeeper.store.store import DatabaseSetupError
+        from scorekeeper.store.engine import DatabaseSetupError
 
         try:
             return super().invoke(ctx)
@@ -123,9 +123,7 @@ def serve(host: str, port: int, instance: Path | None) -> None:
     import waitress
 
     from scorekeeper.app import create_app
-    from scorekeeper.memory import fewer_arenas
 
-    fewer_arenas()  # before any thread of the server's
     app = create_app(instance_path=instance)
     click.echo(f"Instance folder: {app.instance_path}")
     logging.basicConfig()  # waitress's warnings, as waitress.serve would show them
@@ -138,7 +136,7 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         from scorekeeper.workers import start_fork_server
 
         start_fork_server()
-    from scorekeeper.web.advice import build_ahead_at_start
+    from scorekeeper.web.conseil import build_ahead_at_start
 
     build_ahead_at_start(app)  # the first Conseil of a classique or Yatzy game at once
     click.echo("Open the score keeper at:")
@@ -261,7 +259,8 @@ def create_household_command(name: str, passphrase: str, instance: Path | None) 
         household_name,
     )
     from scorekeeper.store.households import create_household
-    from scorekeeper.web.households import MIN_PASSPHRASE_LENGTH, passphrase_hash
+    from scorekeeper.web.joining import MIN_PASSPHRASE_LENGTH
+    from scorekeeper.web.passphrases import passphrase_hash
     from scorekeeper.web.store import STORE_EXTENSION
 
     try:

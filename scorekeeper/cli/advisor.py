@@ -133,7 +133,7 @@ def _with_win_chances(
 ) -> list[dict]:
     """Each option of ``result`` with its chance to win, the best chance first; how the
     chances were made goes to stderr."""
-    from scorekeeper.advisor.futures import load_or_build_spreads
+    from scorekeeper.advisor.spreads import load_or_build_spreads
     from scorekeeper.advisor.winning import WinChances
 
     values = solved.tables["free"]

@@ -14,15 +14,10 @@ import click
 
 from scorekeeper.app import create_app
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound, Store
+from scorekeeper.store.documents import ImportRefused, Problem, check_files
 from scorekeeper.store.households import find_household
-from scorekeeper.store.transfer import (
-    ImportRefused,
-    Problem,
-    check_files,
-    export_documents,
-    import_games,
-    json_array,
-)
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import export_documents, import_games, json_array
 from scorekeeper.web.edge import json_has_forbidden_character
 from scorekeeper.web.security import MAX_DATABASE_ID
 from scorekeeper.web.store import STORE_EXTENSION
@@ -143,7 +138,7 @@ def import_command(
     store = _open_store(instance)
     household = household_id(store, household_name)
     try:
-        ids = import_games(store, checked, household=household)
+        ids = import_games(store, checked, household=household, quotas=NO_QUOTAS)
     finally:
         store.dispose()
     for game, game_id in zip(checked, ids, strict=True):

@@ -18,11 +18,11 @@ from scorekeeper.rules.game import (
     Score,
     Sheet,
     Standing,
-    check_players,
     replay,
 )
 from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
 from scorekeeper.rules.options import UPPER_BOXES, Rules
+from scorekeeper.rules.players import check_players
 from scorekeeper.rules.scoring import is_variable, score
 
 __all__ = [

@@ -20,6 +20,7 @@ from scorekeeper.rules.options import (
     UPPER_BOXES,
     Rules,
 )
+from scorekeeper.rules.players import check_players
 from scorekeeper.rules.scoring import is_variable, score
 
 YAMS_BONUS = 100
@@ -359,7 +360,11 @@ class GameState:
         return scores
 
     def play(self, entry: Entry) -> "GameState":
-        cell = self.score(entry)
+        return self.apply(entry, self.score(entry))
+
+    def apply(self, entry: Entry, cell: Score) -> "GameState":
+        """The state once `entry` wrote `cell`, which ``score(entry)`` gave on this state:
+        the state a turn writes, with the cell it showed the player, scored once."""
         sheets = list(self.sheets)
         sheet = sheets[entry.player]
         columns = dict(sheet.columns)
@@ -411,34 +416,6 @@ def _breaks_plus_minus(column: Column, box: str, points: int) -> bool:
     if box == "minus" and "plus" in column.cells:
         return points >= column.cells["plus"].points
     return False
-
-
-MAX_PLAYERS = 10
-MAX_NAME_LENGTH = 40
-
-
-def check_players(players: Sequence[str]) -> None:
-    """1 to 10 players, names of 1 to 40 printable characters, no two alike ignoring case."""
-    if not 1 <= len(players) <= MAX_PLAYERS:
-        raise RuleError(
-            N_("Une partie se joue de 1 à {most} joueurs, pas {count}."),
-            most=MAX_PLAYERS,
-            count=len(players),
-        )
-    seen = set()
-    for name in players:
-        if not isinstance(name, str) or not name.strip():
-            raise RuleError(N_("Chaque joueur a besoin d'un nom."))
-        if len(name) > MAX_NAME_LENGTH:
-            raise RuleError(
-                N_("Le nom « {name} » dépasse {most} caractères."), name=name, most=MAX_NAME_LENGTH
-            )
-        if not name.isprintable():
-            raise RuleError(N_("Le nom « {name} » contient des caractères invisibles."), name=name)
-        key = name.strip().casefold()
-        if key in seen:
-            raise RuleError(N_("Deux joueurs ne peuvent pas s'appeler « {name} »."), name=name)
-        seen.add(key)
 
 
 def replay(rules: Rules, players: Sequence[str], entries: Iterable[Entry]) -> GameState:

@@ -2,21 +2,17 @@
 ranking as the screen shows it (the same Jinja macros), drawn by WeasyPrint as a one-page
 PDF 1080 px wide and rendered to PNG by PDFium, in a PDF worker (render.py).
 
-A card costs the household one page of its PDF pages quota when it is drawn; each version of
-a game is drawn once per language, then served from the filled sheets' cache.
+A card is paid for as one page of PDF when it is drawn; each version of a game is drawn once
+per language, then served from the filled sheets' cache.
 """
 
 from flask import current_app, render_template
 from flask_babel import get_locale
 
 from scorekeeper.rules import GameState
-from scorekeeper.sheets.pdf import app_pdf_workers, games_cache
-from scorekeeper.sheets.workers import PrintersBusy
-from scorekeeper.store import Store
-from scorekeeper.store.play import load
-from scorekeeper.store.quotas import give_back, take
+from scorekeeper.rules.results import seat_results
+from scorekeeper.sheets.pdf import Paying, app_pdf_workers, games_cache
 from scorekeeper.store.records import GameRecord
-from scorekeeper.store.results import seat_results
 
 # The width social networks and messaging apps show an image at without scaling it.
 CARD_WIDTH_PX = 1080
@@ -44,13 +40,15 @@ def card_html(record: GameRecord, state: GameState) -> str:
     )
 
 
-def game_card(store: Store, game_id: int, *, household: int) -> tuple[str, bytes]:
+def game_card(
+    record: GameRecord, state: GameState, *, household: int, paying: Paying
+) -> tuple[str, bytes]:
     """A finished game's card as PNG, and its cache key (an ETag).
 
-    Raises GameNotFound for a game the household has not, GameNotOver for one not finished,
-    PrintersBusy when there is no place to draw it, QuotaExceeded past the household's pages.
+    Raises GameNotOver for a game not finished, PrintersBusy when there is no place to draw
+    it, and whatever `paying` raises (QuotaExceeded past the household's pages).
     """
-    record, state = load(store, game_id, household=household)
+    game_id = record.id
     if not state.is_over:
         raise GameNotOver(game_id)
     cache = games_cache()
@@ -65,13 +63,9 @@ def game_card(store: Store, game_id: int, *, household: int) -> tuple[str, bytes
     png = cache.get(key)
     if png is None:
         html = card_html(record, state)
-        use = take(store, household=household, quota=store.quotas.pdf_pages, amount=1)
-        try:
+        with paying(1):
             png = app_pdf_workers().render_png(
                 html, current_app.static_folder, CARD_WIDTH_PX, household=household
             )
-        except PrintersBusy:
-            give_back(store, use)
-            raise
         cache.put(key, png)
     return key, png

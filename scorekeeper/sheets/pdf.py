@@ -3,11 +3,14 @@
 Call these inside a request (or a test request) context: the templates translate with
 Flask-Babel, whose locale comes from the request. The HTML is made here, in the request; the
 drawing happens in a worker process (workers.py), in the household's turn, and PrintersBusy
-says when there is no place for it. A PDF drawn costs the household its pages of the
-PDF pages quota (QuotaExceeded past it); one served from a cache costs nothing.
+says when there is no place for it. A PDF drawn is paid for by the caller, its pages counted
+within `paying` (the web counts them in the household's quota); one served from a cache
+costs nothing.
 """
 
 import threading
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from importlib.metadata import version as package_version
 from pathlib import Path
 
@@ -19,10 +22,7 @@ from scorekeeper.rules import GameState
 from scorekeeper.rules.options import UPPER_BONUS_THRESHOLD
 from scorekeeper.sheets.cache import PdfCache, fingerprint
 from scorekeeper.sheets.layout import BlankGrid, Paper, box_hint, game_layout, grid_rows
-from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy, WorkerSettings, pdf_workers
-from scorekeeper.store import Store
-from scorekeeper.store.play import load
-from scorekeeper.store.quotas import give_back, take
+from scorekeeper.sheets.workers import PdfWorkers, WorkerSettings, pdf_workers
 from scorekeeper.store.records import GameRecord
 
 # Where the app keeps its caches among its extensions, and where the blank grids' one writes.
@@ -36,6 +36,10 @@ GAMES_CACHE_BYTES = 4 * 1024 * 1024
 STYLESHEET = "css/print.css"
 
 _cache_lock = threading.Lock()
+
+# What pays for the pages a PDF draws: given their number, a context around the drawing that
+# counts them, and gives them back when the drawing fails (PrintersBusy).
+Paying = Callable[[int], AbstractContextManager]
 
 
 def app_pdf_workers() -> PdfWorkers:
@@ -52,17 +56,12 @@ def app_pdf_workers() -> PdfWorkers:
     )
 
 
-def _drawn(store: Store, household: int, html: str, pages: int, copies: int = 1) -> bytes:
-    """``html`` drawn in ``household``'s turn (``copies`` times over), its ``pages`` counted
-    in the household's quota, and given back when no worker drew them."""
-    use = take(store, household=household, quota=store.quotas.pdf_pages, amount=pages)
-    try:
+def _drawn(html: str, pages: int, *, household: int, paying: Paying, copies: int = 1) -> bytes:
+    """``html`` drawn in ``household``'s turn (``copies`` times over), its ``pages`` paid."""
+    with paying(pages):
         return app_pdf_workers().render(
             html, current_app.static_folder, copies=copies, household=household
         )
-    except PrintersBusy:
-        give_back(store, use)
-        raise
 
 
 def sheets_cache() -> PdfCache:
@@ -121,18 +120,19 @@ def blank_html(grid: BlankGrid) -> str:
     )
 
 
-def blank_pdf(grid: BlankGrid, store: Store, *, household: int) -> tuple[str, bytes]:
+def blank_pdf(grid: BlankGrid, *, household: int, paying: Paying) -> tuple[str, bytes]:
     """The grid's PDF and its cache key, fit for an ETag: each key is rendered once, for
     the household that asks first.
 
-    Raises PrintersBusy when it must be drawn and there is no place for it, QuotaExceeded
-    when its pages are more than the household may have drawn now.
+    Raises PrintersBusy when it must be drawn and there is no place for it, and whatever
+    `paying` raises (QuotaExceeded past the household's pages).
     """
     cache = sheets_cache()
     key = cache.key({**grid.identity(), "locale": str(get_locale())})
     pdf = cache.get(key)
     if pdf is None:
-        pdf = _drawn(store, household, blank_html(grid), grid.pages, copies=grid.pages)
+        html = blank_html(grid)
+        pdf = _drawn(html, grid.pages, household=household, paying=paying, copies=grid.pages)
         cache.put(key, pdf)
     return key, pdf
 
@@ -149,14 +149,16 @@ def game_html(record: GameRecord, state: GameState, paper: Paper) -> str:
     )
 
 
-def game_pdf(store: Store, game_id: int, paper: Paper, *, household: int) -> tuple[str, bytes]:
+def game_pdf(
+    record: GameRecord, state: GameState, paper: Paper, *, household: int, paying: Paying
+) -> tuple[str, bytes]:
     """A game's sheet as the screen shows it, from the same replay of its log, and its cache
     key: drawn once per version of the game, paper and language.
 
-    Raises GameNotFound for a game the household has not, PrintersBusy when there is no
-    place to draw it, QuotaExceeded when the household may have no more pages drawn now.
+    Raises PrintersBusy when there is no place to draw it, and whatever `paying` raises
+    (QuotaExceeded when the household may have no more pages drawn now).
     """
-    record, state = load(store, game_id, household=household)
+    game_id = record.id
     cache = games_cache()
     version = record.version
     key = cache.key(
@@ -171,6 +173,6 @@ def game_pdf(store: Store, game_id: int, paper: Paper, *, household: int) -> tup
     if pdf is None:
         # A page for each table of players the sheet spreads over.
         pages = len(game_layout(state.rules, len(state.players), paper).tables)
-        pdf = _drawn(store, household, game_html(record, state, paper), pages)
+        pdf = _drawn(game_html(record, state, paper), pages, household=household, paying=paying)
         cache.put(key, pdf)
     return key, pdf

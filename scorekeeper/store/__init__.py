@@ -1,5 +1,6 @@
 """Persistence: games, players and entries, in SQLite by default, portable to PostgreSQL."""
 
+from scorekeeper.store.engine import Store
 from scorekeeper.store.errors import (
     GameNotFound,
     InvalidPlayers,
@@ -7,10 +8,12 @@ from scorekeeper.store.errors import (
     StaleSheet,
     StoreError,
 )
+from scorekeeper.store.games import player_key
 from scorekeeper.store.records import (
     ABANDONED,
     FINISHED,
     GAME_STATUSES,
+    HOME_HOUSEHOLD,
     IN_PROGRESS,
     MAX_NAME_LENGTH,
     EntryRecord,
@@ -18,7 +21,6 @@ from scorekeeper.store.records import (
     GameSummary,
     GameVersion,
 )
-from scorekeeper.store.store import HOME_HOUSEHOLD, Store, player_key
 
 __all__ = [
     "ABANDONED",

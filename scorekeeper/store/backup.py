@@ -88,9 +88,9 @@ def _copy(database: Path, draft: Path) -> BackupSummary:
 
 def _keep_only(copy: Path, household: int) -> BackupSummary:
     """Delete every household but one from a copy; what it then holds."""
+    from scorekeeper.store.engine import Store
     from scorekeeper.store.households import delete_household
     from scorekeeper.store.schema import households
-    from scorekeeper.store.store import Store
 
     store = Store(f"sqlite:///{copy}")
     try:

@@ -1,10 +1,11 @@
 """Who is told when a game changes: the open sheets of this process, woken by the write.
 
 Every write that changes a game (an entry, an undo, abandoning, taking up, deleting) marks
-the game changed on its transaction (`mark_changed`). Once the transaction commits, the
-process's `GameChanges` reads the game's new version once and wakes whoever watches that
-game here: the event streams of the open sheets (web/live.py). Nobody asks in between, so an
-idle sheet costs nothing.
+the game changed on its transaction (`mark_changed`, store/engine.py). Once the transaction
+commits, the store hands what it changed to its listener, the process's `GameChanges`
+(``store.listen(changes)``), which reads the game's new version once and wakes whoever
+watches that game here: the event streams of the open sheets (web/live.py). Nobody asks in
+between, so an idle sheet costs nothing.
 
 - SQLite (one server process): the write reads the new version of each watched game it
   changed within its own transaction (its connection has the pages at hand; a read after
@@ -36,50 +37,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from weakref import WeakSet
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection
 
+from scorekeeper.store.engine import CHANNEL, DEVICE, LINK, GameKey, Store
+from scorekeeper.store.games import game_version, version_on
 from scorekeeper.store.records import GameVersion
 
 log = logging.getLogger(__name__)
 
-# PostgreSQL's channel for the changed games; a payload is "<household>:<game>", or
-# "device:<id>" / "link:<game>" for a device removed / a spectator link revoked.
-CHANNEL = "scorekeeper_games"
-# What a watcher may be held by, besides its household: a device, or a game's spectator link.
-DEVICE, LINK = "device", "link"
-# Where a transaction keeps the games it changed until it commits (the connection's info).
-_CHANGED = "scorekeeper.changed_games"
-_REVOKED = "scorekeeper.revoked_holders"
 # How long the listener waits before it opens a broken connection again.
 RECONNECT_SECONDS = 1.0
 
-GameKey = tuple[int, int]  # (household, game)
 # The version of a game watched before its first watcher read it.
 _UNREAD = object()
-
-
-def mark_changed(connection: Connection, game_id: int, *, household: int) -> None:
-    """Say, within a write's transaction, that this game changes with it."""
-    connection.info.setdefault(_CHANGED, set()).add((household, game_id))
-    if connection.dialect.name == "postgresql":
-        connection.execute(select(func.pg_notify(CHANNEL, f"{household}:{game_id}")))
-
-
-def mark_revoked(connection: Connection, kind: str, ident: int) -> None:
-    """Say, within a write's transaction, that the device (DEVICE) or the game's spectator
-    link (LINK) `ident` holds no stream any more, in any process once it commits."""
-    connection.info.setdefault(_REVOKED, set()).add((kind, ident))
-    if connection.dialect.name == "postgresql":
-        connection.execute(select(func.pg_notify(CHANNEL, f"{kind}:{ident}")))
-
-
-def take_revoked(connection: Connection) -> set[tuple[str, int]]:
-    return connection.info.pop(_REVOKED, set())
-
-
-def take_changed(connection: Connection) -> set[GameKey]:
-    """The games a transaction on this connection marked changed, forgotten from it."""
-    return connection.info.pop(_CHANGED, set())
 
 
 class TooManyWatchers(Exception):
@@ -162,22 +132,17 @@ class Watcher:
 
 
 class GameChanges:
-    """The games watched in one server process, woken when a write changes one.
+    """The games watched in one server process, woken when a write of `store` changes one
+    (it listens to the store: ``store.listen(changes)``).
 
-    `read_version(game_id, household=...)` reads a game's version (the store's); `listen`,
-    given for PostgreSQL, opens the listening connection (a DB-API connection in
-    autocommit). At most `limit` watchers at once: a sheet beyond them polls instead.
+    At most `limit` watchers at once: a sheet beyond them polls instead. On PostgreSQL the
+    changes of every process are heard on one connection of its own, opened with the first
+    watcher.
     """
 
-    def __init__(
-        self,
-        read_version: Callable[..., GameVersion | None],
-        limit: int,
-        listen: Callable[[], object] | None = None,
-    ) -> None:
-        self._read_version = read_version
+    def __init__(self, store: Store, limit: int) -> None:
+        self._store = store
         self.limit = limit
-        self._listen = listen
         self._lock = threading.Lock()
         self._watched: dict[GameKey, _Watched] = {}
         self._count = 0
@@ -186,6 +151,9 @@ class GameChanges:
         self._listener: threading.Thread | None = None
         self.stopped = False
         _hubs.add(self)
+
+    def _read_version(self, game_id: int, *, household: int) -> GameVersion | None:
+        return game_version(self._store, game_id, household=household)
 
     @property
     def watchers(self) -> int:
@@ -219,7 +187,7 @@ class GameChanges:
             watched = self._watched.setdefault(key, _Watched(_UNREAD))
             watched.watchers += 1
             self._count += 1
-            if self._listen is not None and self._listener is None:
+            if self._store.dialect == "postgresql" and self._listener is None:
                 self._listener = threading.Thread(
                     target=self._listen_forever, name="scorekeeper-listen", daemon=True
                 )
@@ -300,6 +268,31 @@ class GameChanges:
                 watched.changes += 1
                 watched.changed.notify_all()
 
+    def versions_within(
+        self, connection: Connection, changed: set[GameKey]
+    ) -> dict[GameKey, GameVersion | None]:
+        """The versions the games a write changed will have once it commits, for those an
+        open sheet of this process watches, read within the write (SQLite: its connection
+        has the pages at hand). On PostgreSQL the transaction's NOTIFY reaches every
+        process, this one included, through its listener."""
+        if connection.dialect.name != "sqlite":
+            return {}
+        return {
+            key: version_on(connection, key[1], household=key[0])
+            for key in changed
+            if self.watches(key)
+        }
+
+    def committed(
+        self, moved: dict[GameKey, GameVersion | None], revoked: set[tuple[str, int]]
+    ) -> None:
+        """A write committed: wake the watchers of the games it moved, end those of the
+        holders it revoked (in this process; the others hear PostgreSQL's NOTIFY)."""
+        if moved:
+            self.moved(moved)
+        if revoked:
+            self.revoked(revoked)
+
     def stop(self) -> None:
         """End every watcher now, and refuse new ones: the server is stopping."""
         with self._lock:
@@ -322,7 +315,7 @@ class GameChanges:
                 time.sleep(RECONNECT_SECONDS)
 
     def _listen_once(self) -> None:
-        connection = self._listen()
+        connection = self._store.listening_connection()
         try:
             connection.execute(f"LISTEN {CHANNEL}")
             # Changes made while no connection listened went unheard: read every game again.
@@ -341,6 +334,13 @@ class GameChanges:
                         break
         finally:
             connection.close()
+
+
+def listen_to(store: Store, limit: int) -> GameChanges:
+    """A hub of at most `limit` open sheets, hearing what the writes of `store` change."""
+    changes = GameChanges(store, limit)
+    store.listen(changes)
+    return changes
 
 
 # Every hub of this process, so that a stopping server ends every watcher (stop_watchers).

@@ -15,7 +15,7 @@ from datetime import datetime
 from sqlalchemy import Connection, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.store.changes import DEVICE, LINK, mark_revoked
+from scorekeeper.store.engine import DEVICE, LINK, Store, mark_revoked, utc_now
 from scorekeeper.store.errors import GameNotFound
 from scorekeeper.store.household_names import (
     HouseholdNameTaken,
@@ -38,7 +38,6 @@ from scorekeeper.store.schema import (
     rule_sets,
     spectator_links,
 )
-from scorekeeper.store.store import Store, utc_now
 
 
 @dataclass(frozen=True)

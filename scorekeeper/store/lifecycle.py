@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from sqlalchemy import Connection, delete, select, update
 
-from scorekeeper.store.changes import mark_changed
+from scorekeeper.store.engine import Store, mark_changed, utc_now
 from scorekeeper.store.errors import GameNotFound, StoreError
 from scorekeeper.store.records import ABANDONED, IN_PROGRESS
 from scorekeeper.store.results import forget_results
 from scorekeeper.store.schema import games
-from scorekeeper.store.store import Store, utc_now
 
 
 class WrongStatus(StoreError):

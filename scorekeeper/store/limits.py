@@ -18,9 +18,9 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import Connection, case, delete, literal, select, update
 
-from scorekeeper.store.results import dialect_insert
+from scorekeeper.store.counters import dialect_insert
+from scorekeeper.store.engine import Store
 from scorekeeper.store.schema import attempt_counts
-from scorekeeper.store.store import Store
 
 # Rows of windows closed this long ago are deleted on the way: longer than any window.
 FORGET_AFTER = timedelta(days=1)

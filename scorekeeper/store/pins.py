@@ -7,8 +7,8 @@ from datetime import datetime
 
 from sqlalchemy import delete, insert, select
 
+from scorekeeper.store.engine import Store
 from scorekeeper.store.schema import pin_failures
-from scorekeeper.store.store import Store
 
 # Longer values (a proxy's header is believed as it comes) are cut: an address fits.
 MAX_ADDRESS_LENGTH = 64

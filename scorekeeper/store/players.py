@@ -13,11 +13,12 @@ from sqlalchemy import Connection, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import check_players
+from scorekeeper.store.engine import Store
 from scorekeeper.store.errors import StoreError
+from scorekeeper.store.games import player_key
 from scorekeeper.store.paging import By, page_keys
 from scorekeeper.store.results import rebuild_player_aggregates
 from scorekeeper.store.schema import game_players, games, player_stats, players, results
-from scorekeeper.store.store import Store, player_key
 
 
 @dataclass(frozen=True)

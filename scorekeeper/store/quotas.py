@@ -1,10 +1,10 @@
 """Per-household quotas of a hosted server: the games a household keeps, and the heavy work
 (imports, PDF pages, advisor builds) it may ask for in a window of time.
 
-The app says which quotas hold (the QUOTA_* settings, hosted only) in the store's
-``quotas``; without them nothing is counted. The games stored are checked where games are
-made (``Store.create_game``, ``transfer.import_games``), so that no way of making one
-forgets it. Uses are rows of ``quota_uses``, kept while they count, so that every server
+The app says which quotas hold (the QUOTA_* settings, hosted only) and passes them to what
+they bound; without them (``NO_QUOTAS``) nothing is counted. The games stored are checked
+where games are made (``games.create_game``, ``transfer.import_games``), so that no way of
+making one forgets it. Uses are rows of ``quota_uses``, kept while they count, so that every server
 process refuses past the same limit. A use is counted in the transaction of the work it
 pays for, or in one of its own just before the work; either way the household's row is
 locked first (PostgreSQL: FOR NO KEY UPDATE, which the foreign keys of the rows it is
@@ -25,7 +25,7 @@ from scorekeeper.store.errors import StoreError
 from scorekeeper.store.schema import games, households, quota_uses
 
 if TYPE_CHECKING:
-    from scorekeeper.store.store import Store
+    from scorekeeper.store.engine import Store
 
 # The kinds of quota, as quota_uses.kind stores them (the games stored are counted, not used).
 GAMES = "games"

@@ -7,13 +7,20 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from scorekeeper.rules.game import progress
+from scorekeeper.rules.players import MAX_NAME_LENGTH  # noqa: F401 (the store's, too)
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"
 ABANDONED = "abandoned"
 GAME_STATUSES = (IN_PROGRESS, FINISHED, ABANDONED)
 
-MAX_NAME_LENGTH = 40
+
+# The household of an installation at home: the one that exists from the first start. No
+# function defaults to it (tests/test_household_argument.py): what a household owns is
+# reached by passing its household by keyword, the home one like any other, so that a
+# forgotten one is a TypeError rather than a write into this household.
+HOME_HOUSEHOLD = 1
+HOME_NAME = "Maison"
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ when a seat's lasting player is now called otherwise than the name written on th
 a rename or a merge), so that an import gives each game to the same players again.
 
 An import file holds one document or such an array. Every game is checked by replaying it
-before anything is written; then all of them are written in one transaction, or none. The
+before anything is written (store/documents.py); then all of them are written in one
+transaction, or none. The
 ``id`` of a document is the game's number where it came from: the importing instance gives
 its own. The command line and the web upload both go through this module.
 """
@@ -18,7 +19,7 @@ import contextlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -38,235 +39,24 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.fairness import Busy
 from scorekeeper.rules import (
-    GameState,
-    IllegalEntry,
-    RuleError,
     Rules,
-    check_players,
-    read_document,
 )
-from scorekeeper.rules.document import read_json
-from scorekeeper.rules.labels import N_
-from scorekeeper.store import quotas
-from scorekeeper.store.errors import GameNotFound, StoreError
-from scorekeeper.store.records import FINISHED, GAME_STATUSES, IN_PROGRESS
-from scorekeeper.store.results import ResultsDelta, canonical_rules, result_rows
+from scorekeeper.rules.results import canonical_rules
+from scorekeeper.store.counters import ResultsDelta
+from scorekeeper.store.documents import GameImport, check_files
+from scorekeeper.store.engine import Store, utc_now
+from scorekeeper.store.errors import GameNotFound
+from scorekeeper.store.games import dice_text, player_key
+from scorekeeper.store.quotas import Quotas, check_games_stored, use
+from scorekeeper.store.records import FINISHED
+from scorekeeper.store.results import result_rows
 from scorekeeper.store.schema import entries, game_players, games, players, results
-from scorekeeper.store.store import Store, dice_text, player_key, utc_now
 
 EXPORT_BATCH = 500
 # The class of PostgreSQL's advisory locks that say a household's import is under way.
 IMPORT_LOCK = 0x1A7E
 
 
-def _identity(text: str) -> str:
-    return text
-
-
-@dataclass(frozen=True)
-class Problem:
-    """Why one document of one file cannot be imported."""
-
-    file: str
-    # Position in the file's array, from 1; None when the file holds a single document.
-    document: int | None
-    error: RuleError
-
-    @property
-    def entry(self) -> int | None:
-        return self.error.number if isinstance(self.error, IllegalEntry) else None
-
-    def render(self, translate: Callable[[str], str] = _identity) -> str:
-        """The problem in one sentence: the file, the game, the entry, then what is wrong."""
-        where = [self.file]
-        if self.document is not None:
-            where.append(translate(N_("partie {number}")).format(number=self.document))
-        if self.entry is not None:
-            where.append(translate(N_("entrée {number}")).format(number=self.entry))
-        # One message, not a join: the space before the colon is French typography.
-        return translate(N_("{where} : {problem}")).format(
-            where=", ".join(where), problem=self.error.render(translate)
-        )
-
-
-class ImportRefused(StoreError):
-    """At least one document is not a legal game: nothing was imported."""
-
-    def __init__(self, problems: Sequence[Problem]) -> None:
-        super().__init__("; ".join(problem.render() for problem in problems))
-        self.problems = tuple(problems)
-
-    def __reduce__(self):
-        # Raised in an import's worker process, read in the server's.
-        return ImportRefused, (self.problems,)
-
-
-@dataclass(frozen=True)
-class GameImport:
-    """A checked game, ready to be written."""
-
-    file: str
-    document: int | None
-    state: GameState
-    identities: tuple[str, ...]
-    status: str
-    created_at: datetime
-    finished_at: datetime | None
-    started_at: datetime | None = None
-
-
-# The dates a game may carry: no family played Yams before 1900, and a later year than
-# 9998 leaves no room for a time zone's offset within datetime's range.
-FIRST_DATE = datetime(1900, 1, 1, tzinfo=UTC)
-LAST_DATE = datetime(9998, 12, 31, tzinfo=UTC)
-
-
-def _date(data: dict, name: str) -> datetime | None:
-    value = data.get(name)
-    if value is None:
-        return None
-    try:
-        if not isinstance(value, str):
-            raise ValueError
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise RuleError(
-            N_(
-                "« {name} » est une date ISO 8601 (par exemple "
-                "2024-07-14T20:30:00+02:00), pas « {value} »."
-            ),
-            name=name,
-            value=value,
-        ) from None
-    # A date typed without its offset, or a bare day, is taken as UTC.
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    if not FIRST_DATE <= moment <= LAST_DATE:
-        # Outside them, the shift to UTC overflows datetime (0001-01-01T00:00:00+01:00).
-        raise RuleError(
-            N_("« {name} » : la date {value} n'est pas entre l'an {first} et l'an {last}."),
-            name=name,
-            value=value,
-            first=FIRST_DATE.year,
-            last=LAST_DATE.year,
-        )
-    return moment.astimezone(UTC)
-
-
-def _status(data: dict, state: GameState) -> str:
-    status = data.get("status")
-    if status is None:
-        return FINISHED if state.is_over else IN_PROGRESS
-    if not isinstance(status, str) or status not in GAME_STATUSES:
-        raise RuleError(
-            N_("« status » vaut in_progress, finished ou abandoned, pas « {value} »."), value=status
-        )
-    if status == FINISHED and not state.is_over:
-        raise RuleError(
-            N_("« status » dit finished, mais la partie n'a que {filled} entrées sur {needed}."),
-            filled=len(state.entries),
-            needed=len(state.players) * state.rules.turns_per_player,
-        )
-    if status != FINISHED and state.is_over:
-        raise RuleError(
-            N_(
-                "« status » dit {value}, mais toutes les cases sont remplies : "
-                "la partie est terminée (finished)."
-            ),
-            value=status,
-        )
-    return status
-
-
-def _identities(data: dict, names: tuple[str, ...]) -> tuple[str, ...]:
-    identities = data.get("identities")
-    if identities is None:
-        return names
-    if not isinstance(identities, list) or len(identities) != len(names):
-        raise RuleError(
-            N_("« identities » donne le joueur de chaque place : une liste de {count} noms."),
-            count=len(names),
-        )
-    check_players(identities)
-    return tuple(identities)
-
-
-def check_document(data: object, file: str, document: int | None, now: datetime) -> GameImport:
-    """A game document checked by its replay; RuleError (IllegalEntry) says what is wrong."""
-    state = read_document(data).replay()
-    status = _status(data, state)
-    created_at, finished_at = _date(data, "created_at"), _date(data, "finished_at")
-    started_at = _date(data, "started_at")
-    if finished_at is not None and status != FINISHED:
-        raise RuleError(N_("« finished_at » ne va qu'avec une partie terminée."))
-    if started_at is not None and not state.entries:
-        raise RuleError(N_("« started_at » ne va qu'avec une partie commencée."))
-    if status == FINISHED:
-        finished_at = finished_at or created_at or started_at or now
-    created_at = created_at or started_at or finished_at or now
-    if finished_at is not None and finished_at < created_at:
-        raise RuleError(N_("« finished_at » précède « created_at »."))
-    if started_at is not None and started_at < created_at:
-        raise RuleError(N_("« started_at » précède « created_at »."))
-    if started_at is not None and finished_at is not None and finished_at < started_at:
-        raise RuleError(N_("« finished_at » précède « started_at »."))
-    return GameImport(
-        file,
-        document,
-        state,
-        _identities(data, state.players),
-        status,
-        created_at,
-        finished_at,
-        started_at,
-    )
-
-
-def _documents(content: bytes | str) -> list[object] | dict:
-    try:
-        text = content.decode("utf-8-sig") if isinstance(content, bytes) else content
-    except UnicodeDecodeError:
-        raise RuleError(
-            N_("Ce fichier n'est pas du texte UTF-8 : est-ce bien un export du Yams ?")
-        ) from None
-    return read_json(text)
-
-
-def check_files(files: Iterable[tuple[str, bytes | str]]) -> list[GameImport]:
-    """Every game of every file, checked; ImportRefused lists every problem found."""
-    now = utc_now()
-    checked: list[GameImport] = []
-    problems: list[Problem] = []
-    for file, content in files:
-        try:
-            data = _documents(content)
-            if isinstance(data, list) and not data:
-                raise RuleError(N_("Ce fichier ne contient aucune partie."))
-            if not isinstance(data, (list, dict)):
-                raise RuleError(
-                    N_(
-                        "Un fichier d'import contient une partie (un objet JSON) ou "
-                        "une liste de parties, comme un export."
-                    )
-                )
-        except RuleError as error:
-            problems.append(Problem(file, None, error))
-            continue
-        numbered = enumerate(data, start=1) if isinstance(data, list) else [(None, data)]
-        for number, document in numbered:
-            try:
-                checked.append(check_document(document, file, number, now))
-            except RuleError as error:
-                problems.append(Problem(file, number, error))
-    if problems:
-        raise ImportRefused(problems)
-    return checked
-
-
-# Staging: one temporary table per table an import writes, on the import's own connection.
-# They are filled before the transaction that writes (on SQLite a temporary table is another
-# database: filling it takes no lock on the games'), which then copies them in with one
-# INSERT ... SELECT each, run by the database alone.
 _STAGING = MetaData()
 
 
@@ -380,7 +170,7 @@ def _rows(
     made = _Rows(players={})
     # Imported now: a game written in this database has the time it was written as its last
     # change, whatever the file says, so no kept replay of a deleted game that had the same
-    # id can ever pass for it (store/play.py).
+    # id can ever pass for it (scorekeeper/play.py).
     updated_at = stored_date(now)
     result_names = [column.name for column in _staged_results.c]
     for game_id, game in zip(game_ids, checked, strict=True):
@@ -462,10 +252,12 @@ def _reserve_game_ids(store: Store, count: int) -> list[int]:
     return store.write(reserve)
 
 
-def import_games(store: Store, checked: Sequence[GameImport], *, household: int) -> list[int]:
+def import_games(
+    store: Store, checked: Sequence[GameImport], *, household: int, quotas: Quotas
+) -> list[int]:
     """Write checked games into the household in one transaction; return their new ids, in
     the same order. QuotaExceeded, writing nothing, when the household would keep more
-    games, or import more often, than its quotas allow.
+    games, or import more often, than ``quotas`` allow.
 
     Every row and every counter's change is made first and put in temporary tables; the
     transaction then copies them in with one statement per table, so that an import of
@@ -499,10 +291,8 @@ def import_games(store: Store, checked: Sequence[GameImport], *, household: int)
         own = {"household": household}
         for statement in (_COPY_GAMES, _COPY_SEATS, _COPY_ENTRIES):
             connection.execute(statement, own)
-        quotas.check_games_stored(
-            connection, household=household, quotas=store.quotas, added=len(checked)
-        )
-        quotas.use(connection, household=household, quota=store.quotas.imports, amount=1, now=now)
+        check_games_stored(connection, household=household, quotas=quotas, added=len(checked))
+        use(connection, household=household, quota=quotas.imports, amount=1, now=now)
         counted = delta.for_players(player_ids)
         counted.open_rule_sets(connection)
         connection.execute(_COPY_RESULTS, own)
@@ -534,7 +324,7 @@ def import_file(
     database_url: str,
     engine_options: dict[str, Any],
     household: int,
-    household_quotas: quotas.Quotas,
+    quotas: Quotas,
     file: str,
     content: bytes,
 ) -> list[int]:
@@ -543,10 +333,11 @@ def import_file(
     its quotas; their new ids. ImportRefused or QuotaExceeded say why nothing was, Busy
     that another import of the household is under way."""
     store = Store(database_url, **engine_options)
-    store.quotas = household_quotas
     try:
         with _one_import_at_a_time(store, household):
-            return import_games(store, check_files([(file, content)]), household=household)
+            return import_games(
+                store, check_files([(file, content)]), household=household, quotas=quotas
+            )
     finally:
         store.dispose()
 

@@ -8,20 +8,25 @@ from scorekeeper.rules.bonus import bonus_words
 from scorekeeper.rules.options import OPTIONS, SEC
 from scorekeeper.web import (
     advice,
+    devices,
     errors,
     formats,
     games,
     halloffame,
-    households,
+    joining,
     language,
     live,
     main,
+    pin,
     players,
     prints,
     pwa,
     quotas,
     review,
     security,
+    sheet_pages,
+    signin,
+    spectating,
     transfer,
 )
 from scorekeeper.web.rule_labels import rule_set_label
@@ -30,7 +35,11 @@ from scorekeeper.web.rule_labels import rule_set_label
 def register_blueprints(app: Flask) -> None:
     """Attach the web blueprints, the error pages and the labels templates need."""
     security.register(app)
-    households.register(app)
+    signin.register(app)
+    app.register_blueprint(joining.bp)
+    app.register_blueprint(devices.bp)
+    app.register_blueprint(spectating.bp)
+    app.register_blueprint(pin.bp)
     app.register_blueprint(main.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(prints.bp)
@@ -61,5 +70,5 @@ def register_blueprints(app: Flask) -> None:
         OPTIONS=OPTIONS,
         SEC=SEC,
         rule_set_label=rule_set_label,
-        dice_reading=games.dice_reading,
+        dice_reading=sheet_pages.dice_reading,
     )

@@ -24,31 +24,32 @@ from flask import Blueprint, Flask, current_app, jsonify, render_template, reque
 from flask_babel import format_timedelta
 from flask_babel import gettext as _
 
-from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
 from scorekeeper.advisor.tables import (
     QUALITY_LINES,
     THROWS,
     advice_quality,
     check_request,
     check_throw,
-    has_win_chances,
     is_last_throw,
-    tables_saved,
     turn_throws,
 )
 from scorekeeper.rules import GameState, RuleError, Rules
 from scorekeeper.rules.labels import N_
-from scorekeeper.store.quotas import QuotaExceeded, give_back, take
+from scorekeeper.store.quotas import QuotaExceeded
+from scorekeeper.web.conseil import (
+    keep_strategies,
+    queue_build,
+    strategies,
+    wants_chances,
+)
 from scorekeeper.web.quotas import quota_message, retry_after
-from scorekeeper.web.store import household, load_or_404, store
+from scorekeeper.web.store import load_or_404
 
 if TYPE_CHECKING:  # the chances bring numpy: imported by whoever loads a table
     from scorekeeper.advisor.choices import Chance
     from scorekeeper.advisor.winning import WinAdvice
 bp = Blueprint("advice", __name__, url_prefix="/games")
 
-ADVISOR_EXTENSION = "scorekeeper.advisor"
 # The keeps listed: the best and the two next, enough to weigh a choice at the table.
 KEEPS_SHOWN = 3
 # Seconds between two looks at a build's progress (the script's, and the page's refresh).
@@ -75,34 +76,8 @@ class WinChancesView:
 
 
 def register(app: Flask) -> None:
-    app.extensions[ADVISOR_EXTENSION] = Strategies(app.instance_path)
+    keep_strategies(app)
     app.register_blueprint(bp)
-
-
-def strategies() -> Strategies:
-    return current_app.extensions[ADVISOR_EXTENSION]
-
-
-def build_ahead_at_start(app: Flask) -> None:
-    """After the server starts (``scorekeeper serve``, each gunicorn worker): the missing
-    tables of the rule sets most played, built in the background, unless the settings say
-    not to."""
-    if app.config["ADVISOR_TABLES_AHEAD"]:
-        app.extensions[ADVISOR_EXTENSION].build_ahead()
-
-
-def prepare(rules: Rules, players: int) -> None:
-    """A game of these rules was just created: its missing tables (and their spreads for
-    the chances to win) queued now, at the builds' low priority, so that its first Conseil
-    answers at once. Costs the household one of its advisor builds, as asking would; past
-    them, nothing is built before the Conseil is asked (which then says so)."""
-    if not current_app.config["ADVISOR_TABLES_AHEAD"]:
-        return
-    with_chances = players > 1 and has_win_chances(rules)
-    if tables_saved(rules, current_app.instance_path, with_chances=with_chances):
-        return  # read from the folder alone: no numpy for a game created
-    with contextlib.suppress(QuotaExceeded):
-        _queue_build(rules, with_chances, ahead=True)
 
 
 def time_left(rules: Rules) -> str:
@@ -184,11 +159,6 @@ def check_mode(value: str) -> str:
     return value
 
 
-def wants_chances(state: GameState) -> bool:
-    """Whether the page shows the chances to win: several players, rules that have them."""
-    return len(state.players) > 1 and has_win_chances(state.rules)
-
-
 def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
     """The boxes (last throw) or the best keeps and the dice they set aside (1st or 2nd) with
     the box that keeping them all scores, or how far the tables' build went while one is
@@ -198,7 +168,7 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
     typed = check_request(state, dice)  # bad dice are told before a build is started
     strategy = strategies().get(state.rules)
     if strategy is None:
-        _queue_build(state.rules, wants_chances(state))
+        queue_build(state.rules, wants_chances(state))
         return {
             "building": strategies().progress(state.rules) or 0.0,
             "time_left": time_left(state.rules),
@@ -211,7 +181,7 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
             # A table built before the chances to win: its spreads. Past the household's
             # builds, the Conseil goes on without the chances.
             with contextlib.suppress(QuotaExceeded):
-                _queue_build(state.rules, True)
+                queue_build(state.rules, True)
             page["win_building"] = strategies().progress(state.rules)
             page["time_left"] = time_left(state.rules)
     if is_last_throw(state, throw):
@@ -263,16 +233,6 @@ def _with_chances(items: list, win: WinAdvice, mode: str) -> WinChancesView:
     return WinChancesView(chance_of, win.exact, other)
 
 
-def _queue_build(rules: Rules, with_chances: bool, *, ahead: bool = False) -> None:
-    """Queue the build of the rules' table (then its spreads ``with_chances``) unless one is
-    under way; it costs the household one of its advisor builds."""
-    if strategies().progress(rules) is not None:
-        return
-    use = take(store(), household=household(), quota=store().quotas.advisor_builds, amount=1)
-    if not strategies().build(rules, household=household(), with_chances=with_chances, ahead=ahead):
-        give_back(store(), use)  # another request queued it meanwhile
-
-
 @bp.get("/<int:game_id>/advice/progress")
 def progress(game_id: int):
     """How far the build of this game's table went, for the page's script to fill its bar."""
@@ -295,24 +255,3 @@ def kept_positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> list[tuple[i
         if face in wanted:
             wanted.remove(face)
     return marks
-
-
-def game_review(state: GameState) -> tuple[list[TurnReview], list[PlayerReview]] | None:
-    """Each turn of a finished game against optimal play, or None when there is none to show.
-
-    None too while the table is missing: reading a past game never starts a build of tens
-    of seconds; asking for advice does (or ``scorekeeper strategy``), and the page says so.
-    """
-    if not state.is_over:
-        return None
-    strategy = strategies().get(state.rules)
-    return None if strategy is None else review_game(strategy, state)
-
-
-def win_review(state: GameState) -> list[list[Chance]] | None:
-    """Each player's chance to win at the start of a finished game and after each entry, or
-    None when there is none to show. Reading a past game never starts a build."""
-    if not state.is_over or not wants_chances(state):
-        return None
-    chances = strategies().chances(state.rules)
-    return None if chances is None else chances.review(state)

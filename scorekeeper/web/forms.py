@@ -20,9 +20,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from scorekeeper.rules.game import MAX_NAME_LENGTH, MAX_PLAYERS
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, Option
+from scorekeeper.rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from scorekeeper.store.schema import MAX_DATABASE_ID
 
 PRESET_CHOICES = [
@@ -73,6 +73,12 @@ class Form(FlaskForm):
     class Meta:
         def get_translations(self, form) -> Translations:
             return _wtforms_catalogue(str(get_locale()))
+
+
+class ActionForm(Form):
+    """A confirmation: a button and the CSRF token, nothing else."""
+
+    submit = SubmitField(_l("Valider"))
 
 
 class PlayersAndPresetForm(Form):

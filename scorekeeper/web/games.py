@@ -1,40 +1,27 @@
 """A game: start it, play its turns on the sheet, undo, and see the ranking at the end."""
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from scorekeeper.rules import Entry, GameState, RuleError, Rules, Score, parse_dice
-from scorekeeper.rules.dice import (
-    DICE_SENTENCES,
-    FACES,
-    SEPARATORS_PATTERN,
-    TOO_FEW,
-    DiceError,
-)
+from scorekeeper.play import play_turn, start_game, undo_turn
+from scorekeeper.rules import GameState, RuleError, Rules, Score
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
+from scorekeeper.rules.results import rules_key
 from scorekeeper.store import (
     ABANDONED,
-    GameNotFound,
     GameRecord,
-    GameVersion,
     NothingToUndo,
     StaleSheet,
 )
-from scorekeeper.store.play import load, start_game, write_turn
+from scorekeeper.store.games import player_key
 from scorekeeper.store.players import recent_players
-from scorekeeper.store.results import rules_key
 from scorekeeper.store.schema import MAX_DATABASE_ID
-from scorekeeper.store.store import player_key
-from scorekeeper.web.advice import prepare
-from scorekeeper.web.drawn import DrawnPages, shared_page
+from scorekeeper.web.conseil import prepare
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import household, load_or_404, store
+from scorekeeper.web.sheet_pages import render_sheet, shared_sheet, turn_view, typed_faces
+from scorekeeper.web.store import household, load_or_404, quotas, store
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -76,7 +63,7 @@ def new():
         names = _seated(form)
         try:
             rules = _rules_from(form)
-            game_id = start_game(store(), rules, names, household=household())
+            game_id = start_game(store(), rules, names, household=household(), quotas=quotas())
         except RuleError as rule_error:
             error = rule_error.render(_)
         else:
@@ -90,11 +77,6 @@ def new():
     return render_template(
         "games/new.html", form=form, error=error, known=known, ticked=ticked
     ), status
-
-
-def typed_faces(text: str | None) -> list[int]:
-    """The dice to draw for what was typed: every digit 1 to 6, in the order typed."""
-    return [int(char) for char in text or "" if char in "123456"]
 
 
 def edit_dice(
@@ -113,196 +95,14 @@ def edit_dice(
     return "".join(map(str, faces))
 
 
-def dice_reading(count: int) -> dict:
-    """What sheet.js needs to say a wrong throw as it is typed, between two answers of the
-    server: how the rules split the dice typed, the faces a die shows, and the rules' own
-    sentence for each wrong throw in the reader's language, {value} and {given} left for the
-    script to fill. Too few dice have none: while typing, the status line counts down."""
-    said = {
-        kind: _(template).format(count=count, value="{value}", given="{given}")
-        for kind, template in DICE_SENTENCES.items()
-        if kind != TOO_FEW
-    }
-    return {"separators": SEPARATORS_PATTERN, "faces": list(FACES), "said": said}
-
-
-@dataclass
-class TurnView:
-    """The dice typed for the active player and what they would do on the sheet."""
-
-    faces: list[int]
-    count: int
-    preview: dict[tuple[str, str], Score] = field(default_factory=dict)
-    forced: list[str] = field(default_factory=list)
-    error: str | None = None
-    # Which of the rules' DICE_SENTENCES `error` is, when it is the dice's.
-    problem: str | None = None
-    selected: Score | None = None
-    selected_floor: int | None = None
-    refused: str | None = None
-
-    @property
-    def full(self) -> bool:
-        return len(self.faces) >= self.count
-
-
-def turn_view(
-    state: GameState, dice_text: str | None, *, quiet_while_typing: bool, target: str = ""
-) -> TurnView:
-    """What every box the typed dice may fill would score, from the rules.
-
-    While the player is still typing, too few dice (and nothing else wrong) are no error:
-    the keypad simply waits for the rest. Every other wrong throw is said at once, in the
-    rules' own sentence. ``target`` is a box tapped with scripts on, shown for confirmation,
-    or refused in the rules' few words.
-    """
-    text = dice_text or ""
-    view = TurnView(typed_faces(text), state.rules.dice)
-    player = state.active_player
-    if player is None or not (text or target):
-        return view
-    column, _sep, box = target.partition(":")
-    if target and (refusal := state.refusal(player, column, box)) is not None:
-        # Filled, or out of order: said whatever the dice; the preview goes on.
-        view.refused = refusal.render(_)
-        target = ""
-    try:
-        dice = parse_dice(text, state.rules.dice)
-    except DiceError as dice_error:
-        if not (quiet_while_typing and not target and dice_error.kind == TOO_FEW):
-            view.error = dice_error.render(_)
-            view.problem = dice_error.kind
-        return view
-    try:
-        view.preview = state.preview(dice)
-        for kind in state.rules.columns:
-            reason = state.placement(player, kind, dice).forced
-            if reason is not None:
-                view.forced.append(reason.render(_))
-        if target and (refusal := state.refusal(player, column, box, dice)) is not None:
-            view.refused = refusal.render(_)
-        elif target:
-            view.selected = state.score(Entry(player, column, box, dice))
-            view.selected_floor = state.vache_floor(player, column, box)
-    except RuleError as rule_error:
-        view.error = rule_error.render(_)
-    return view
-
-
-def _render_sheet(
-    record: GameRecord,
-    state: GameState,
-    form: EntryForm | None = None,
-    error: str | None = None,
-    status: int = 200,
-    quiet_while_typing: bool = False,
-):
-    """The sheet, with what each open box would score when dice were typed."""
-    if form is None or (not form.dice.data and status == 200 and error is None):
-        return _shared_sheet(record, state), status
-    view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
-    if view.error:
-        error = error or view.error
-        status = max(status, 422)
-    return render_template(
-        "games/sheet.html",
-        game_id=record.id,
-        state=state,
-        version=record.version.token,
-        dice=form.dice.data,
-        view=view,
-        error=error,
-    ), status
-
-
-def _shared_sheet(record: GameRecord, state: GameState, said: str | None = None) -> str:
-    """The sheet with no dice typed: the one every tablet shows for this version of the
-    game, drawn once for all of them (web/drawn.py); `said`, a message for this answer."""
-    return _sheet_page(
-        record.id,
-        record.version,
-        lambda: (record, state),
-        household=household(),
-        said=() if said is None else (("info", said),),
-    )
-
-
-class _MovedOn(Exception):
-    """The game changed again before its sheet was drawn for the version pushed."""
-
-
-def sheet_key(game_id: int, version: GameVersion, *, household: int, language: str) -> tuple:
-    """What names a shared sheet: the household's game, at this version, in this language."""
-    return ("sheet", household, game_id, version.token, language)
-
-
-def kept_sheet(
-    pages: DrawnPages, game_id: int, version: GameVersion, *, household: int, language: str
-) -> str | None:
-    """The shared sheet of this version of a game in progress or finished if it is drawn
-    already (the player's turn drew it), without a request context: the streams woken by the
-    turn take it from there. None otherwise: pushed_sheet, in a context, draws it."""
-    if version.status == ABANDONED:
-        return None
-    return pages.kept(sheet_key(game_id, version, household=household, language=language))
-
-
-def pushed_sheet(game_id: int, version: GameVersion, *, household: int, token: str) -> str | None:
-    """The shared sheet of this version of a game in progress or finished (its end shown on
-    every tablet), for an event stream to push to an open tablet (web/live.py) with the
-    tablet's CSRF token; None when the game is abandoned or has moved on already (the next
-    event brings the newer sheet)."""
-    if version.status == ABANDONED:
-        return None
-
-    def loaded() -> tuple[GameRecord, GameState]:
-        record, state = load(store(), game_id, household=household)
-        if record.version.token != version.token:
-            raise _MovedOn
-        return record, state
-
-    try:
-        return _sheet_page(game_id, version, loaded, household=household, pushed_with=token)
-    except (GameNotFound, _MovedOn):
-        return None
-
-
-def _sheet_page(
-    game_id: int,
-    version: GameVersion,
-    loaded: Callable[[], tuple[GameRecord, GameState]],
-    *,
-    household: int,
-    pushed_with: str | None = None,
-    said: Sequence[tuple[str, str]] = (),
-) -> str:
-    """The shared sheet of `version`, drawn from what `loaded()` gives if nobody drew it."""
-
-    def context() -> dict:
-        record, state = loaded()
-        sheet_url = url_for("games.sheet", game_id=game_id)
-        view = turn_view(state, "", quiet_while_typing=True)
-        # The language switch comes back to the sheet itself.
-        return {
-            "game_id": game_id,
-            "state": state,
-            "version": record.version.token,
-            "view": view,
-            "language_return_path": lambda: sheet_url,
-        }
-
-    key = sheet_key(game_id, version, household=household, language=str(get_locale()))
-    return shared_page(key, "games/sheet.html", context, pushed_with=pushed_with, said=said)
-
-
 @bp.get("/<int:game_id>")
 def sheet(game_id: int):
     record, state = load_or_404(game_id)
     dice = request.args.get("dice", "")[:40]
     if not dice:
-        return _shared_sheet(record, state)
+        return shared_sheet(record, state)
     form = EntryForm(formdata=None, dice=dice)
-    return _render_sheet(record, state, form, quiet_while_typing=True)
+    return render_sheet(record, state, form, quiet_while_typing=True)
 
 
 @bp.get("/<int:game_id>/turn")
@@ -358,12 +158,6 @@ def _abandoned(game_id: int):
     ), 409
 
 
-def _is_seen(form: EntryForm | UndoForm, record: GameRecord) -> bool:
-    """Whether the form was filled on the game as it is now: its number of entries and its
-    version (an undo then another entry leave the number as it was, not the version)."""
-    return form.seq.data == len(record.entries) and form.version.data == record.version.token
-
-
 @bp.post("/<int:game_id>/entries")
 def play(game_id: int):
     record, state = load_or_404(game_id)
@@ -371,9 +165,7 @@ def play(game_id: int):
     if record.status == ABANDONED:
         return _abandoned(game_id)
     if not form.validate():
-        return _render_sheet(record, state, form, _("Rechargez la feuille et recommencez."), 400)
-    if not _is_seen(form, record):
-        return _render_sheet(record, state, form, _stale_message(), 409)
+        return render_sheet(record, state, form, _("Rechargez la feuille et recommencez."), 400)
     if form.add.data is not None or form.drop.data is not None or form.clear.data:
         # A keypad tap without scripts: on to the new dice, on a page safe to reload.
         dice = edit_dice(
@@ -388,44 +180,46 @@ def play(game_id: int):
             code=303,
         )
     if form.preview.data or not form.target.data:
-        return _render_sheet(record, state, form)
+        return render_sheet(record, state, form)
     column, _sep, box = form.target.data.partition(":")
     player = state.active_player
     try:
-        cell = state.score(Entry(player, column, box, form.dice.data))
-    except RuleError as rule_error:
-        return _render_sheet(record, state, form, rule_error.render(_), 422)
-    if cell.barred and form.confirm.data != "1":
-        return render_template(
-            "games/confirm_barred.html",
-            game_id=game_id,
-            state=state,
-            form=form,
-            cell=cell,
-            player=player,
-            floor=state.vache_floor(player, column, box),
-        )
-    try:
-        # The state loaded above is the one checked: the store's count check guards the rest.
-        cell, record, after = write_turn(
+        # The turn checks that this is the game the player saw, scores the cell and, unless
+        # it would be barred unconfirmed, writes it.
+        turn = play_turn(
             store(),
-            record,
-            state,
+            game_id,
             form.seq.data,
             column,
             box,
             form.dice.data,
             household=household(),
+            version=form.version.data,
+            barred_confirmed=form.confirm.data == "1",
+            loaded=(record, state),
         )
     except StaleSheet:
         record, state = load_or_404(game_id)
-        return _render_sheet(record, state, form, _stale_message(), 409)
+        return render_sheet(record, state, form, _stale_message(), 409)
+    except RuleError as rule_error:
+        return render_sheet(record, state, form, rule_error.render(_), 422)
+    if not turn.written:
+        return render_template(
+            "games/confirm_barred.html",
+            game_id=game_id,
+            state=state,
+            form=form,
+            cell=turn.cell,
+            player=player,
+            floor=state.vache_floor(player, column, box),
+        )
+    record, after, cell = turn.record, turn.state, turn.cell
     said = _describe(after, cell, player)
     if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and
         # a page load. Without scripts the redirect keeps the page safe to reload. After the
         # last box too: the sheet then names the winner, where the whole table looks.
-        return _shared_sheet(record, after, said)
+        return shared_sheet(record, after, said)
     flash(said, "info")
     return redirect(url_for("games.sheet", game_id=game_id), code=303)
 
@@ -450,7 +244,16 @@ def _undo(record: GameRecord, state: GameState):
     game_id = record.id
     form = UndoForm()
     if form.validate_on_submit():
-        if not _is_seen(form, record):
+        try:
+            undo_turn(
+                store(),
+                game_id,
+                form.seq.data,
+                household=household(),
+                version=form.version.data,
+                loaded=(record, state),
+            )
+        except StaleSheet:
             flash(
                 _(
                     "L'entrée à annuler n'est plus la dernière (la feuille a changé "
@@ -458,12 +261,7 @@ def _undo(record: GameRecord, state: GameState):
                 ),
                 "error",
             )
-            return redirect(url_for("games.sheet", game_id=game_id), code=303)
-        try:
-            store().undo_entry(
-                game_id, form.seq.data, seen_at=record.updated_at, household=household()
-            )
-        except (StaleSheet, NothingToUndo):
+        except NothingToUndo:
             flash(_stale_message(), "error")
         else:
             last = state.entries[-1]
@@ -509,6 +307,8 @@ def rematch(game_id: int):
         flash(_("La revanche se joue une fois la partie terminée."), "error")
         return redirect(url_for("games.sheet", game_id=game_id), code=303)
     names = [*state.players[1:], state.players[0]]
-    rematch_id = start_game(store(), state.rules, names, household=household(), rematch_of=game_id)
+    rematch_id = start_game(
+        store(), state.rules, names, household=household(), quotas=quotas(), rematch_of=game_id
+    )
     prepare(state.rules, len(names))  # the tables gone from the disk since, if any
     return redirect(url_for("games.sheet", game_id=rematch_id), code=303)

@@ -11,12 +11,10 @@ from wtforms import SelectField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
 from scorekeeper.rules import RuleError
-from scorekeeper.rules.game import MAX_NAME_LENGTH
 from scorekeeper.rules.numbers import read_whole
-from scorekeeper.store.halloffame import (
-    ResultLine,
-    finished_games,
-    list_rule_sets,
+from scorekeeper.rules.players import MAX_NAME_LENGTH
+from scorekeeper.store.halloffame import ResultLine, finished_games, list_rule_sets
+from scorekeeper.store.player_stats import (
     player_box_stats_of,
     player_open_games,
     player_recent_totals,

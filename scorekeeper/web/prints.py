@@ -9,10 +9,10 @@ from scorekeeper.sheets import MAX_PAGES, blank_grid_from_query, paper_from_quer
 from scorekeeper.sheets.card import GameNotOver, game_card
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.workers import PrintersBusy
-from scorekeeper.store import GameNotFound
 from scorekeeper.web.errors import unavailable_page
-from scorekeeper.web.paging import game_not_over, no_game
-from scorekeeper.web.store import household, store
+from scorekeeper.web.paging import game_not_over
+from scorekeeper.web.quotas import pdf_pages_paid
+from scorekeeper.web.store import household, load_or_404
 
 bp = Blueprint("prints", __name__)
 
@@ -54,7 +54,7 @@ def blank():
         grid = blank_grid_from_query(request.args.items(multi=True))
     except RuleError as error:
         return _bad_query(error)
-    key, pdf = blank_pdf(grid, store(), household=household())
+    key, pdf = blank_pdf(grid, household=household(), paying=pdf_pages_paid)
     response = _pdf_response(pdf, _("yams-grille-%(paper)s.pdf", paper=grid.paper.key))
     # The same query gives the same bytes until the app changes: let the tablet revalidate.
     response.set_etag(key)
@@ -68,10 +68,8 @@ def game_sheet(game_id: int):
         paper = paper_from_query(request.args.items(multi=True))
     except RuleError as error:
         return _bad_query(error)
-    try:
-        _key, pdf = game_pdf(store(), game_id, paper, household=household())
-    except GameNotFound:
-        no_game(game_id)
+    record, state = load_or_404(game_id)
+    _key, pdf = game_pdf(record, state, paper, household=household(), paying=pdf_pages_paid)
     response = _pdf_response(pdf, _("yams-partie-%(id)d.pdf", id=game_id))
     # A game in progress changes with every turn: never show an old copy.
     response.headers["Cache-Control"] = "no-store"
@@ -82,10 +80,9 @@ def game_sheet(game_id: int):
 def game_card_png(game_id: int):
     """The result card of a finished game, to share: « Partager » on the ranking sends it
     through the tablet's share sheet where the browser has one, else downloads it."""
+    record, state = load_or_404(game_id)
     try:
-        key, png = game_card(store(), game_id, household=household())
-    except GameNotFound:
-        no_game(game_id)
+        key, png = game_card(record, state, household=household(), paying=pdf_pages_paid)
     except GameNotOver:
         message = _("La carte à partager se fait à la fin de la partie : finissez-la d'abord.")
         game_not_over(game_id, message)

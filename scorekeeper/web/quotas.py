@@ -3,12 +3,15 @@ what the quota is and when it frees up, in the reader's language; nothing was do
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 from flask import Flask, current_app, render_template
 from flask_babel import format_timedelta, ngettext
 from flask_babel import gettext as _
 
+from scorekeeper.sheets.workers import PrintersBusy
 from scorekeeper.store.quotas import (
     ADVISOR_BUILDS,
     GAMES,
@@ -16,8 +19,11 @@ from scorekeeper.store.quotas import (
     PDF_PAGES,
     QuotaExceeded,
     Quotas,
+    give_back,
+    take,
 )
 from scorekeeper.web.formats import short_time
+from scorekeeper.web.store import household, quotas, store
 
 # Quotas that free up later than this are told with the time of day they do.
 TIME_OF_DAY_AFTER = timedelta(hours=1)
@@ -27,6 +33,18 @@ def register(app: Flask) -> None:
     @app.errorhandler(QuotaExceeded)
     def quota_exceeded(error: QuotaExceeded):
         return quota_response(error)
+
+
+@contextlib.contextmanager
+def pdf_pages_paid(pages: int) -> Iterator[None]:
+    """The request's household pays the pages of a PDF drawn meanwhile from its quota
+    (QuotaExceeded past it), and has them back when no worker drew them."""
+    use = take(store(), household=household(), quota=quotas().pdf_pages, amount=pages)
+    try:
+        yield
+    except PrintersBusy:
+        give_back(store(), use)
+        raise
 
 
 def quotas_of(config) -> Quotas:

@@ -17,7 +17,7 @@ from scorekeeper.store import GameNotFound
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
 from scorekeeper.store.players import players_of_game
 from scorekeeper.store.records import ABANDONED, FINISHED, IN_PROGRESS
-from scorekeeper.web.advice import game_review, wants_chances, win_review
+from scorekeeper.web.conseil import game_review, wants_chances, win_review
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import no_game, not_found
 from scorekeeper.web.security import require_pin

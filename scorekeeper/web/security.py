@@ -15,11 +15,9 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from flask import (
-    Blueprint,
     Flask,
     Response,
     current_app,
-    redirect,
     render_template,
     request,
     session,
@@ -68,8 +66,6 @@ REPLAY_FIELD = "household_replay"
 NEXT_FIELD = "household_next"
 # Fields of the PIN form itself, never echoed back to the guarded view.
 PIN_FORM_FIELDS = {"csrf_token", PIN_FIELD, REPLAY_FIELD, NEXT_FIELD, "household_submit"}
-
-bp = Blueprint("security", __name__)
 
 
 class DatabaseIdConverter(BaseConverter):
@@ -146,7 +142,6 @@ def register(app: Flask) -> None:
     """
     app.url_map.converters["int"] = DatabaseIdConverter
     app.extensions[PIN_ATTEMPTS_EXTENSION] = PinAttempts(app.extensions[STORE_EXTENSION])
-    app.register_blueprint(bp)
     app.after_request(_add_security_headers)
 
 
@@ -161,7 +156,7 @@ def hosted() -> bool:
     return bool(current_app.config[HOSTED_SETTING])
 
 
-def _pin_required() -> bool:
+def pin_required() -> bool:
     """Hosted, every household has a PIN: its passphrase. At home, the config's, if any."""
     return hosted() or _household_pin() is not None
 
@@ -182,7 +177,7 @@ def _is_the_pin(typed: str) -> bool:
     return hmac.compare_digest(typed.strip().encode(), (_household_pin() or "").encode())
 
 
-def _unlocked() -> bool:
+def unlocked() -> bool:
     return session.get(UNLOCKED_UNTIL, 0) > time.time()
 
 
@@ -204,7 +199,7 @@ def _this_url() -> str:
     return request.full_path.rstrip("?")
 
 
-def _check_pin(form: PinForm) -> tuple[str, int] | None:
+def check_pin(form: PinForm) -> tuple[str, int] | None:
     """None when the form holds the right PIN (and unlocks the session), else why not."""
     attempts: PinAttempts = current_app.extensions[PIN_ATTEMPTS_EXTENSION]
     address = request.remote_addr or "?"
@@ -221,7 +216,7 @@ def _check_pin(form: PinForm) -> tuple[str, int] | None:
     return None
 
 
-def _pin_page(
+def pin_page(
     form: PinForm,
     action: str,
     echoed: list[tuple[str, str]],
@@ -258,35 +253,21 @@ def require_pin(view: Callable) -> Callable:
 
     @functools.wraps(view)
     def guarded(*args, **kwargs):
-        if not _pin_required() or _unlocked():
+        if not pin_required() or unlocked():
             return view(*args, **kwargs)
         form = PinForm()
         if request.method != "POST":
             form.household_next.data = _this_url()
-            return _pin_page(form, url_for("security.unlock"), [])
+            return pin_page(form, url_for("pin.unlock"), [])
         if request.files:
             form.household_next.data = local_path(request.referrer) or "/"
-            return _pin_page(form, url_for("security.unlock"), [], upload_lost=True)
+            return pin_page(form, url_for("pin.unlock"), [], upload_lost=True)
         form.household_replay.data = "1"
         if request.form.get(REPLAY_FIELD) != "1":
-            return _pin_page(form, _this_url(), _echoed_fields())
-        refusal = _check_pin(form)
+            return pin_page(form, _this_url(), _echoed_fields())
+        refusal = check_pin(form)
         if refusal is not None:
-            return _pin_page(form, _this_url(), _echoed_fields(), refusal)
+            return pin_page(form, _this_url(), _echoed_fields(), refusal)
         return view(*args, **kwargs)
 
     return guarded
-
-
-@bp.post("/household-pin")
-def unlock():
-    """The PIN page of a GET or an upload: unlock, then go back where the player was."""
-    form = PinForm()
-    next_url = local_path(form.household_next.data) or "/"
-    if not _pin_required() or _unlocked():
-        return redirect(next_url, code=303)
-    refusal = _check_pin(form)
-    if refusal is not None:
-        form.household_next.data = next_url
-        return _pin_page(form, url_for("security.unlock"), [], refusal)
-    return redirect(next_url, code=303)

@@ -30,19 +30,15 @@ from wtforms import SubmitField
 
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.bgstats import bgstats_play, play_link
+from scorekeeper.store.documents import ImportRefused
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
-from scorekeeper.store.transfer import (
-    ImportRefused,
-    export_documents,
-    import_file,
-    json_array,
-)
+from scorekeeper.store.transfer import export_documents, import_file, json_array
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import game_not_over, no_game
 from scorekeeper.web.quotas import quota_message, quota_response
 from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.security import require_pin
-from scorekeeper.web.store import household, load_or_404, store
+from scorekeeper.web.store import household, load_or_404, quotas, store
 from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
 
 bp = Blueprint("transfer", __name__)
@@ -183,19 +179,21 @@ def upload():
     upload = form.file.data
     name = upload.filename or _("le fichier")
     config, own = current_app.config, household()
-    quotas = store().quotas
+    household_quotas = quotas()
     try:
         # Refused before the work when a quota is used up already; the import's own
         # transaction counts it for sure.
-        check_room(store(), household=own, quota=quotas.imports, amount=1, now=datetime.now(UTC))
-        check_room_for_games(store(), household=own, quotas=quotas, adding=1)
+        check_room(
+            store(), household=own, quota=household_quotas.imports, amount=1, now=datetime.now(UTC)
+        )
+        check_room_for_games(store(), household=own, quotas=household_quotas, adding=1)
         ids = import_workers().run(
             own,
             import_file,
             config["DATABASE_URL"],
             config["DATABASE_ENGINE_OPTIONS"],
             own,
-            quotas,
+            household_quotas,
             name,
             upload.read(),
         )

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from scorekeeper.advisor.builds import AHEAD_LOCK_FILE, AHEAD_RULES, Strategies
-from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
-from scorekeeper.advisor.strategy import _save
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, tables_saved
+from scorekeeper.advisor.spreads import build_spreads
+from scorekeeper.advisor.strategy import save_array
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, spreads_path, tables_saved
 from scorekeeper.rules import Rules
 from tests.advisor.helpers import END_GAME_FILLED
 from tests.support.threads import WAIT_SECONDS
@@ -34,7 +34,7 @@ def end_game_worker(rules, instance_dir, done):
     sheet = SheetIndex(rules)
     table = build_table(rules, filled=END_GAME_FILLED, sheet=sheet)
     table[sheet.place(sheet.state({}))] = 254.5
-    _save(table, cache_path(rules, instance_dir))
+    save_array(table, cache_path(rules, instance_dir))
     with log.open("a") as file:
         file.write("end\n")
 
@@ -48,7 +48,7 @@ def end_game_spreads_worker(rules, instance_dir, done):
     table = build_table(rules, filled=END_GAME_FILLED, sheet=sheet)
     spreads = build_spreads(rules, table, filled=END_GAME_FILLED)
     spreads[:, sheet.place(sheet.state({}))] = 0.0
-    _save(spreads, spreads_path(rules, instance_dir))
+    save_array(spreads, spreads_path(rules, instance_dir))
     with (Path(instance_dir) / LOG).open("a") as file:
         file.write("end\n")
 

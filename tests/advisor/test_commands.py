@@ -6,10 +6,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex
-from scorekeeper.advisor.strategy import Strategy, _save
-from scorekeeper.advisor.tables import cache_path
+from scorekeeper.advisor.spreads import build_spreads
+from scorekeeper.advisor.strategy import Strategy, save_array
+from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.advisor.winning import WinChances
 from scorekeeper.cli import advisor as commands
 from scorekeeper.rules import Rules, read_document
@@ -271,7 +271,7 @@ def end_game_spreads(tmp_path, end_game_table):
     sheet = SheetIndex(Rules())
     spreads = build_spreads(Rules(), end_game_table, filled=END_GAME_FILLED)
     spreads[:, sheet.place(sheet.state({}))] = 0.0
-    _save(spreads, spreads_path(Rules(), tmp_path))
+    save_array(spreads, spreads_path(Rules(), tmp_path))
     return spreads
 
 

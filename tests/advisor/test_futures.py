@@ -13,13 +13,13 @@ from scorekeeper.advisor.futures import (
     LUMPED,
     Futures,
     SheetModel,
-    build_spreads,
     places,
     seats,
     sheet_index,
 )
 from scorekeeper.advisor.policy import Keeps, TurnPolicy
 from scorekeeper.advisor.solver import build_table
+from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.turn import FIVE_DICE, ROLLS
 from scorekeeper.advisor.winning import _law
 from scorekeeper.rules import Entry, Rules

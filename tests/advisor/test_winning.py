@@ -10,8 +10,9 @@ import pytest
 from scorekeeper.advisor import endgame
 from scorekeeper.advisor.choices import POINT_UTILITY
 from scorekeeper.advisor.endgame import fits
-from scorekeeper.advisor.futures import build_spreads, seats
+from scorekeeper.advisor.futures import seats
 from scorekeeper.advisor.solver import build_table
+from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.strategy import Strategy
 from scorekeeper.advisor.winning import WinChances
 from scorekeeper.rules import Entry, RuleError, Rules

@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.app import create_app
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load, play_turn, start_game
-from scorekeeper.web import live
-from scorekeeper.web.advice import ADVISOR_EXTENSION
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web import streams
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.browser.tablets import PAGE_WAIT_MS, TABLETS, served_in_thread
 from tests.support.databases import give_database, take_database
@@ -82,7 +83,7 @@ def live_app(tmp_path_factory):
     # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
     database_url = take_database(instance)
     # Room for the streams of the pages a test opens: a closed page's stream is found gone
-    # at its next heartbeat only (web/live.py; see `_streams_of_pages_left_end_soon`).
+    # at its next heartbeat only (web/streams.py; see `_streams_of_pages_left_end_soon`).
     app = create_app({"DATABASE_URL": database_url, "LIVE_STREAMS": 64}, instance_path=instance)
     # A page that asks for the Conseil shows its build under way: a real build would go on
     # for a minute of CPU after the test (tests/browser/test_advice.py stands in its own).
@@ -95,10 +96,10 @@ def live_app(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def _streams_of_pages_left_end_soon(monkeypatch):
     """A page left keeps its stream, a waitress thread and a connection until the stream's
-    next heartbeat finds it gone (web/live.py, every 45 s): a test that loads a page at each
+    next heartbeat finds it gone (web/streams.py, every 45 s): a test that loads a page at each
     screen would hold a hundred of them, past waitress's 100 connections. Here the heartbeat
     comes every 2 s; a page ignores it."""
-    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 2)
+    monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 2)
 
 
 @pytest.fixture(scope="session")
@@ -154,7 +155,9 @@ def seed(live_app):
     store = live_app.extensions[STORE_EXTENSION]
 
     def seed(names, turns=(), **rules):
-        game_id = start_game(store, Rules.from_dict(rules), names, household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            store, Rules.from_dict(rules), names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         for seq, (dice, target) in enumerate(turns):
             column, _sep, box = target.partition(":")
             play_turn(store, game_id, seq, column, box, dice, household=HOME_HOUSEHOLD)

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 import waitress
 
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.web.store import CHANGES_EXTENSION
 
 TABLETS = {"portrait": (768, 1024), "landscape": (1024, 768), "ten-inch": (1280, 800)}
 PHONE = (390, 844)
@@ -40,7 +40,7 @@ def served_in_thread(app) -> Iterator[str]:
         yield f"http://127.0.0.1:{served.effective_port}"
     finally:
         # The open pages' streams end first: a thread still sending to a closed server errs.
-        changes = app.extensions[STORE_EXTENSION].changes
+        changes = app.extensions[CHANGES_EXTENSION]
         changes.stop()
         deadline = time.monotonic() + 5
         while changes.watchers and time.monotonic() < deadline:

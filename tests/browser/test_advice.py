@@ -13,12 +13,12 @@ import shutil
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.futures import build_spreads, spreads_path
 from scorekeeper.advisor.solver import SheetIndex, build_table
-from scorekeeper.advisor.strategy import _save
-from scorekeeper.advisor.tables import cache_path
+from scorekeeper.advisor.spreads import build_spreads
+from scorekeeper.advisor.strategy import save_array
+from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
-from scorekeeper.web.advice import ADVISOR_EXTENSION
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.browser.checks import low_contrast_texts, page_overflow
 from tests.browser.tablets import load, screens
 from tests.support.advisor_tables import tables_of
@@ -126,8 +126,8 @@ def end_game(live_app, seed):
     spreads = build_spreads(rules, table, filled=filled)
     start = sheet.place(sheet.state({}))
     table[start], spreads[:, start] = 254.5, 0.0  # read as whole files
-    _save(table, cache_path(rules, live_app.instance_path))
-    _save(spreads, spreads_path(rules, live_app.instance_path))
+    save_array(table, cache_path(rules, live_app.instance_path))
+    save_array(spreads, spreads_path(rules, live_app.instance_path))
     turns = [(PLAIN_DICE[box], f"free:{box}") for box in filled if box != "yams" for _ in "AM"]
     return seed(["Alix", "Mag"], turns + [(PLAIN_DICE["yams"], "free:yams")], **END_GAME_RULES)
 

@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
+from scorekeeper.play import play_turn
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import play_turn
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.browser.games import BOXES, NAMES, finished_game
 from tests.browser.tablets import load, turn_to

@@ -6,11 +6,12 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.app import create_app
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import set_spectator_token
-from scorekeeper.store.play import play_turn, start_game
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
 from tests.browser.tablets import PAGE_WAIT_MS, served_in_thread
 from tests.support.databases import give_database, take_database
 
@@ -20,7 +21,7 @@ TOKEN = "a-spectator-token"
 @pytest.fixture
 def spectated(tmp_path):
     """A hosted app served in a thread, each spectator link holding one stream; a game
-    with a link: (base URL, store, game)."""
+    with a link: (base URL, app, game)."""
     instance = tmp_path / "instance"
     database_url = take_database(instance)
     app = create_app(
@@ -33,18 +34,19 @@ def spectated(tmp_path):
         instance_path=instance,
     )
     store = app.extensions[STORE_EXTENSION]
-    game = start_game(store, Rules(), ("Mag",), household=HOME_HOUSEHOLD)
+    game = start_game(store, Rules(), ("Mag",), household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     set_spectator_token(store, game, TOKEN, household=HOME_HOUSEHOLD)
     try:
         with served_in_thread(app) as base_url:
-            yield base_url, store, game
+            yield base_url, app, game
     finally:
         store.dispose()
         give_database(database_url)
 
 
 def test_a_page_whose_seat_went_polls_and_stays_live(browser, spectated):
-    base_url, store, game = spectated
+    base_url, app, game = spectated
+    store, app_changes = app.extensions[STORE_EXTENSION], app.extensions[CHANGES_EXTENSION]
     context = browser.new_context(base_url=base_url, locale="fr-FR")
     context.set_default_timeout(PAGE_WAIT_MS)
     try:
@@ -63,6 +65,6 @@ def test_a_page_whose_seat_went_polls_and_stays_live(browser, spectated):
             expect(page.locator('[data-live-seq="1"]')).to_have_count(1)
         # The older page opened its stream once, and never again after its seat went.
         assert len(streams_opened) == 1
-        assert store.changes.watchers == 1
+        assert app_changes.watchers == 1
     finally:
         context.close()

@@ -8,17 +8,18 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.play import play_turn
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import play_turn
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
 from testing.live import LiveServer
 from tests.browser.tablets import PAGE_WAIT_MS, TABLETS
 
 
 def test_a_sheet_refused_its_stream_opens_it_again_once_there_is_room(open_page, seed, live_app):
     store = live_app.extensions[STORE_EXTENSION]
+    app_changes = live_app.extensions[CHANGES_EXTENSION]
     game_id = seed(["Mag", "Alix"])
-    limit = store.changes.limit
+    limit = app_changes.limit
     events = f"/games/{game_id}/events"
 
     def stream_answered(status: int):
@@ -26,17 +27,17 @@ def test_a_sheet_refused_its_stream_opens_it_again_once_there_is_room(open_page,
 
     page = open_page("/")
     # Every seat taken, as on a full server or with its database away: a 503.
-    store.changes.limit = 0
+    app_changes.limit = 0
     try:
         with page.expect_response(stream_answered(503)):
             page.goto(f"/games/{game_id}")
     finally:
-        store.changes.limit = limit
-    assert not store.changes.watches((HOME_HOUSEHOLD, game_id))
+        app_changes.limit = limit
+    assert not app_changes.watches((HOME_HOUSEHOLD, game_id))
     # A few seconds later the page asks for the version, then opens its stream again.
     with page.expect_response(stream_answered(200)):
         pass
-    assert store.changes.watches((HOME_HOUSEHOLD, game_id))
+    assert app_changes.watches((HOME_HOUSEHOLD, game_id))
     # And the stream, not a poll (the page polls no more), brings another tablet's turn.
     play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
     expect(page.locator('[data-live-seq="1"]')).to_have_count(1)

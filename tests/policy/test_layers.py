@@ -1,7 +1,15 @@
 """The layers of the package hold (tests/support/layers.py): no import up a floor or beside
-a part, and every module stands on a floor, so that a new one is placed at once."""
+a part, every module stands on a floor, so that a new one is placed at once; no modules
+import one another round a circle, and no blueprint imports another."""
 
-from tests.support.layers import PACKAGE, imports_up, modules, part_of_path
+from tests.support.layers import (
+    PACKAGE,
+    blueprint_imports,
+    import_circles,
+    imports_up,
+    modules,
+    part_of_path,
+)
 
 
 def test_every_module_stands_on_a_floor():
@@ -45,4 +53,39 @@ def test_an_import_is_found_wherever_it_is_written(tmp_path):
         "(advisor, floor 1)",
         "scorekeeper/store/copy.py:11 (store, floor 1) imports testing.samples "
         "(a checkout's only, not installed)",
+    ]
+
+
+def test_no_modules_import_one_another_round_a_circle():
+    circles = import_circles(PACKAGE)
+    assert not circles, "modules importing one another: " + "; ".join(map(" <-> ".join, circles))
+
+
+def test_a_circle_of_imports_is_found(tmp_path):
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / "__init__.py").write_text("")
+    (tmp_path / "store" / "a.py").write_text("from scorekeeper.store.b import B\n")
+    (tmp_path / "store" / "b.py").write_text("def f():\n    from scorekeeper.store import c\n")
+    (tmp_path / "store" / "c.py").write_text("import scorekeeper.store.a\n")
+    (tmp_path / "store" / "d.py").write_text("import scorekeeper.store.a\n")
+    assert import_circles(tmp_path) == [["store/a.py", "store/b.py", "store/c.py"]]
+
+
+def test_no_blueprint_imports_another():
+    found = blueprint_imports(PACKAGE)
+    assert not found, "blueprints importing one another:\n" + "\n".join(map(str, found))
+
+
+def test_a_blueprint_importing_another_is_found(tmp_path):
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "__init__.py").write_text("")
+    (tmp_path / "web" / "helpers.py").write_text("def helper(): ...\n")
+    (tmp_path / "web" / "a.py").write_text(
+        "from scorekeeper.web.helpers import helper\nbp = Blueprint('a', __name__)\n"
+    )
+    (tmp_path / "web" / "b.py").write_text(
+        "from scorekeeper.web import a\nbp = Blueprint('b', __name__)\n"
+    )
+    assert [str(found) for found in blueprint_imports(tmp_path)] == [
+        "scorekeeper/web/b.py:1 (web, floor 3) imports scorekeeper.web.a (web, floor 3)"
     ]

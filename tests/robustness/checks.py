@@ -10,9 +10,10 @@ from pathlib import Path
 from sqlalchemy import make_url, select
 
 from scorekeeper.app import DATABASE_FILE
+from scorekeeper.play import load, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.play import load, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import entries as entries_table
 
 PLAYERS = ("Mag", "Alix")
@@ -25,7 +26,10 @@ def create_games(instance: Path, count: int, database_url: str, players: int = 2
     store = Store(database_url)
     try:
         store.migrate()
-        return [start_game(store, Rules(), names, household=HOME_HOUSEHOLD) for _ in range(count)]
+        return [
+            start_game(store, Rules(), names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+            for _ in range(count)
+        ]
     finally:
         store.dispose()
 

@@ -441,7 +441,7 @@ def _take_every_connection(url: str) -> list[psycopg.Connection]:
 STREAM_TABLETS = 2  # tablets following the game played, each by its stream
 # Between two turns: the followers see each one; a game of 78 turns lasts some 30 s.
 STREAM_PAUSE_S = 0.3
-RECONNECT_S = 1.0  # EventSource's retry, as web/live.py sets it
+RECONNECT_S = 1.0  # EventSource's retry, as web/streams.py sets it
 REFUSED_RETRY_S = 5.0  # static/js/live.js: a refused stream is opened again this much later
 EVENT_STREAM = {"Accept": "text/event-stream"}
 

@@ -12,7 +12,7 @@ import pytest
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store.households import create_household
-from scorekeeper.web.households import passphrase_hash
+from scorekeeper.web.passphrases import passphrase_hash
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import page_text
 from tests.support.outages import Outage

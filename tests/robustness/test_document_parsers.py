@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from scorekeeper.cli import replay_file
 from scorekeeper.rules import RuleError
 from scorekeeper.rules.document import MAX_JSON_DEPTH, read_json
-from scorekeeper.store.transfer import ImportRefused, check_files
+from scorekeeper.store.documents import ImportRefused, check_files
 
 scalars = st.one_of(
     st.none(),

@@ -30,13 +30,14 @@ import pytest
 from sqlalchemy import inspect, text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import add_join_link, create_household, set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
-from scorekeeper.store.play import play_turn, start_game
-from scorekeeper.web import advice
-from scorekeeper.web.households import passphrase_hash
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
+from scorekeeper.web.passphrases import passphrase_hash
 from tests.support.apps import HOSTED
 from tests.support.databases import give_database, take_database
 from tests.support.forms import csrf_token
@@ -99,26 +100,26 @@ QUERY_NAMES = [
 ]
 # POST routes whose form no page shows without a setting: the PIN's (tests/web/test_security),
 # and deleting a household, whose form shows once its PIN is typed (tests/web/test_households).
-NOT_ON_A_PAGE = {"security.unlock", "households.delete"}
+NOT_ON_A_PAGE = {"pin.unlock", "devices.delete"}
 # POST routes of a hosted server only: a 404 in a home.
 HOSTED_ONLY = {
-    "households.join",
-    "households.signup",
-    "households.new_join_link",
-    "households.join_link",
-    "households.remove",
-    "households.delete",
+    "joining.join",
+    "joining.signup",
+    "devices.new_join_link",
+    "joining.join_link",
+    "devices.remove",
+    "devices.delete",
 }
 # Forms that may delete what other forms need, or sign the device out or move it to another
 # household: posted last.
 DESTRUCTIVE = {
     "review.delete",
     "players.merge",
-    "households.remove",
-    "households.delete",
-    "households.join",
-    "households.signup",
-    "households.join_link",
+    "devices.remove",
+    "devices.delete",
+    "joining.join",
+    "joining.signup",
+    "joining.join_link",
 }
 # The advice page's answer while its table is being built, "try again in a moment": the
 # table takes seconds of CPU, not built here.
@@ -155,20 +156,20 @@ def _household(tmp_path_factory, hosted: bool):
         {"TESTING": True, "DATABASE_URL": database_url, **(HOSTED if hosted else {})},
         instance_path=folder,
     )
-    app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     store = app.extensions[STORE_EXTENSION]
     household = (
         create_household(store, HOSTED_NAME, passphrase_hash(PASSPHRASE))
         if hosted
         else HOME_HOUSEHOLD
     )
-    playing = start_game(store, Rules(), ["Mag", "Alix"], household=household)
+    playing = start_game(store, Rules(), ["Mag", "Alix"], household=household, quotas=NO_QUOTAS)
     play_turn(store, playing, 0, "free", "sixes", "66662", household=household)
     play_turn(store, playing, 1, "free", "ones", "11123", household=household)
-    finished = start_game(store, Rules(), ["Mag"], household=household)
+    finished = start_game(store, Rules(), ["Mag"], household=household, quotas=NO_QUOTAS)
     for seq, box in enumerate(Rules().boxes):
         play_turn(store, finished, seq, "free", box, "12346", household=household)
-    abandoned = start_game(store, Rules(), ["Léa"], household=household)
+    abandoned = start_game(store, Rules(), ["Léa"], household=household, quotas=NO_QUOTAS)
     abandon_game(store, abandoned, household=household)
     set_spectator_token(store, playing, SPECTATOR_TOKEN, household=household)
     if hosted:

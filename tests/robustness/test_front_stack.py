@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
 from scorekeeper.store.households import (
@@ -32,7 +33,7 @@ from scorekeeper.store.households import (
     list_devices,
     remove_device,
 )
-from scorekeeper.store.play import start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import REPO_ROOT, Client, free_port
 from tests.robustness.checks import PLAYERS, stored_entries
 from tests.robustness.faults import descendants, running
@@ -104,7 +105,7 @@ def stack(tmp_path_factory):
                 household = find_household(store, name).id
                 households[name] = (
                     tablet,
-                    start_game(store, Rules(), PLAYERS, household=household),
+                    start_game(store, Rules(), PLAYERS, household=household, quotas=NO_QUOTAS),
                 )
         finally:
             store.dispose()
@@ -300,7 +301,7 @@ def test_a_removed_devices_stream_ends_within_a_second(stack):
     store = Store(stack.database_url)
     try:
         household = find_household(store, "Les Petit").id
-        game = start_game(store, Rules(), PLAYERS, household=household)
+        game = start_game(store, Rules(), PLAYERS, household=household, quotas=NO_QUOTAS)
         sock, _first = _open_stream(stack, tablet, game)
         with sock:
             (device,) = list_devices(store, household)

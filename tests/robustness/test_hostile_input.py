@@ -18,9 +18,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from sqlalchemy import text
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.play import load
 from scorekeeper.rules import Entry, Rules, replay
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load
 from tests.support.databases import give_database, take_database
 from tests.support.forms import csrf_token
 from tests.support.games import every_row

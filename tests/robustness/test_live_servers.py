@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import Client, LiveServer
 from tests.robustness.faults import gunicorn_server, workers_of
 from tests.support.databases import ON_POSTGRESQL
@@ -85,7 +86,9 @@ def _stop_and_check(server: LiveServer, streams, how: int) -> None:
 
 
 def test_serve_pushes_a_turn_to_every_stream_and_ends_them_on_ctrl_c(tmp_path, database_url, store):
-    game_id = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     server = LiveServer(tmp_path / "instance", tmp_path / "serve.log", database_url=database_url)
     with server:
         streams = [_open_stream(server.base, game_id) for _ in range(STREAMS)]
@@ -102,7 +105,9 @@ def test_serve_pushes_a_turn_to_every_stream_and_ends_them_on_ctrl_c(tmp_path, d
 def test_gevent_workers_hear_a_turn_written_elsewhere_and_end_their_streams_on_sigterm(
     tmp_path, database_url, store
 ):
-    game_id = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     server = gunicorn_server(
         tmp_path / "instance",
         tmp_path / "gunicorn.log",

@@ -9,18 +9,20 @@ import io
 import os
 import shutil
 import subprocess
+from contextlib import nullcontext
 
 import numpy as np
 import pytest
 from PIL import Image, ImageChops
 from pypdf import PdfReader
 
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS
 from scorekeeper.sheets.pdf import STYLESHEET, game_pdf
 from scorekeeper.sheets.render import render_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 
 NAMES = ["Zoé 🎲🐄", "王小明", "さくら", "김민준"]
 # Pairs of different letters of each script: drawn as .notdef they would be the same box.
@@ -74,9 +76,14 @@ def ctx(app):
 
 
 def test_a_sheet_prints_emoji_and_cjk_names_as_written(ctx, store):
-    game_id = start_game(store, Rules(), NAMES, household=HOME_HOUSEHOLD)
+    game_id = start_game(store, Rules(), NAMES, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     play_turn(store, game_id, 0, "free", "sixes", "66621", household=HOME_HOUSEHOLD)
-    _key, pdf = game_pdf(store, game_id, PAPERS["a4"], household=HOME_HOUSEHOLD)
+    _key, pdf = game_pdf(
+        *load(store, game_id, household=HOME_HOUSEHOLD),
+        PAPERS["a4"],
+        household=HOME_HOUSEHOLD,
+        paying=nullcontext,
+    )
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     for name in NAMES:
         assert name in text

@@ -2,6 +2,7 @@
 
 import io
 import json
+from contextlib import nullcontext
 from html.parser import HTMLParser
 
 import pytest
@@ -10,7 +11,7 @@ from pypdf import PdfReader
 from weasyprint import HTML
 from weasyprint.formatting_structure.boxes import BlockBox, TableBox, TableCellBox, TextBox
 
-from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS, BlankGrid
 from scorekeeper.sheets import pdf as sheets_pdf
@@ -19,8 +20,9 @@ from scorekeeper.sheets.layout import MARGIN_MM
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.sheets.render import render_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load, play_turn, start_game
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.documents import check_files
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
 
@@ -43,7 +45,7 @@ def page_size(page) -> tuple[int, int]:
 
 def blank(grid: BlankGrid) -> tuple[str, bytes]:
     """The grid's PDF, asked for by the home household."""
-    return blank_pdf(grid, current_app.extensions[STORE_EXTENSION], household=HOME_HOUSEHOLD)
+    return blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext)
 
 
 @pytest.fixture
@@ -232,6 +234,7 @@ def test_a_hostile_name_loads_nothing(ctx, store, fetched):
         Rules(),
         ["<img src=/etc/passwd>", "<link rel=stylesheet href=/x.css>"],
         household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     record, state = load(store, game_id, household=HOME_HOUSEHOLD)
     render_pdf(sheets_pdf.game_html(record, state, PAPERS["a4"]), ctx.static_folder)
@@ -239,10 +242,19 @@ def test_a_hostile_name_loads_nothing(ctx, store, fetched):
 
 
 def test_a_game_sheet_prints_the_replayed_state(ctx, store):
-    game_id = start_game(store, Rules(), ["Mag", "<img src=/etc/passwd>"], household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, Rules(), ["Mag", "<img src=/etc/passwd>"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
     play_turn(store, game_id, 1, "free", "yams", "12345", household=HOME_HOUSEHOLD)
-    reader = read(game_pdf(store, game_id, PAPERS["letter"], household=HOME_HOUSEHOLD)[1])
+    reader = read(
+        game_pdf(
+            *load(store, game_id, household=HOME_HOUSEHOLD),
+            PAPERS["letter"],
+            household=HOME_HOUSEHOLD,
+            paying=nullcontext,
+        )[1]
+    )
     assert [page_size(page) for page in reader.pages] == [SIZES["letter"]]
     text = words(reader.pages[0])
     assert "<img src=/etc/passwd>" in text and "Mag" in text
@@ -253,9 +265,19 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
 def test_a_finished_sheet_prints_the_bonus_result_whole(ctx, store):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
     [game_id] = import_games(
-        store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("game.json", json.dumps(document))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
-    reader = read(game_pdf(store, game_id, PAPERS["a4"], household=HOME_HOUSEHOLD)[1])
+    reader = read(
+        game_pdf(
+            *load(store, game_id, household=HOME_HOUSEHOLD),
+            PAPERS["a4"],
+            household=HOME_HOUSEHOLD,
+            paying=nullcontext,
+        )[1]
+    )
     lines = [
         " ".join(line.split()) for page in reader.pages for line in page.extract_text().splitlines()
     ]
@@ -319,7 +341,10 @@ PT = 96 / 72  # CSS pixels in a point
 def _finished(store, players):
     document = finished_game_document((["bonus", "poor", "close"] * 3)[:players])
     [game_id] = import_games(
-        store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("game.json", json.dumps(document))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     return game_id
 
@@ -329,7 +354,7 @@ def _triple_under_way(store, players):
     and « à son tour »."""
     names = [f"Joueur {seat + 1}" for seat in range(players)]
     rules = Rules.from_dict({"preset": "triple"})
-    game_id = start_game(store, rules, names, household=HOME_HOUSEHOLD)
+    game_id = start_game(store, rules, names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     for seq in range(players):  # each player's ones, then the first player's twos
         play_turn(store, game_id, seq, "down", "ones", "11234", household=HOME_HOUSEHOLD)
     play_turn(store, game_id, players, "down", "twos", "22666", household=HOME_HOUSEHOLD)
@@ -432,11 +457,13 @@ def test_the_printed_sheet_shows_what_the_screen_shows(ctx, store, rules):
     stays blank until its part of the column is started, the Prime Yams until one is won."""
     from flask import get_template_attribute
 
+    from scorekeeper.play import load
     from scorekeeper.sheets.pdf import game_html
-    from scorekeeper.store.play import load
 
     column = "down" if rules == "triple" else "free"
-    game_id = start_game(store, RULES[rules], ["Mag", "Alix", "Chloé"], household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, RULES[rules], ["Mag", "Alix", "Chloé"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     turns = [
         ("66666", "ones" if rules == "triple" else "yams"),
         ("12345", "ones"),

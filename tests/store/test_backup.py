@@ -10,9 +10,12 @@ from click.testing import CliRunner
 
 from scorekeeper import cli
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
+from scorekeeper.play import load
 from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord, Store
 from scorekeeper.store.backup import BackupError, backup, sqlite_file
-from scorekeeper.store.play import load
+from scorekeeper.store.games import create_game, load_game
+from scorekeeper.store.quotas import NO_QUOTAS
+from tests.support.games import append_entry
 from tests.support.threads import joined
 
 pytestmark = pytest.mark.sqlite_only("the online backup of the SQLite file")
@@ -29,9 +32,11 @@ def _entry(seq: int) -> EntryRecord:
 def _fill(store: Store, games: int, entries: int) -> list[int]:
     ids = []
     for number in range(games):
-        game_id = store.create_game({}, [f"Joueur {number}"], household=HOME_HOUSEHOLD)
+        game_id = create_game(
+            store, {}, [f"Joueur {number}"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         for seq in range(entries):
-            store.add_entry(game_id, seq, _entry(seq), finished=False, household=HOME_HOUSEHOLD)
+            append_entry(store, game_id, _entry(seq))
         ids.append(game_id)
     return ids
 
@@ -76,7 +81,7 @@ def test_backups_taken_while_games_are_written_are_consistent(store, instance_pa
         seq = 0
         while not stop.is_set() and seq < 400:
             for game_id in game_ids:
-                store.add_entry(game_id, seq, _entry(seq), finished=False, household=HOME_HOUSEHOLD)
+                append_entry(store, game_id, _entry(seq))
                 acknowledged[game_id] = seq + 1
             seq += 1
 
@@ -143,7 +148,9 @@ def test_backup_command_then_the_documented_restore(tmp_path):
     assert result.exit_code == 0, result.output
     assert "2 games, 10 entries" in result.output
     store = app.extensions[STORE_EXTENSION]
-    late_game = store.create_game({}, ["Écrit après la sauvegarde"], household=HOME_HOUSEHOLD)
+    late_game = create_game(
+        store, {}, ["Écrit après la sauvegarde"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     store.dispose()
     for suffix in ("", "-wal", "-shm"):
         (instance / f"{DATABASE_FILE}{suffix}").unlink(missing_ok=True)
@@ -158,7 +165,7 @@ def test_backup_command_then_the_documented_restore(tmp_path):
             assert [e.seq for e in record.entries] == [0, 1, 2, 3, 4]
             assert restored.test_client().get(f"/games/{game_id}").status_code == 200
         restored_store = restored.extensions[STORE_EXTENSION]
-        assert restored_store.load_game(late_game, household=HOME_HOUSEHOLD) is None
+        assert load_game(restored_store, late_game, household=HOME_HOUSEHOLD) is None
     finally:
         restored.extensions[STORE_EXTENSION].dispose()
 

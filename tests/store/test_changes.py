@@ -10,27 +10,30 @@ import time
 import pytest
 from sqlalchemy import create_engine, text
 
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.changes import CHANNEL, Stopped, TooManyWatchers
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.changes import Stopped, TooManyWatchers, listen_to
+from scorekeeper.store.engine import CHANNEL
+from scorekeeper.store.games import game_version
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.databases import ON_POSTGRESQL
 
 WAIT_SECONDS = 10
 
 
 def _game(store, names=("Mag", "Alix")):
-    return start_game(store, Rules(), list(names), household=HOME_HOUSEHOLD)
+    return start_game(store, Rules(), list(names), household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
 
 
 def test_a_write_wakes_the_watchers_of_its_game_and_no_other(store):
-    changes = store.watch_changes(limit=10)
+    changes = listen_to(store, 10)
     game_id, other = _game(store), _game(store)
     watchers = [changes.watch(game_id, household=HOME_HOUSEHOLD) for _ in range(3)]
     elsewhere = changes.watch(other, household=HOME_HOUSEHOLD)
     assert watchers[0].first.entry_count == 0
     play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
-    now = store.game_version(game_id, household=HOME_HOUSEHOLD)
+    now = game_version(store, game_id, household=HOME_HOUSEHOLD)
     assert [watcher.wait(WAIT_SECONDS) for watcher in watchers] == [now] * 3
     assert elsewhere.wait(0.1) is False
     # Each change wakes a watcher once.
@@ -38,7 +41,7 @@ def test_a_write_wakes_the_watchers_of_its_game_and_no_other(store):
 
 
 def test_a_change_between_the_start_and_the_first_wait_is_not_missed(store):
-    changes = store.watch_changes(limit=10)
+    changes = listen_to(store, 10)
     game_id = _game(store)
     watcher = changes.watch(game_id, household=HOME_HOUSEHOLD)
     play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
@@ -46,13 +49,13 @@ def test_a_change_between_the_start_and_the_first_wait_is_not_missed(store):
 
 
 def test_a_game_of_another_household_is_no_game(store):
-    changes = store.watch_changes(limit=10)
+    changes = listen_to(store, 10)
     game_id = _game(store)
     assert changes.watch(game_id, household=HOME_HOUSEHOLD + 1).first is None
 
 
 def test_the_limit_counts_open_watchers_and_stop_ends_them(store):
-    changes = store.watch_changes(limit=2)
+    changes = listen_to(store, 2)
     game_id = _game(store)
     first = changes.watch(game_id, household=HOME_HOUSEHOLD)
     second = changes.watch(game_id, household=HOME_HOUSEHOLD)
@@ -78,7 +81,7 @@ OTHER_PROCESS = textwrap.dedent(
     """
     import sys
     from scorekeeper.store import Store
-    from scorekeeper.store.play import play_turn
+    from scorekeeper.play import play_turn
     store = Store(sys.argv[1])
     play_turn(store, int(sys.argv[2]), int(sys.argv[3]), "free", sys.argv[4], sys.argv[5],
               household=1)
@@ -112,7 +115,7 @@ def _listeners(database_url) -> int:
 
 @needs_postgresql
 def test_a_write_in_another_process_wakes_the_watchers_here(store, database_url):
-    changes = store.watch_changes(limit=50)
+    changes = listen_to(store, 50)
     game_id = _game(store)
     watchers = [changes.watch(game_id, household=HOME_HOUSEHOLD) for _ in range(20)]
     _play_in_another_process(database_url, game_id, 0, "sixes", "66662")
@@ -123,7 +126,7 @@ def test_a_write_in_another_process_wakes_the_watchers_here(store, database_url)
 
 @needs_postgresql
 def test_the_listener_comes_back_and_reads_what_it_missed(store, database_url):
-    changes = store.watch_changes(limit=10)
+    changes = listen_to(store, 10)
     game_id = _game(store)
     watcher = changes.watch(game_id, household=HOME_HOUSEHOLD)
     deadline = time.monotonic() + WAIT_SECONDS

@@ -18,14 +18,17 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import OperationalError
 
 from scorekeeper.app import STORE_EXTENSION, create_app
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import players as players_module
-from scorekeeper.store.play import load, play_turn, start_game
+from scorekeeper.store.counters import ResultsDelta
+from scorekeeper.store.documents import check_files
+from scorekeeper.store.games import game_version
 from scorekeeper.store.players import list_players, merge_players
-from scorekeeper.store.results import ResultsDelta
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import games
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 from testing.tables import expected_tables, stored_tables
 from tests.support.threads import joined
@@ -51,7 +54,9 @@ def _one_turn_from_the_end(store, rng, index):
     rules = Rules.from_dict({"preset": PRESETS[index % len(PRESETS)]})
     players = rng.sample(NAMES, 2)
     parsed = read_document(random_document(rules, players, rng))
-    game_id = start_game(store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     *first, last = parsed.entries
     for seq, entry in enumerate(first):
         play_turn(
@@ -69,7 +74,7 @@ def _finish_or_undo(client, store, game_id: int, last_turn: dict, finished: bool
     """Play the last turn of a game, or undo it once played; the answer's status."""
     # Each game is played by one thread alone: the version read here is the one its sheet
     # would show.
-    version = store.game_version(game_id, household=HOME_HOUSEHOLD).token
+    version = game_version(store, game_id, household=HOME_HOUSEHOLD).token
     if finished:
         return client.post(
             f"/games/{game_id}/undo", data={"seq": last_turn["seq"] + 1, "version": version}
@@ -111,7 +116,7 @@ def test_concurrent_finishes_and_undos_keep_every_counter_equal_to_the_replays(b
     # Some games are finished before the races start, so that undos race finishes at once.
     games = [_one_turn_from_the_end(store, rng, index) for index in range(THREADS)]
     for game_id, last_turn in games[::2]:
-        version = store.game_version(game_id, household=HOME_HOUSEHOLD).token
+        version = game_version(store, game_id, household=HOME_HOUSEHOLD).token
         assert (
             busy_app.test_client()
             .post(f"/games/{game_id}/entries", data={**last_turn, "version": version})
@@ -181,7 +186,7 @@ def test_imports_racing_finishes_and_undos_keep_every_counter_equal_to_the_repla
     def importer() -> None:
         barrier.wait(timeout=60)
         for checked in batches:
-            import_games(store, checked, household=HOME_HOUSEHOLD)
+            import_games(store, checked, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
 
     _together(barrier, importer, *(functools.partial(table, *game) for game in games_played))
 
@@ -220,7 +225,7 @@ def test_an_import_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch)
     # After its counters: everything else of the transaction is written by then.
     calls = _broken_off_once(monkeypatch, ResultsDelta, "add_to_counters")
 
-    ids = import_games(store, checked, household=HOME_HOUSEHOLD)
+    ids = import_games(store, checked, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
 
     assert len(calls) == 2
     # Each game once, with its whole log: nothing of the first attempt stayed.
@@ -240,7 +245,10 @@ def test_a_merge_broken_off_by_a_deadlock_runs_again_whole(store, monkeypatch):
         for first in ("Mag", "Maggie", "Mag", "Maggie")
     ]
     import_games(
-        store, check_files([("games.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("games.json", json.dumps(documents))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     by_name = {player.name: player.id for player in list_players(store, household=HOME_HOUSEHOLD)}
     calls = _broken_off_once(monkeypatch, players_module, "rebuild_player_aggregates")

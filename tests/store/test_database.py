@@ -13,9 +13,12 @@ from sqlalchemy import delete, func, insert, inspect, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord, Store
-from scorekeeper.store import store as store_module
+from scorekeeper.store import engine as store_engine
+from scorekeeper.store.games import create_game, load_game
 from scorekeeper.store.migrations import alembic_config, head_revision
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import entries, games, metadata
+from tests.support.games import append_entry
 from tests.support.threads import joined
 
 TABLES = {"games", "players", "game_players", "entries"}
@@ -45,14 +48,8 @@ def test_foreign_keys_are_enforced_and_deleting_a_game_deletes_its_log(store):
                 created_at=datetime.now(UTC),
             )
         )
-    game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
-    store.add_entry(
-        game_id,
-        0,
-        EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5),
-        False,
-        household=HOME_HOUSEHOLD,
-    )
+    game_id = create_game(store, {}, ["Alice"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+    append_entry(store, game_id, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5))
     with store.engine.begin() as connection:
         connection.execute(delete(games).where(games.c.id == game_id))
         assert connection.scalar(select(func.count()).select_from(entries)) == 0
@@ -81,9 +78,11 @@ def test_the_head_read_from_the_scripts_is_alembics():
 def test_migrating_twice_keeps_the_data(database_url):
     store = Store(database_url)
     store.migrate()
-    game_id = store.create_game({"preset": "classique"}, ["Alice"], household=HOME_HOUSEHOLD)
+    game_id = create_game(
+        store, {"preset": "classique"}, ["Alice"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     store.migrate()
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD).players == ("Alice",)
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD).players == ("Alice",)
     store.dispose()
 
 
@@ -96,16 +95,16 @@ def test_migrations_build_exactly_the_schema_the_code_uses(store):
 def test_games_survive_a_restart(database_url):
     first = Store(database_url)
     first.migrate()
-    game_id = first.create_game({"preset": "classique"}, ["Alice", "Bob"], household=HOME_HOUSEHOLD)
-    first.add_entry(
-        game_id, 0, EntryRecord(0, 0, "free", "yams", (4,) * 5, 50), False, household=HOME_HOUSEHOLD
+    game_id = create_game(
+        first, {"preset": "classique"}, ["Alice", "Bob"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
     )
-    before = first.load_game(game_id, household=HOME_HOUSEHOLD)
+    append_entry(first, game_id, EntryRecord(0, 0, "free", "yams", (4,) * 5, 50))
+    before = load_game(first, game_id, household=HOME_HOUSEHOLD)
     first.dispose()
 
     second = Store(database_url)
     second.migrate()
-    assert second.load_game(game_id, household=HOME_HOUSEHOLD) == before
+    assert load_game(second, game_id, household=HOME_HOUSEHOLD) == before
     second.dispose()
 
 
@@ -135,7 +134,7 @@ def test_the_writers_of_one_process_queue_for_sqlite_instead_of_sleeping_on_its_
 
 @pytest.mark.sqlite_only("SQLite lets one writer in at a time; PostgreSQL locks rows")
 def test_a_writer_waits_for_the_queue_no_longer_than_sqlites_busy_timeout(store, monkeypatch):
-    monkeypatch.setattr(store_module, "_WRITERS_WAIT_S", 0.05)
+    monkeypatch.setattr(store_engine, "_WRITERS_WAIT_S", 0.05)
     first_in, first_may_end = threading.Event(), threading.Event()
 
     def first(connection):
@@ -145,10 +144,10 @@ def test_a_writer_waits_for_the_queue_no_longer_than_sqlites_busy_timeout(store,
     first_writer = _write_in_thread(store, first)
     assert first_in.wait(timeout=10)
     # Past the wait the second goes on by itself: here it meets no lock in SQLite.
-    game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
+    game_id = create_game(store, {}, ["Alice"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     first_may_end.set()
     joined([first_writer])
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD).players == ("Alice",)
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD).players == ("Alice",)
 
 
 def _entry_index_names(connection) -> set[str]:
@@ -158,15 +157,9 @@ def _entry_index_names(connection) -> set[str]:
 def test_entries_are_found_by_game_through_their_unique_index_alone(store):
     """Migration 0008 drops the index on game_id, which the unique (game_id, seq) serves;
     going back to 0007 and up again keeps every entry."""
-    game_id = store.create_game({}, ["Alice"], household=HOME_HOUSEHOLD)
-    store.add_entry(
-        game_id,
-        0,
-        EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5),
-        False,
-        household=HOME_HOUSEHOLD,
-    )
-    before = store.load_game(game_id, household=HOME_HOUSEHOLD)
+    game_id = create_game(store, {}, ["Alice"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+    append_entry(store, game_id, EntryRecord(0, 0, "free", "ones", (1, 1, 1, 1, 1), 5))
+    before = load_game(store, game_id, household=HOME_HOUSEHOLD)
     cfg = alembic_config()
     with store.engine.begin() as connection:
         assert "ix_entries_game_id" not in _entry_index_names(connection)
@@ -184,4 +177,4 @@ def test_entries_are_found_by_game_through_their_unique_index_alone(store):
         command.upgrade(cfg, "head")
         assert "ix_entries_game_id" not in _entry_index_names(connection)
     # Down past migration 0016 forgets when the game started, as games before it have none.
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == replace(before, started_at=None)
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) == replace(before, started_at=None)

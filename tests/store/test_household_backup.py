@@ -15,11 +15,13 @@ import random
 
 from sqlalchemy import select
 
+from scorekeeper.play import load, play_turn, start_game, undo_turn
 from scorekeeper.rules import Rules
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.households import create_household, delete_household
 from scorekeeper.store.lifecycle import abandon_game, delete_game
-from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.players import list_players, merge_players, rename_player
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import (
     entries,
     game_players,
@@ -30,7 +32,7 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.transfer import check_files, export_documents, import_games, json_array
+from scorekeeper.store.transfer import export_documents, import_games, json_array
 from testing.samples import random_state
 
 RULE_SETS = (
@@ -44,7 +46,7 @@ RULE_SETS = (
 
 def play_game(store, household, rules, names, rng, turns=None) -> int:
     """A game started and played turn by turn as the tablets do, to its end or `turns`."""
-    game = start_game(store, rules, names, household=household)
+    game = start_game(store, rules, names, household=household, quotas=NO_QUOTAS)
     planned = random_state(rules, names, rng).entries
     for seq, entry in enumerate(planned[:turns]):
         play_turn(store, game, seq, entry.column, entry.box, entry.dice, household=household)
@@ -61,7 +63,7 @@ def live_in(store, household, seed) -> None:
     game = play_game(store, household, Rules(), ["Mag", "Alix"], rng)
     _, state = load(store, game, household=household)
     last = state.entries[-1]
-    store.undo_entry(game, len(state.entries), household=household)
+    undo_turn(store, game, len(state.entries), household=household)
     play_turn(
         store, game, len(state.entries) - 1, last.column, last.box, last.dice, household=household
     )
@@ -84,7 +86,9 @@ def export_text(store, household) -> str:
 
 
 def restore(store, household, exported) -> list[int]:
-    return import_games(store, check_files([("backup.json", exported)]), household=household)
+    return import_games(
+        store, check_files([("backup.json", exported)]), household=household, quotas=NO_QUOTAS
+    )
 
 
 def household_tables(store, household) -> dict[str, list[tuple]]:

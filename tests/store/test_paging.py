@@ -16,6 +16,7 @@ from sqlalchemy import select
 from scorekeeper.rules import Rules
 from scorekeeper.store import FINISHED, HOME_HOUSEHOLD, IN_PROGRESS
 from scorekeeper.store import halloffame as hof
+from scorekeeper.store.games import count_games_in_progress, games_in_progress
 from scorekeeper.store.players import count_players, list_players
 from scorekeeper.store.schema import games, players, results
 from testing.samples import random_document
@@ -182,14 +183,14 @@ def test_games_in_progress_page_by_page_are_the_full_ordering(filled):
     # Imported in one go, they share their last change: the id alone orders them.
     assert len({row.updated_at for row in rows}) < len(rows)
     expected = [row.id for row in sorted(rows, key=lambda row: (row.updated_at, row.id))][::-1]
-    count = filled.count_games_in_progress(household=HOME_HOUSEHOLD)
+    count = count_games_in_progress(filled, household=HOME_HOUSEHOLD)
     assert count == len(rows) == 60
 
     def read_page(offset, limit, count):
         return [
             game.id
-            for game in filled.games_in_progress(
-                household=HOME_HOUSEHOLD, offset=offset, limit=limit, count=count
+            for game in games_in_progress(
+                filled, household=HOME_HOUSEHOLD, offset=offset, limit=limit, count=count
             )
         ]
 

@@ -16,7 +16,8 @@ from sqlalchemy import create_engine, inspect, text
 from scorekeeper import cli
 from scorekeeper.app import DATABASE_URL_ENV, SECRET_KEY_ENV, STORE_EXTENSION, create_app
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.store import DatabaseSetupError, engine_url
+from scorekeeper.store.engine import DatabaseSetupError, engine_url
+from scorekeeper.store.games import games_in_progress
 from scorekeeper.web.security import MAX_PIN_FAILURES, PinAttempts
 from testing.live import REPO_ROOT
 from tests.support.databases import ADMIN_URL, ON_POSTGRESQL
@@ -166,7 +167,7 @@ def test_processes_starting_together_on_an_empty_database_all_start(tmp_path, em
     assert [process.returncode for process in processes] == [0] * 6, outcomes
     store = Store(empty_database)
     try:
-        assert store.games_in_progress(household=HOME_HOUSEHOLD) == []
+        assert games_in_progress(store, household=HOME_HOUSEHOLD) == []
     finally:
         store.dispose()
 

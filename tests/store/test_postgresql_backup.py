@@ -11,10 +11,11 @@ import subprocess
 import pytest
 from sqlalchemy import create_engine, make_url, text
 
+from scorekeeper.play import load, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, Store
-from scorekeeper.store.play import load, start_game
-from scorekeeper.store.store import engine_url
+from scorekeeper.store.engine import engine_url
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.databases import ADMIN_URL, ON_POSTGRESQL, REQUIRE_POSTGRESQL_ENV
 from tests.support.games import some_games
 from tests.support.walk import snapshot
@@ -69,6 +70,8 @@ def test_a_dump_restored_into_an_empty_database_holds_every_row(
                 load(restored, game_id, household=HOME_HOUSEHOLD)[0]
                 == load(store, game_id, household=HOME_HOUSEHOLD)[0]
             )
-        assert start_game(restored, Rules(), ["Ana"], household=HOME_HOUSEHOLD) > max(games)
+        assert start_game(
+            restored, Rules(), ["Ana"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        ) > max(games)
     finally:
         restored.dispose()

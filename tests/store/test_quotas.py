@@ -8,10 +8,12 @@ import pytest
 from sqlalchemy import func, insert, select
 
 from scorekeeper.store import quotas
+from scorekeeper.store.games import create_game
 from scorekeeper.store.households import create_household
 from scorekeeper.store.quotas import (
     GAMES,
     MINUTE,
+    NO_QUOTAS,
     PDF_PAGES,
     Quota,
     QuotaExceeded,
@@ -115,24 +117,24 @@ def test_a_quota_holds_when_many_take_its_last_units_at_once(store, households):
 
 def test_a_new_game_past_the_games_stored_is_refused_and_written_nowhere(store, households):
     a, b = households
-    store.quotas = Quotas(games_stored=2)
-    store.create_game({}, ["Mag"], household=a)
-    store.create_game({}, ["Mag"], household=a)
-    store.create_game({}, ["Mag"], household=b)
+    kept = Quotas(games_stored=2)
+    create_game(store, {}, ["Mag"], household=a, quotas=kept)
+    create_game(store, {}, ["Mag"], household=a, quotas=kept)
+    create_game(store, {}, ["Mag"], household=b, quotas=kept)
     with pytest.raises(QuotaExceeded) as refused:
-        store.create_game({}, ["Zoé"], household=a)
+        create_game(store, {}, ["Zoé"], household=a, quotas=kept)
     assert (refused.value.kind, refused.value.used, refused.value.asked) == (GAMES, 2, 1)
     with store.engine.connect() as connection:
         assert connection.scalar(select(func.count()).select_from(games)) == 3
     with pytest.raises(QuotaExceeded):
-        quotas.check_room_for_games(store, household=a, quotas=store.quotas, adding=1)
-    quotas.check_room_for_games(store, household=b, quotas=store.quotas, adding=1)
+        quotas.check_room_for_games(store, household=a, quotas=kept, adding=1)
+    quotas.check_room_for_games(store, household=b, quotas=kept, adding=1)
 
 
 def test_without_quotas_nothing_is_counted(store, households):
     a, _b = households
-    assert store.quotas == Quotas()
+    assert NO_QUOTAS == Quotas()
     for _ in range(3):
-        assert quotas.take(store, household=a, quota=store.quotas.pdf_pages, amount=50) is None
-        store.create_game({}, ["Mag"], household=a)
+        assert quotas.take(store, household=a, quota=NO_QUOTAS.pdf_pages, amount=50) is None
+        create_game(store, {}, ["Mag"], household=a, quotas=NO_QUOTAS)
     assert _uses(store) == 0

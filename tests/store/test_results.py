@@ -6,12 +6,14 @@ import random
 import pytest
 from sqlalchemy import delete, select, update
 
+from scorekeeper.play import load, play_turn, start_game, undo_turn
 from scorekeeper.rules import Rules, read_document
+from scorekeeper.rules.results import rules_key, seat_results
 from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord
+from scorekeeper.store.games import create_game
 from scorekeeper.store.lifecycle import delete_game
-from scorekeeper.store.play import load, play_turn, start_game
 from scorekeeper.store.players import merge_players, rename_player
-from scorekeeper.store.results import rules_key, seat_results
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import (
     games,
     player_box_stats,
@@ -22,13 +24,20 @@ from scorekeeper.store.schema import (
 )
 from testing.samples import random_document
 from testing.tables import stored_tables
-from tests.support.games import assert_cache_matches_replay, import_documents, solo_document
+from tests.support.games import (
+    append_entry,
+    assert_cache_matches_replay,
+    import_documents,
+    solo_document,
+)
 
 
 def play_document(store, document):
     """Play a whole document through play_turn, as the web forms do."""
     parsed = read_document(document)
-    game_id = start_game(store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     for seq, entry in enumerate(parsed.entries):
         play_turn(
             store, game_id, seq, entry.column, entry.box, entry.dice, household=HOME_HOUSEHOLD
@@ -95,7 +104,7 @@ def test_undo_forgets_the_results_and_finishing_again_restores_them(store):
     last = read_document(document).entries[-1]
     count = len(document["entries"])
 
-    store.undo_entry(game_id, count, household=HOME_HOUSEHOLD)
+    undo_turn(store, game_id, count, household=HOME_HOUSEHOLD)
 
     assert all(rows == [] for rows in aggregate_rows(store).values())
     play_turn(store, game_id, count - 1, last.column, last.box, last.dice, household=HOME_HOUSEHOLD)
@@ -164,7 +173,7 @@ def test_the_cache_always_equals_a_replay_of_every_finished_game(store):
     played = play_document(store, random_document(Rules(), ["Alix", "Bob"], rng))
     assert_cache_matches_replay(store)
 
-    store.undo_entry(played, 26, household=HOME_HOUSEHOLD)
+    undo_turn(store, played, 26, household=HOME_HOUSEHOLD)
     delete_game(store, ids[0], household=HOME_HOUSEHOLD)
     rename_player(store, player_id_of(store, "Alix"), "Alixe", household=HOME_HOUSEHOLD)
     merge_players(
@@ -190,29 +199,17 @@ def test_migrate_fills_the_results_of_games_finished_before_they_existed(store):
 
 
 def test_a_log_marked_finished_that_does_not_end_the_game_is_not_ranked(store):
-    game_id = store.create_game({}, ["Mag"], household=HOME_HOUSEHOLD)
-    store.add_entry(
-        game_id,
-        0,
-        EntryRecord(0, 0, "free", "sixes", (6, 6, 6, 5, 3), 18),
-        finished=True,
-        household=HOME_HOUSEHOLD,
-    )
+    game_id = create_game(store, {}, ["Mag"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+    append_entry(store, game_id, EntryRecord(0, 0, "free", "sixes", (6, 6, 6, 5, 3), 18), True)
     assert aggregate_rows(store)["results"] == []
     store.migrate()
     assert aggregate_rows(store)["results"] == []
 
 
 def test_a_finished_game_whose_log_the_rules_refuse_does_not_stop_the_start(store):
-    game_id = store.create_game({}, ["Mag"], household=HOME_HOUSEHOLD)
+    game_id = create_game(store, {}, ["Mag"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     for seq in range(2):  # the same box twice
-        store.add_entry(
-            game_id,
-            seq,
-            EntryRecord(seq, 0, "free", "sixes", (6,) * 5, 30),
-            finished=False,
-            household=HOME_HOUSEHOLD,
-        )
+        append_entry(store, game_id, EntryRecord(seq, 0, "free", "sixes", (6,) * 5, 30))
     with store.engine.begin() as connection:
         connection.execute(update(games).where(games.c.id == game_id).values(status="finished"))
 

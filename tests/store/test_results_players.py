@@ -4,10 +4,12 @@ import json
 
 import pytest
 
+from scorekeeper.play import load
 from scorekeeper.rules import RuleError
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound
+from scorekeeper.store.documents import check_files
+from scorekeeper.store.games import create_game, games_in_progress, load_game
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
-from scorekeeper.store.play import load
 from scorekeeper.store.players import (
     NameTaken,
     PlayerNotFound,
@@ -19,7 +21,8 @@ from scorekeeper.store.players import (
     players_of_game,
     rename_player,
 )
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import import_games
 from tests.support.games import (
     assert_cache_matches_replay,
     duo_document,
@@ -48,6 +51,7 @@ def family(store):
             ]
         ),
         household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
 
 
@@ -70,7 +74,7 @@ def test_rename_keeps_the_identity_and_the_names_written_on_sheets(store, family
     seated = players_of_game(store, family[0], household=HOME_HOUSEHOLD)
     assert [player.name for player in seated] == ["Magali", "Alix"]
     # The old name is free again: a new game with it makes a new player.
-    store.create_game({}, ["mag"], household=HOME_HOUSEHOLD)
+    create_game(store, {}, ["mag"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     assert ("mag", 0) in names(store)
 
 
@@ -128,23 +132,23 @@ def test_merge_refuses_the_same_player_and_unknown_ones(store, family):
 
 
 def test_abandon_resume_and_delete(store, family):
-    game_id = store.create_game({}, ["Mag", "Zoé"], household=HOME_HOUSEHOLD)
+    game_id = create_game(store, {}, ["Mag", "Zoé"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
 
     abandon_game(store, game_id, household=HOME_HOUSEHOLD)
     assert load(store, game_id, household=HOME_HOUSEHOLD)[0].status == "abandoned"
-    assert store.games_in_progress(household=HOME_HOUSEHOLD) == []
+    assert games_in_progress(store, household=HOME_HOUSEHOLD) == []
     with pytest.raises(WrongStatus):
         abandon_game(store, game_id, household=HOME_HOUSEHOLD)
     resume_game(store, game_id, household=HOME_HOUSEHOLD)
-    assert [game.id for game in store.games_in_progress(household=HOME_HOUSEHOLD)] == [game_id]
+    assert [game.id for game in games_in_progress(store, household=HOME_HOUSEHOLD)] == [game_id]
     with pytest.raises(WrongStatus) as finished:
         abandon_game(store, family[0], household=HOME_HOUSEHOLD)
     assert finished.value.status == "finished"
 
     delete_game(store, game_id, household=HOME_HOUSEHOLD)
     delete_game(store, family[0], household=HOME_HOUSEHOLD)
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) is None
-    assert store.load_game(family[0], household=HOME_HOUSEHOLD) is None
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) is None
+    assert load_game(store, family[0], household=HOME_HOUSEHOLD) is None
     # Players stay: Zoé has no game left, Alix none finished.
     assert names(store) == [("Alix", 0), ("Mag", 0), ("maggie", 2), ("Zoé", 0)]
     assert_cache_matches_replay(store)

@@ -8,16 +8,16 @@ import pytest
 from sqlalchemy import text
 
 from scorekeeper.fairness import Busy
+from scorekeeper.play import load, play_turn
 from scorekeeper.rules import read_document, write_document
 from scorekeeper.store import ABANDONED, FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, GameNotFound
+from scorekeeper.store.documents import ImportRefused, check_files
+from scorekeeper.store.games import games_in_progress
 from scorekeeper.store.households import create_household
-from scorekeeper.store.play import load, play_turn
 from scorekeeper.store.players import list_players, merge_players, rename_player
-from scorekeeper.store.quotas import Quotas
+from scorekeeper.store.quotas import NO_QUOTAS, Quotas
 from scorekeeper.store.transfer import (
     IMPORT_LOCK,
-    ImportRefused,
-    check_files,
     export_documents,
     import_file,
     import_games,
@@ -37,7 +37,10 @@ def test_export_then_import_into_an_empty_instance_gives_the_same_hall_of_fame(s
     exported = export_text(store)
 
     ids = import_games(
-        other_store, check_files([("export.json", exported)]), household=HOME_HOUSEHOLD
+        other_store,
+        check_files([("export.json", exported)]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
 
     assert len(ids) == 11
@@ -62,6 +65,7 @@ def test_an_export_keeps_who_played_after_a_rename_or_a_merge(store, other_store
             ]
         ),
         household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     merge_players(store, 1, 2, household=HOME_HOUSEHOLD)
     rename_player(store, 3, "Alixe", household=HOME_HOUSEHOLD)
@@ -71,7 +75,10 @@ def test_an_export_keeps_who_played_after_a_rename_or_a_merge(store, other_store
     assert [doc["players"] for doc in documents] == [["Mag"], ["Maggie"], ["Alix"]]
     assert [doc.get("identities") for doc in documents] == [None, ["Mag"], ["Alixe"]]
     import_games(
-        other_store, check_files([("b.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+        other_store,
+        check_files([("b.json", json.dumps(documents))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     imported = list_players(other_store, household=HOME_HOUSEHOLD)
     assert [(p.name, p.games) for p in imported] == [("Alixe", 1), ("Mag", 2)]
@@ -201,6 +208,7 @@ def test_dates_statuses_and_names_of_an_import(store):
             ]
         ),
         household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
 
     games = [load(store, game_id, household=HOME_HOUSEHOLD)[0] for game_id in ids]
@@ -209,7 +217,7 @@ def test_dates_statuses_and_names_of_an_import(store):
     assert games[1].finished_at == datetime(2001, 1, 1, 19, tzinfo=UTC)
     assert games[2].players == ("Mag",) and games[2].finished_at is None
     assert [entry.score for entry in games[2].entries] == [4, 8]
-    assert [game.id for game in store.games_in_progress(household=HOME_HOUSEHOLD)] == [ids[2]]
+    assert [game.id for game in games_in_progress(store, household=HOME_HOUSEHOLD)] == [ids[2]]
 
 
 def test_an_imported_game_is_stored_as_a_played_one_and_plays_on(store):
@@ -229,6 +237,7 @@ def test_an_imported_game_is_stored_as_a_played_one_and_plays_on(store):
             ]
         ),
         household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
 
     play_turn(store, imported, 2, "free", "threes", (3, 3, 3, 3, 1), household=HOME_HOUSEHOLD)

@@ -19,11 +19,13 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import text
 
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
+from scorekeeper.play import load
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.migrations import alembic_config
-from scorekeeper.store.play import load
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 from testing.tables import expected_tables, stored_tables
 from tests.fixtures.make_games_0001 import FIXTURE, GAMES
@@ -166,7 +168,10 @@ def test_rule_sets_follow_the_column_order_of_the_sheet(store):
         )
     ]
     import_games(
-        store, check_files([("games.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("games.json", json.dumps(documents))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     cfg = alembic_config()
     with store.engine.connect() as connection:

@@ -25,7 +25,7 @@ from pathlib import Path
 from filelock import FileLock
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.futures import load_or_build_spreads
+from scorekeeper.advisor.spreads import load_or_build_spreads
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import cache_path
 from scorekeeper.rules import Rules

@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, make_url, text
 
 from scorekeeper.app import DATABASE_FILE
 from scorekeeper.store import Store
-from scorekeeper.store.store import engine_url
+from scorekeeper.store.engine import engine_url
 
 TEST_DATABASE_URL_ENV = "SCOREKEEPER_TEST_DATABASE_URL"
 # Set by CI: a run that should be on PostgreSQL and is not must fail, not pass on SQLite.

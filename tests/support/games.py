@@ -10,9 +10,13 @@ from sqlalchemy import select
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import halloffame as hof
+from scorekeeper.store.documents import check_files
+from scorekeeper.store.games import add_entry, load_game
+from scorekeeper.store.player_stats import player_rule_set_stats
 from scorekeeper.store.players import list_players
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import metadata
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
 from testing.tables import expected_tables, stored_tables
 
@@ -95,7 +99,10 @@ def duo_document(first, second):
 def import_documents(store, *documents):
     """The documents imported into the home household as one file; the new games' ids."""
     return import_games(
-        store, check_files([("test.json", json.dumps(list(documents)))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("test.json", json.dumps(list(documents)))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
 
 
@@ -119,7 +126,10 @@ def some_games(store, seed=5):
     documents.append({**unfinished, "created_at": "2024-06-20T18:00:00Z"})
     documents.append({**unfinished, "status": "abandoned"})
     return import_games(
-        store, check_files([("games.json", json.dumps(documents))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("games.json", json.dumps(documents))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
 
 
@@ -191,7 +201,7 @@ def hall_of_fame(store):
                     found.yams_games,
                     found.barred_count,
                 )
-                for found in hof.player_rule_set_stats(store, player.id, household=home)
+                for found in player_rule_set_stats(store, player.id, household=home)
             ]
             for player in players
         },
@@ -215,3 +225,10 @@ PLAIN_DICE = {
     "yams": "12346",
     "chance": "66655",
 }
+
+
+def append_entry(store, game_id, entry, finished=False, *, household=HOME_HOUSEHOLD):
+    """`entry` added by the store to the log of the game as it is now (as a writer that has
+    just read it would), without the rules' replay: a test of the store alone."""
+    seen_at = load_game(store, game_id, household=household).updated_at
+    return add_entry(store, game_id, entry, seen_at=seen_at, finished=finished, household=household)

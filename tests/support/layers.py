@@ -26,9 +26,11 @@ CHECKOUT_ONLY = ("testing", "tests", "bench", "scripts")
 FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     # The game itself, pure; beside it, the worker processes and the fair queues in front of
     # them, which know nothing of the game.
-    {"rules": ("rules",), "processes": ("fairness", "workers", "memory")},
+    {"rules": ("rules",), "processes": ("fairness", "workers")},
     {"store": ("store",), "advisor": ("advisor",)},
-    {"sheets": ("sheets",)},
+    # The PDFs, drawn from games loaded by their caller; beside them, playing a stored game:
+    # a turn checked, scored and written once, between the store and the pages.
+    {"sheets": ("sheets",), "play": ("play",)},
     # The pages, and this machine's address on the home network that they show.
     {"web": ("web", "net")},
     # The application factory and the list of its settings.
@@ -121,6 +123,83 @@ def imports_up(package: Path) -> list[Import]:
             if found_import.target == ROOT or target == importer:
                 continue
             if target not in FLOOR_OF or FLOOR_OF[target] >= FLOOR_OF[importer]:
+                found.append(found_import)
+    return found
+
+
+def module_path(dotted: str, package: Path) -> str | None:
+    """The file of the package a dotted name imports (a package's __init__.py)."""
+    parts = Path(*dotted.split(".")[1:]) if "." in dotted else Path()
+    if (package / parts).with_suffix(".py").is_file():
+        return parts.with_suffix(".py").as_posix()
+    if (package / parts / "__init__.py").is_file():
+        return (parts / "__init__.py").as_posix()
+    return None
+
+
+def import_circles(package: Path) -> list[list[str]]:
+    """Every set of modules that import one another, round a circle: each module and the
+    package files it imports, wherever the import is written (in a function too), strongly
+    connected components of more than one module."""
+    graph = {}
+    for module in modules(package):
+        source = (package / module).read_text(encoding="utf-8")
+        targets = (
+            module_path(found.target, package) for found in imports_of(source, module, package)
+        )
+        graph[module] = {target for target in targets if target not in (None, module)}
+    # Tarjan's algorithm, iteratively.
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    circles.append(sorted(component))
+    return circles
+
+
+def blueprint_imports(package: Path) -> list[Import]:
+    """Every import of a module of web/ that defines a blueprint by another that does: a
+    page's module draws on web/'s helpers, never on another page's."""
+    web = package / "web"
+    pages = {
+        path.relative_to(package).as_posix()
+        for path in web.glob("*.py")
+        if "Blueprint(" in path.read_text(encoding="utf-8")
+    }
+    found = []
+    for module in sorted(pages):
+        source = (package / module).read_text(encoding="utf-8")
+        for found_import in imports_of(source, module, package):
+            target = module_path(found_import.target, package)
+            if target in pages and target != module:
                 found.append(found_import)
     return found
 

@@ -2,6 +2,7 @@
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.games import game_version
 from testing.samples import new_game_form
 from tests.support.forms import csrf_token
 
@@ -29,7 +30,7 @@ class Table:
     def version(self, game_id):
         """The version a sheet of the game shows now (the form's hidden `version`)."""
         store = self.client.application.extensions[STORE_EXTENSION]
-        found = store.game_version(game_id, household=HOME_HOUSEHOLD)
+        found = game_version(store, game_id, household=HOME_HOUSEHOLD)
         return found.token if found else "none"
 
     def play(self, game_id, seq, dice, target, confirm=False, version=None):

@@ -27,12 +27,14 @@ from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.routing import Rule
 
 from scorekeeper.advisor.builds import Strategies
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
+from scorekeeper.store.documents import check_files
 from scorekeeper.store.households import set_spectator_token
 from scorekeeper.store.lifecycle import abandon_game
-from scorekeeper.store.play import play_turn, start_game
 from scorekeeper.store.players import list_players
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import import_games
 from scorekeeper.web import edge
 from testing.samples import random_document
 from tests.support.forms import csrf_token_in
@@ -130,14 +132,17 @@ def fill_household(store, household: int, names: Sequence[str], seed: int) -> di
         for rules in ({}, {}, {"preset": "yatzy"})
     ]
     games = import_games(
-        store, check_files([("games.json", json.dumps(documents))]), household=household
+        store,
+        check_files([("games.json", json.dumps(documents))]),
+        household=household,
+        quotas=NO_QUOTAS,
     )
-    playing = start_game(store, Rules(), pair, household=household)
+    playing = start_game(store, Rules(), pair, household=household, quotas=NO_QUOTAS)
     play_turn(store, playing, 0, "free", "sixes", "66662", household=household)
     play_turn(store, playing, 1, "free", "ones", "11123", household=household)
     token = f"token-of-household-{household}"
     set_spectator_token(store, playing, token, household=household)
-    abandoned = start_game(store, Rules(), alone, household=household)
+    abandoned = start_game(store, Rules(), alone, household=household, quotas=NO_QUOTAS)
     abandon_game(store, abandoned, household=household)
     players = list_players(store, household=household)
     return {

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
-from scorekeeper.web import advice as advice_module
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.apps import HOSTED, PIN, app_on
 from tests.support.games import every_row
 from tests.support.table import Table
@@ -69,7 +69,7 @@ def seeded(table, app):
     The advisor's table is never built here (a minute of CPU, going on after the test): it
     stays "being prepared".
     """
-    app.extensions[advice_module.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
     finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
     for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
         response = table.play(finished, seq, dice, f"free:{box}", confirm=True)

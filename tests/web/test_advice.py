@@ -17,16 +17,15 @@ import pytest
 from babel.numbers import format_percent
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.futures import spreads_path
 from scorekeeper.advisor.strategy import load_or_build
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, spreads_path
 from scorekeeper.advisor.turn import ROLLS
+from scorekeeper.play import load
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, GameState, Rules
 from scorekeeper.rules.options import OPTIONS, PRESETS, SEC
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load
-from scorekeeper.web import advice as advice_module
 from scorekeeper.web.advice import KEEPS_SHOWN
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.build_workers import RELEASE, held_half_way
 from tests.support.games import PLAIN_DICE
 from tests.support.threads import WAIT_SECONDS
@@ -125,9 +124,7 @@ def test_advice_refuses_bad_dice_and_says_why_when_the_game_is_over(table, with_
 
 
 def test_advice_shows_the_build_filling_then_the_advice(table, app, classique_table):
-    app.extensions[advice_module.ADVISOR_EXTENSION] = Strategies(
-        app.instance_path, worker=held_half_way
-    )
+    app.extensions[ADVISOR_EXTENSION] = Strategies(app.instance_path, worker=held_half_way)
     game_id = table.new_game(["Mag"])
     response = table.client.get(f"/games/{game_id}/advice?dice=66653&throw=1")
     page = response.get_data(as_text=True)
@@ -303,7 +300,7 @@ def new_game_choices():
 
 def test_every_game_the_new_game_form_can_start_gets_the_conseil(table, app):
     strategies = RecordedStrategies(app.instance_path)
-    app.extensions[advice_module.ADVISOR_EXTENSION] = strategies
+    app.extensions[ADVISOR_EXTENSION] = strategies
     seen = set()
     for data in new_game_choices():
         game_id = table.new_game(["Mag", "Alix"], **data)
@@ -395,7 +392,7 @@ def test_review_without_the_table_says_how_to_get_it_and_builds_nothing(table, a
         table.play(game_id, seq, "12346", f"free:{box}", confirm=True)
     page = table.client.get(f"/games/{game_id}/review").get_data(as_text=True)
     assert "une fois la table de conseil calculée" in page
-    assert not app.extensions[advice_module.ADVISOR_EXTENSION].building
+    assert not app.extensions[ADVISOR_EXTENSION].building
 
 
 # -- « Pour gagner » -------------------------------------------------------------------------
@@ -440,7 +437,7 @@ def _chance_cells(page):
 def test_each_keep_shows_its_chance_to_win_and_one_tap_ranks_them_to_win(table, app, with_table):
     game_id = _end_game(table)
     state = _state(app, game_id)
-    chances = app.extensions[advice_module.ADVISOR_EXTENSION].chances(Rules())
+    chances = app.extensions[ADVISOR_EXTENSION].chances(Rules())
     advice = chances.advise(state, "66653", 1)
     assert advice.exact
     share = {option.keep: option.chance.share for option in advice.options}
@@ -479,7 +476,7 @@ def test_each_box_shows_its_estimated_chance_in_french_and_english(table, app, w
     game_id = table.new_game(["Mag", "Alix", "Zoé"])
     _play_boxes(table, game_id, 0, ["sixes", "fives", "chance"])
     state = _state(app, game_id)
-    chances = app.extensions[advice_module.ADVISOR_EXTENSION].chances(Rules())
+    chances = app.extensions[ADVISOR_EXTENSION].chances(Rules())
     advice = chances.advise(state, "66653", 3)
     assert not advice.exact
     share = {option.box: option.chance.share for option in advice.options}
@@ -538,7 +535,7 @@ def test_review_draws_each_player_s_chance_to_win_after_each_entry(table, app, w
         seq += 1
     state = _state(app, game_id)
     assert state.is_over and [sheet.total for sheet in state.sheets] == [61, 24]
-    series = app.extensions[advice_module.ADVISOR_EXTENSION].chances(Rules()).review(state)
+    series = app.extensions[ADVISOR_EXTENSION].chances(Rules()).review(state)
     page = unescape(table.client.get(f"/games/{game_id}/review").get_data(as_text=True))
     charts = re.findall(r'<svg role="img".*?</svg>', page, re.S)
     assert len(charts) == 2
@@ -574,4 +571,4 @@ def test_review_without_spreads_says_the_chart_will_come(table, app, classique_t
     page = unescape(table.client.get(f"/games/{game_id}/review").get_data(as_text=True))
     assert "La courbe des chances de gagner apparaîtra ici" in page
     assert "<polyline" not in page
-    assert not app.extensions[advice_module.ADVISOR_EXTENSION].building
+    assert not app.extensions[ADVISOR_EXTENSION].building

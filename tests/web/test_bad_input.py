@@ -9,7 +9,7 @@ import pytest
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store import store as store_module
+from scorekeeper.store import engine as store_engine
 from scorekeeper.web.language import COOKIE as LANGUAGE_COOKIE
 
 
@@ -107,7 +107,7 @@ def test_a_client_cannot_choose_the_player(table, game, app):
         game, 1, dice="11123", target="free:ones", player="0", seat="0", score="50"
     )
     assert response.status_code == 303
-    from scorekeeper.store.play import load
+    from scorekeeper.play import load
 
     record, state = load(app.extensions["scorekeeper.store"], game, household=HOME_HOUSEHOLD)
     assert record.entries[-1].seat == 1 and record.entries[-1].score == 3
@@ -214,7 +214,7 @@ def test_a_turn_that_meets_a_held_lock_is_told_to_try_again(
     table, game, app, snapshot, monkeypatch, lang, sentence
 ):
     # A short busy timeout, so that the test does not wait SQLite's five seconds.
-    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_MS", 50)
+    monkeypatch.setattr(store_engine, "BUSY_TIMEOUT_MS", 50)
     app.extensions[STORE_EXTENSION].engine.dispose()
     table.client.set_cookie("lang", lang)
     before = snapshot()

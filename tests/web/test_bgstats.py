@@ -9,10 +9,12 @@ from urllib.parse import unquote
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.bgstats import PLAY_LINK, YAHTZEE_BGG_ID
-from scorekeeper.store.play import start_game
+from scorekeeper.store.games import load_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.apps import app_on
 from tests.support.forms import page_text
 from tests.support.games import duo_document, import_documents
@@ -132,12 +134,14 @@ def test_the_ranking_and_the_review_lead_to_it(app, client):
 )
 def test_a_game_in_progress_is_refused_with_its_reason(app, client, language, said):
     store = app.extensions[STORE_EXTENSION]
-    game_id = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
-    before = store.load_game(game_id, household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
+    before = load_game(store, game_id, household=HOME_HOUSEHOLD)
     response = client.get(f"/games/{game_id}/bgstats", headers={"Accept-Language": language})
     assert response.status_code == 409
     assert said in page_text(response)
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == before
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) == before
     assert f'href="/games/{game_id}/bgstats"' not in client.get(
         f"/games/{game_id}/review"
     ).get_data(as_text=True)

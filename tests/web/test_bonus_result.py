@@ -5,7 +5,9 @@ import re
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.transfer import check_files, import_games
+from scorekeeper.store.documents import check_files
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.store.transfer import import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
 
@@ -20,7 +22,10 @@ def test_a_finished_game_shows_the_bonus_won_or_missed(app, client):
     document = finished_game_document(["bonus", "poor", "close", "bonus"] * 2)
     store = app.extensions[STORE_EXTENSION]
     [game_id] = import_games(
-        store, check_files([("game.json", json.dumps(document))]), household=HOME_HOUSEHOLD
+        store,
+        check_files([("game.json", json.dumps(document))]),
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     html = client.get(f"/games/{game_id}").get_data(as_text=True)
     results = re.findall(RESULT, html)

@@ -10,6 +10,7 @@ import pytest
 from PIL import Image
 
 from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.play import load, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.sheets.card import (
     CARD_BASE_HEIGHT_PX,
@@ -18,7 +19,8 @@ from scorekeeper.sheets.card import (
     card_html,
 )
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load, start_game
+from scorekeeper.store.games import load_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.forms import page_text
 from tests.support.games import duo_document, import_documents
 
@@ -107,12 +109,14 @@ def test_the_ranking_offers_to_share_it(app, client):
 )
 def test_a_game_in_progress_has_no_card_yet(app, client, language, said):
     store = app.extensions[STORE_EXTENSION]
-    game_id = start_game(store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD)
-    before = store.load_game(game_id, household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, Rules(), ["Mag", "Alix"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
+    before = load_game(store, game_id, household=HOME_HOUSEHOLD)
     response = client.get(f"/games/{game_id}/card.png", headers={"Accept-Language": language})
     assert response.status_code == 409
     assert said in page_text(response)
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) == before
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) == before
 
 
 def test_an_unknown_game_has_no_card(client):

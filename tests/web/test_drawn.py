@@ -1,10 +1,10 @@
 """The sheet of one version of a game is drawn once, in each language, and served to every
-tablet that asks (web/drawn.py); each still gets its own CSRF token and its own messages."""
+tablet that asks (web/sheet_pages.py); each still gets its own CSRF token and its own messages."""
 
 import threading
 import time
 
-from scorekeeper.web.drawn import DrawnPages
+from scorekeeper.web.sheet_pages import DrawnPages
 from tests.support.forms import CSRF_FIELD, csrf_token_in, page_text
 from tests.support.live import SWAP, sheets_drawn
 from tests.support.table import Table

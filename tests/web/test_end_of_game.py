@@ -4,9 +4,10 @@ follow the game, and on the spectator's page, without the buttons."""
 
 import re
 
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.support.apps import app_on
 from tests.support.games import GAME
@@ -21,7 +22,9 @@ RANKS = re.compile(
 
 def _finished(app, names, turns) -> int:
     store = app.extensions[STORE_EXTENSION]
-    game_id = start_game(store, Rules.from_dict({}), names, household=HOME_HOUSEHOLD)
+    game_id = start_game(
+        store, Rules.from_dict({}), names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
     for seq, (dice, box) in enumerate(turns):
         play_turn(store, game_id, seq, "free", box, dice, household=HOME_HOUSEHOLD)
     return game_id

@@ -10,16 +10,18 @@ import time
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import Store
-from scorekeeper.store.changes import Ended, Seat
+from scorekeeper.store.changes import Ended, Seat, listen_to
 from scorekeeper.store.households import (
     find_household,
     list_devices,
     remove_device,
     set_spectator_token,
 )
-from scorekeeper.store.play import start_game
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web.store import CHANGES_EXTENSION
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.databases import ON_POSTGRESQL
 from tests.support.forms import csrf_token
@@ -50,7 +52,11 @@ def _household(app, name: str, devices: int = 1):
         assert answer.status_code == 303
     store = app.extensions[STORE_EXTENSION]
     household = find_household(store, name).id
-    return clients, household, start_game(store, Rules(), ("Mag",), household=household)
+    return (
+        clients,
+        household,
+        start_game(store, Rules(), ("Mag",), household=household, quotas=NO_QUOTAS),
+    )
 
 
 def test_a_household_past_its_seats_ends_its_own_oldest_stream_never_anothers(hosted_live):
@@ -69,8 +75,7 @@ def test_a_household_past_its_seats_ends_its_own_oldest_stream_never_anothers(ho
     with pytest.raises(StopIteration):
         streams[0].next()
     # The others of the household, and the other household's, still stream the game.
-    store = hosted_live.extensions[STORE_EXTENSION]
-    changes = store.changes
+    changes = hosted_live.extensions[CHANGES_EXTENSION]
     assert changes.watchers == 4  # Les Durand's and Les Martin's 3
     for stream in [theirs, *streams[1:], newest]:
         stream.close()
@@ -81,7 +86,7 @@ def test_a_household_has_seats_for_each_of_its_devices(hosted_live):
     streams = [Stream(clients[number % 2], f"/games/{game}/events") for number in range(6)]
     # 2 devices, 6 seats: none ended.
     assert all(stream.version()["seq"] == 0 for stream in streams)
-    assert hosted_live.extensions[STORE_EXTENSION].changes.watchers == 6
+    assert hosted_live.extensions[CHANGES_EXTENSION].watchers == 6
     for stream in streams:
         stream.close()
 
@@ -115,7 +120,7 @@ def test_a_removed_device_s_streams_end_at_once_and_the_others_stay(hosted_live)
     assert removed.version() == GONE
     with pytest.raises(StopIteration):
         removed.next()
-    assert hosted_live.extensions[STORE_EXTENSION].changes.watchers == 1
+    assert hosted_live.extensions[CHANGES_EXTENSION].watchers == 1
     kept.close()
 
 
@@ -128,7 +133,7 @@ def test_another_process_ends_a_removed_device_s_stream_within_a_second(hosted_l
     # Another server process: its own store, listening on its own connection.
     elsewhere = Store(database_url)
     try:
-        changes = elsewhere.watch_changes(4)
+        changes = listen_to(elsewhere, 4)
         seat = Seat(("household", household), frozenset({("device", device.id)}))
         watcher = changes.watch(game, household=household, seat=seat, seats=3)
         ended = {}
@@ -151,5 +156,5 @@ def test_another_process_ends_a_removed_device_s_stream_within_a_second(hosted_l
         assert ended["at"] - removed_at < 1.0
         watcher.close()
     finally:
-        elsewhere.changes.stop()
+        changes.stop()
         elsewhere.dispose()

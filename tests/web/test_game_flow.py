@@ -1,9 +1,10 @@
 """A whole game through the web, as a family would play it, with CSRF on."""
 
+from scorekeeper.play import load
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.games import games_in_progress, rematch
 from scorekeeper.store.lifecycle import delete_game
-from scorekeeper.store.play import load
 from scorekeeper.web import main
 from tests.support.forms import csrf_token
 from tests.support.games import GAME
@@ -186,15 +187,15 @@ def test_a_rematch_is_made_once(table, app):
     finish(table, game_id)
     store = app.extensions["scorekeeper.store"]
     first = table.post(f"/games/{game_id}/rematch", {}).headers["Location"]
-    in_progress = store.games_in_progress(household=HOME_HOUSEHOLD)
+    in_progress = games_in_progress(store, household=HOME_HOUSEHOLD)
     again = table.post(f"/games/{game_id}/rematch", {}).headers["Location"]
     assert again == first
-    assert store.games_in_progress(household=HOME_HOUSEHOLD) == in_progress
+    assert games_in_progress(store, household=HOME_HOUSEHOLD) == in_progress
     rematch_id = int(first.rsplit("/", 1)[1])
-    assert store.rematch(game_id, household=HOME_HOUSEHOLD) == rematch_id
+    assert rematch(store, game_id, household=HOME_HOUSEHOLD) == rematch_id
     # Deleted, the rematch can be made anew.
     delete_game(store, rematch_id, household=HOME_HOUSEHOLD)
-    assert store.rematch(game_id, household=HOME_HOUSEHOLD) is None
+    assert rematch(store, game_id, household=HOME_HOUSEHOLD) is None
     remade = table.post(f"/games/{game_id}/rematch", {}).headers["Location"]
     assert remade != first
 

@@ -7,9 +7,9 @@ import pytest
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
+from scorekeeper.rules.results import rules_key
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
-from scorekeeper.store.results import rules_key
 from scorekeeper.web.rule_labels import rule_set_label
 from testing.samples import random_document
 from tests.support.forms import page, totals_shown

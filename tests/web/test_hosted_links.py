@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.app import create_app
 from scorekeeper.config import SettingError
-from scorekeeper.web import main
+from scorekeeper.web import addresses
 from tests.support.apps import PASSPHRASE, app_on
 from tests.support.forms import csrf_token
 
@@ -57,7 +57,7 @@ def test_a_hosted_server_needs_an_external_url_said_at_start(instance_path, data
 
 
 def test_links_and_their_qr_codes_name_the_external_url(served):
-    main._kept_qr_code.cache_clear()
+    addresses._kept_qr_code.cache_clear()
     client = served.test_client()
     assert (
         _post(
@@ -79,7 +79,7 @@ def test_links_and_their_qr_codes_name_the_external_url(served):
     page = client.get(sharing, base_url=SERVED).get_data(as_text=True)
     assert re.search(rf'class="spectator-link" href="{re.escape(SERVED)}/watch/', page)
     # The links are secrets: their codes are drawn, never kept.
-    assert main._kept_qr_code.cache_info().currsize == 0
+    assert addresses._kept_qr_code.cache_info().currsize == 0
 
 
 @pytest.mark.parametrize("host", ["evil.example", "yams.example.evil.example", "localhost"])

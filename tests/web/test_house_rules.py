@@ -2,9 +2,9 @@
 
 import pytest
 
+from scorekeeper.play import load
 from scorekeeper.rules import Entry
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load
 
 
 def state_of(app, game_id):

@@ -10,10 +10,10 @@ from collections.abc import Callable
 
 import pytest
 
-import scorekeeper.web.households as web_households
+import scorekeeper.web.joining as web_joining
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store.households import count_households
-from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
+from scorekeeper.web.joining import MAX_PASSPHRASE_FAILURES
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import csrf_token
 from tests.support.threads import WAIT_SECONDS, joined
@@ -39,17 +39,17 @@ def _signup(client, address: str, name: str):
 
 
 def _counting(monkeypatch, name: str) -> list:
-    """Count the calls of web/households.py's `name` (a passphrase checked or hashed)."""
+    """Count the calls of web/joining.py's `name` (a passphrase checked or hashed)."""
     calls = []
     lock = threading.Lock()
-    real = getattr(web_households, name)
+    real = getattr(web_joining, name)
 
     def counted(*args, **kwargs):
         with lock:
             calls.append(args)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(web_households, name, counted)
+    monkeypatch.setattr(web_joining, name, counted)
     return calls
 
 

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store.households import count_households, find_household
-from scorekeeper.web.households import MAX_PASSPHRASE_FAILURES
+from scorekeeper.web.joining import MAX_PASSPHRASE_FAILURES
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import csrf_token
 

@@ -15,10 +15,11 @@ from pypdf import PdfReader
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.games import count_games_in_progress, load_game
 from scorekeeper.store.households import create_household
 from scorekeeper.store.players import list_players
 from scorekeeper.store.transfer import export_documents
-from scorekeeper.web.households import passphrase_hash
+from scorekeeper.web.passphrases import passphrase_hash
 from testing.samples import random_document
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.walk import fill_household, filled_paths, join_household
@@ -30,10 +31,10 @@ ID_ARGUMENTS = {"game_id", "player_id"}
 # Routes whose argument is a secret token rather than an id: whoever holds the token may
 # use it (a spectator link shows its game, a join link joins); they take no id of B.
 TOKEN_ROUTES = {
-    "households.spectate",
-    "households.spectate_version",
-    "households.spectate_events",
-    "households.join_link",
+    "spectating.spectate",
+    "spectating.spectate_version",
+    "spectating.spectate_events",
+    "joining.join_link",
     "static",
 }
 
@@ -167,10 +168,10 @@ def test_a_rematch_goes_to_the_household_that_asked_for_it(two_households):
     assert response.status_code == 303
     assert client.get(response.headers["Location"]).status_code == 200
     rematch = int(response.headers["Location"].rsplit("/", 1)[1])
-    played = store.load_game(finished, household=a)
-    record = store.load_game(rematch, household=a)
+    played = load_game(store, finished, household=a)
+    record = load_game(store, rematch, household=a)
     assert record is not None
     assert record.players == (*played.players[1:], played.players[0])
     # Nothing went to the home household, which every server has.
-    assert store.count_games_in_progress(household=HOME_HOUSEHOLD) == 0
+    assert count_games_in_progress(store, household=HOME_HOUSEHOLD) == 0
     assert list_players(store, household=HOME_HOUSEHOLD) == []

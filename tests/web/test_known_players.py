@@ -3,8 +3,8 @@ first; without scripts the ticked ones sit after the names typed."""
 
 import re
 
+from scorekeeper.play import load
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load
 from testing.samples import new_game_form
 from tests.support.forms import page
 

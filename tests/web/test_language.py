@@ -18,6 +18,7 @@ from pypdf import PdfReader
 
 from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
 from tests.support.crawl import crawl_urls
 from tests.support.forms import csrf_token
@@ -302,13 +303,17 @@ def test_dates_and_times_in_the_house_time_zone_and_the_reader_language(paris_ap
     from sqlalchemy import update
 
     from scorekeeper.app import STORE_EXTENSION
+    from scorekeeper.play import play_turn, start_game
     from scorekeeper.rules import Rules
-    from scorekeeper.store.play import play_turn, start_game
     from scorekeeper.store.schema import games
 
     store = paris_app.extensions[STORE_EXTENSION]
     game_id = start_game(
-        store, Rules.from_dict({"preset": "classique"}), ["Mag", "Alix"], household=HOME_HOUSEHOLD
+        store,
+        Rules.from_dict({"preset": "classique"}),
+        ["Mag", "Alix"],
+        household=HOME_HOUSEHOLD,
+        quotas=NO_QUOTAS,
     )
     # Played once: a game never played that long ago is left out of the list.
     play_turn(store, game_id, 0, "free", "sixes", "66653", household=HOME_HOUSEHOLD)

@@ -5,7 +5,7 @@ import pytest
 
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game, delete_game
-from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
 from tests.support.apps import app_on
 from tests.support.live import Stream
 from tests.support.table import Table
@@ -91,7 +91,7 @@ def test_a_change_to_another_game_wakes_no_stream(live, monkeypatch):
     watched, other = table.new_game(["Mag"]), table.new_game(["Alix"])
     stream = Stream(table.client, f"/games/{watched}/events")
     stream.version()
-    monkeypatch.setattr("scorekeeper.web.live.HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr("scorekeeper.web.streams.HEARTBEAT_SECONDS", 0.2)
     table.play(other, 0, "66662", "free:sixes")
     # Nothing to say about this game: the next line is the heartbeat, a comment.
     assert stream.next() == ": still here\n\n"
@@ -121,7 +121,7 @@ def test_every_stream_ends_when_the_server_stops(live):
     game_id = table.new_game(["Mag"])
     stream = Stream(table.client, f"/games/{game_id}/events")
     stream.version()
-    live.extensions[STORE_EXTENSION].changes.stop()
+    live.extensions[CHANGES_EXTENSION].stop()
     with pytest.raises(StopIteration):
         stream.next()
     assert table.client.get(f"/games/{game_id}/events").status_code == 503

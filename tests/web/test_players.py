@@ -6,8 +6,10 @@ import pytest
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.games import create_game
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.store.players import get_player
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.forms import page, page_text, post
 from tests.support.games import duo_document, every_row, import_documents, solo_document
 
@@ -74,8 +76,8 @@ def test_the_chart_is_an_inline_svg_with_a_point_per_game(client, family):
 
 
 def test_a_player_without_finished_games_and_their_open_games(app, client, store):
-    game_id = store.create_game({}, ["Zoé", "Bob"], household=HOME_HOUSEHOLD)
-    other = store.create_game({}, ["Zoé"], household=HOME_HOUSEHOLD)
+    game_id = create_game(store, {}, ["Zoé", "Bob"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+    other = create_game(store, {}, ["Zoé"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
     abandon_game(store, other, household=HOME_HOUSEHOLD)
 
     html = page(client, "/players/1")

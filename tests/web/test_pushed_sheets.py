@@ -1,6 +1,6 @@
 """The turn arrives, not the page: each open sheet's stream carries, with a new version of a
 game in progress, the sheet of that version, drawn once for every tablet (web/live.py,
-web/drawn.py), with the tablet's own CSRF token; a removed device gets no more of them."""
+web/sheet_pages.py), with the tablet's own CSRF token; a removed device gets no more of them."""
 
 import re
 

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.app import STORE_EXTENSION
-from scorekeeper.web import advice as advice_module
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.apps import HOSTED, app_on
 from tests.support.build_workers import no_table
 from tests.support.forms import csrf_token
@@ -146,7 +146,7 @@ def test_prints_past_the_pdf_pages_a_minute(hosted, lang, rule, when, too_big):
 )
 def test_advice_past_the_advisor_builds_a_day(hosted, lang, rule):
     strategies = Strategies(hosted.instance_path, worker=no_table)
-    hosted.extensions[advice_module.ADVISOR_EXTENSION] = strategies
+    hosted.extensions[ADVISOR_EXTENSION] = strategies
     client = family(hosted, lang=lang)
     assert new_game(client).status_code == 303
     game_id = re.search(r'href="/games/(\d+)"', client.get("/").get_data(as_text=True)).group(1)

@@ -5,8 +5,9 @@ import re
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.play import load
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import load
+from scorekeeper.store.games import load_game
 from tests.support.forms import page, page_text, post, totals_shown
 from tests.support.games import duo_document, every_row, import_documents, solo_document
 
@@ -123,7 +124,7 @@ def test_delete_after_a_confirmation_also_takes_the_game_out_of_the_hall_of_fame
     response = post(client, f"/games/{duel}/delete", {})
 
     assert response.status_code == 303 and response.headers["Location"] == "/"
-    assert store.load_game(duel, household=HOME_HOUSEHOLD) is None
+    assert load_game(store, duel, household=HOME_HOUSEHOLD) is None
     assert f"Partie n° {duel} supprimée." in page(client, "/")
     assert "Aucune partie terminée pour l'instant" in page(client, "/hall-of-fame")
     assert post(client, f"/games/{duel}/delete", {}).status_code == 404

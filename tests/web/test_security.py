@@ -13,6 +13,7 @@ import pytest
 from scorekeeper.app import SECRET_KEY_FILE, STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.games import load_game
 from scorekeeper.web import security
 from scorekeeper.web.security import require_pin
 from tests.support.apps import PIN
@@ -221,7 +222,7 @@ def _held_fields(response) -> dict[str, str]:
 def test_without_a_pin_destructive_views_work_as_they_are(table, app):
     game_id = table.new_game(["Mag"])
     assert _delete(table, game_id).status_code == 303
-    assert app.extensions[STORE_EXTENSION].load_game(game_id, household=HOME_HOUSEHOLD) is None
+    assert load_game(app.extensions[STORE_EXTENSION], game_id, household=HOME_HOUSEHOLD) is None
 
 
 def test_a_held_delete_runs_once_the_pin_is_right(pin_table, pin_app):
@@ -234,20 +235,20 @@ def test_a_held_delete_runs_once_the_pin_is_right(pin_table, pin_app):
     assert "Code de la maison" in text and 'type="password"' in text
     fields = _held_fields(held)
     assert fields["submit"] == "Oui" and fields["household_replay"] == "1"
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) is not None
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) is not None
 
     wrong = pin_table.client.post(
         f"/games/{game_id}/delete", data={**fields, "household_pin": "1111"}
     )
     assert wrong.status_code == 403
     assert "Code faux : ce n&#39;est pas le code de la maison." in wrong.get_data(as_text=True)
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) is not None
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) is not None
 
     right = pin_table.client.post(
         f"/games/{game_id}/delete", data={**_held_fields(wrong), "household_pin": f" {PIN} "}
     )
     assert right.status_code == 303
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) is None
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) is None
 
     # Unlocked for a while: the next destructive action does not ask again...
     other = pin_table.new_game(["Alix"])
@@ -280,7 +281,7 @@ def test_wrong_pins_are_limited_per_address(pin_table, pin_app, monkeypatch):
     )
     assert locked.status_code == 429
     assert "Trop de codes faux : réessayez dans" in locked.get_data(as_text=True)
-    assert store.load_game(game_id, household=HOME_HOUSEHOLD) is not None
+    assert load_game(store, game_id, household=HOME_HOUSEHOLD) is not None
     # Another device of the household is not locked out.
     neighbour = pin_app.test_client()
     assert (

@@ -10,9 +10,10 @@ import pytest
 from sqlalchemy import event
 
 from scorekeeper.app import STORE_EXTENSION, TEMPLATE_CACHE_DIR
+from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.play import play_turn, start_game
+from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.forms import page_text
 from tests.support.table import Table
 
@@ -22,7 +23,9 @@ BOXES = Rules().boxes
 @pytest.mark.sqlite_only("SQLite's write-ahead log file")
 def test_the_write_ahead_log_stays_small(store, database_url):
     for _game in range(8):
-        game_id = start_game(store, Rules(), ["Ana", "Bruno"], household=HOME_HOUSEHOLD)
+        game_id = start_game(
+            store, Rules(), ["Ana", "Bruno"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+        )
         for seq in range(2 * len(BOXES)):
             box = BOXES[seq // 2]
             play_turn(store, game_id, seq, "free", box, "12346", household=HOME_HOUSEHOLD)

@@ -10,12 +10,13 @@ import pytest
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.games import load_game
 from tests.support.apps import PIN
 from tests.support.table import Table
 
 
 def _entries(app, game_id):
-    return app.extensions[STORE_EXTENSION].load_game(game_id, household=HOME_HOUSEHOLD).entries
+    return load_game(app.extensions[STORE_EXTENSION], game_id, household=HOME_HOUSEHOLD).entries
 
 
 def test_a_deleted_games_number_is_never_given_again(table, app, snapshot):
@@ -141,5 +142,5 @@ def test_reopening_a_finished_game_asks_for_the_pin(pin_app, pin_table):
 def test_without_a_pin_a_finished_game_reopens_at_once(table, app):
     game_id = _finished_solo(table)
     assert table.undo(game_id, len(Rules().boxes)).status_code == 303
-    record = app.extensions[STORE_EXTENSION].load_game(game_id, household=HOME_HOUSEHOLD)
+    record = load_game(app.extensions[STORE_EXTENSION], game_id, household=HOME_HOUSEHOLD)
     assert record.status == "in_progress"

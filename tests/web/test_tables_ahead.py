@@ -14,7 +14,7 @@ import pytest
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
-from scorekeeper.web import advice as advice_module
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.apps import HOSTED, app_on
 from tests.support.households import family, new_game
 from tests.support.table import Table
@@ -36,7 +36,7 @@ class Recorded(Strategies):
 
 
 def _recorded(app) -> Recorded:
-    strategies = app.extensions[advice_module.ADVISOR_EXTENSION] = Recorded(app.instance_path)
+    strategies = app.extensions[ADVISOR_EXTENSION] = Recorded(app.instance_path)
     return strategies
 
 

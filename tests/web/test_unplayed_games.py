@@ -6,8 +6,9 @@ from datetime import timedelta
 from sqlalchemy import update
 
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.engine import utc_now
+from scorekeeper.store.games import UNPLAYED_LISTED_FOR, count_games_in_progress
 from scorekeeper.store.schema import games
-from scorekeeper.store.store import UNPLAYED_LISTED_FOR, utc_now
 from tests.support.forms import page
 
 
@@ -45,7 +46,7 @@ def test_a_game_never_played_leaves_the_lists_after_a_day(app, table):
 
     for url in ("/", "/games/in-progress", "/players/1"):
         assert listed_ids(page(table.client, url)) == {recent, played}, url
-    assert store.count_games_in_progress(household=HOME_HOUSEHOLD) == 2
+    assert count_games_in_progress(store, household=HOME_HOUSEHOLD) == 2
     # Kept whole: it opens at its address, and its first entry lists it again.
     sheet = page(table.client, f"/games/{unplayed}")
     assert "À Mag de jouer" in sheet

@@ -30,8 +30,8 @@ from werkzeug.exceptions import HTTPException
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store.households import create_household, list_devices
-from scorekeeper.web import advice
-from scorekeeper.web.households import passphrase_hash
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
+from scorekeeper.web.passphrases import passphrase_hash
 from scorekeeper.web.security import PIN_FIELD
 from testing.samples import random_document
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
@@ -88,34 +88,34 @@ OWNERS = {
 # or remove one near the end, and the household's deletion last of all. A route missing
 # here goes before the first that deletes.
 ORDER = [
-    "security.unlock",
+    "pin.unlock",
     "games.new",
     "games.play",
     "games.undo",
     "games.rematch",
-    "households.spectator_link",
+    "spectating.spectator_link",
     "players.rename",
     "transfer.upload",
-    "households.new_join_link",
+    "devices.new_join_link",
     "language.choose",
     "review.abandon",
     "review.resume",
     "players.merge",
     "review.delete",
-    "households.remove",
-    "households.join",
-    "households.signup",
-    "households.delete",
+    "devices.remove",
+    "joining.join",
+    "joining.signup",
+    "devices.delete",
 ]
 UNLISTED = ORDER.index("review.abandon") - 0.5
 # Posted by a new device: they sign it in (into a new household, for the sign-up).
-SIGN_IN = {"households.join", "households.signup"}
+SIGN_IN = {"joining.join", "joining.signup"}
 # Routes that succeed without a row: the language lives in the device's cookie, the
 # unlocked PIN in its session.
-NO_ROWS = {"language.choose", "security.unlock"}
+NO_ROWS = {"language.choose", "pin.unlock"}
 # Posted once both households have driven every other route: each deletion then has the
 # other household's rows to leave alone.
-LAST = "households.delete"
+LAST = "devices.delete"
 
 
 @dataclass
@@ -255,9 +255,9 @@ def _valid(form: FoundForm, endpoint: str, household: Household) -> MultiDict:
         fields = _replaced(fields, {"name": f"{form.value('name')} bis"})
     elif endpoint == "transfer.upload":
         fields.append(("file", _import_file(household)))
-    elif endpoint == "households.join":
+    elif endpoint == "joining.join":
         fields = _replaced(fields, {"name": household.name, "passphrase": PASSPHRASE})
-    elif endpoint == "households.signup":
+    elif endpoint == "joining.signup":
         fields = _replaced(
             fields, {"name": f"Nouvelle maison {household.id}", "passphrase": PASSPHRASE}
         )
@@ -345,7 +345,7 @@ class Walk:
         )
         self.posts += 1
         status = (response.history or [response])[0].status_code
-        asker = None if endpoint == "households.signup" else self.household.id
+        asker = None if endpoint == "joining.signup" else self.household.id
         changed = self.ledger.check(
             f"{self.household.name}: POST {form.action} ({endpoint}, {status})", asker
         )
@@ -393,7 +393,7 @@ class Walk:
 def hosted(instance_path, database_url):
     """A hosted server with CSRF on, two households filled and their devices joined."""
     with app_on(instance_path, database_url, **HOSTED) as app:
-        app.extensions[advice.ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+        app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
         store = app.extensions[STORE_EXTENSION]
         households = []
         for seed, (name, names) in enumerate(HOUSEHOLDS.items(), start=1):

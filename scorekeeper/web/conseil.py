@@ -1,0 +1,92 @@
+"""The Conseil's tables for the pages: one set kept per app (advisor/builds.py), built ahead
+for a new game (``prepare``) and after a start (``build_ahead_at_start``), each build paid
+from the household's advisor builds; and a finished game judged turn by turn for its review
+(``game_review``, ``win_review``), from tables already built: reading a past game never
+starts a build of tens of seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from flask import Flask, current_app
+
+from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
+from scorekeeper.advisor.tables import has_win_chances, tables_saved
+from scorekeeper.rules import GameState, Rules
+from scorekeeper.store.quotas import QuotaExceeded, give_back, take
+from scorekeeper.web.store import household, quotas, store
+
+if TYPE_CHECKING:  # the chances bring numpy: imported by whoever loads a table
+    from scorekeeper.advisor.choices import Chance
+
+ADVISOR_EXTENSION = "scorekeeper.advisor"
+
+
+def keep_strategies(app: Flask) -> None:
+    """The app's tables, read and built in its instance folder."""
+    app.extensions[ADVISOR_EXTENSION] = Strategies(app.instance_path)
+
+
+def strategies() -> Strategies:
+    return current_app.extensions[ADVISOR_EXTENSION]
+
+
+def build_ahead_at_start(app: Flask) -> None:
+    """After the server starts (``scorekeeper serve``, each gunicorn worker): the missing
+    tables of the rule sets most played, built in the background, unless the settings say
+    not to."""
+    if app.config["ADVISOR_TABLES_AHEAD"]:
+        app.extensions[ADVISOR_EXTENSION].build_ahead()
+
+
+def prepare(rules: Rules, players: int) -> None:
+    """A game of these rules was just created: its missing tables (and their spreads for
+    the chances to win) queued now, at the builds' low priority, so that its first Conseil
+    answers at once. Costs the household one of its advisor builds, as asking would; past
+    them, nothing is built before the Conseil is asked (which then says so)."""
+    if not current_app.config["ADVISOR_TABLES_AHEAD"]:
+        return
+    with_chances = players > 1 and has_win_chances(rules)
+    if tables_saved(rules, current_app.instance_path, with_chances=with_chances):
+        return  # read from the folder alone: no numpy for a game created
+    with contextlib.suppress(QuotaExceeded):
+        queue_build(rules, with_chances, ahead=True)
+
+
+def wants_chances(state: GameState) -> bool:
+    """Whether the page shows the chances to win: several players, rules that have them."""
+    return len(state.players) > 1 and has_win_chances(state.rules)
+
+
+def queue_build(rules: Rules, with_chances: bool, *, ahead: bool = False) -> None:
+    """Queue the build of the rules' table (then its spreads ``with_chances``) unless one is
+    under way; it costs the household one of its advisor builds."""
+    if strategies().progress(rules) is not None:
+        return
+    use = take(store(), household=household(), quota=quotas().advisor_builds, amount=1)
+    if not strategies().build(rules, household=household(), with_chances=with_chances, ahead=ahead):
+        give_back(store(), use)  # another request queued it meanwhile
+
+
+def game_review(state: GameState) -> tuple[list[TurnReview], list[PlayerReview]] | None:
+    """Each turn of a finished game against optimal play, or None when there is none to show.
+
+    None too while the table is missing: reading a past game never starts a build of tens
+    of seconds; asking for advice does (or ``scorekeeper strategy``), and the page says so.
+    """
+    if not state.is_over:
+        return None
+    strategy = strategies().get(state.rules)
+    return None if strategy is None else review_game(strategy, state)
+
+
+def win_review(state: GameState) -> list[list[Chance]] | None:
+    """Each player's chance to win at the start of a finished game and after each entry, or
+    None when there is none to show. Reading a past game never starts a build."""
+    if not state.is_over or not wants_chances(state):
+        return None
+    chances = strategies().chances(state.rules)
+    return None if chances is None else chances.review(state)
