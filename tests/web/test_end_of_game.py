@@ -14,8 +14,9 @@ from tests.support.games import GAME
 from tests.support.live import LASTING, SWAP, Stream, turn_from
 from tests.support.table import Table
 
+# Each line of the ranking: the rank shown, the name, the points.
 RANKS = re.compile(
-    r'<li class="rank-(\d)">\s*<span class="rank">\d</span>\s*<span class="name">([^<]*)</span>'
+    r'<li class="rank-\d">\s*<span class="rank">(\d)</span>\s*<span class="name">([^<]*)</span>'
     r'\s*<span class="points">(\d+) points</span>'
 )
 
