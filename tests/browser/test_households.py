@@ -10,8 +10,8 @@ from scorekeeper.app import create_app
 from scorekeeper.rules import BOX_LABELS
 from scorekeeper.web.passphrases import WAIT_SECONDS
 from scorekeeper.web.store import STORE_EXTENSION
-from tests.browser.conftest import PAGE_WAIT_MS, TABLETS, served_in_thread
-from tests.browser.test_turns import tap_dice, write_box
+from tests.browser.tablets import PAGE_WAIT_MS, TABLETS, served_in_thread
+from tests.browser.taps import tap_dice, write_box
 from tests.support.databases import give_database, take_database
 
 PASSPHRASE = "la phrase de la maison"

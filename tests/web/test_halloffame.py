@@ -12,14 +12,8 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.web.rule_labels import rule_set_label
 from testing.samples import random_document
-from tests.support.forms import page
-from tests.support.games import import_documents, solo_document
-
-from .test_game_flow import GAME
-
-
-def totals_shown(html):
-    return [int(total) for total in re.findall(r'data-total="(\d+)"', html)]
+from tests.support.forms import page, totals_shown
+from tests.support.games import GAME, import_documents, solo_document
 
 
 def play_the_flow_game(table):

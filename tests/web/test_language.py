@@ -19,10 +19,9 @@ from pypdf import PdfReader
 from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
-from tests.support.walk import NeverBuiltStrategies
-from tests.web.conftest import csrf_token
+from tests.support.crawl import crawl_urls
+from tests.support.forms import csrf_token
 
 # Shorter texts ("Six", "Full", "Chance", "Total") are words of both languages, or parts of
 # other words.
@@ -33,22 +32,6 @@ FIELD = re.compile(r"%(?:\(\w+\))?[-#0 +]*\d*(?:\.\d+)?[diouxXeEfFgGcrs%]|\{[^{}
 FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]")
 # The switch names each other language in that language: not a leftover.
 SWITCH_BUTTON = re.compile(r'<button[^>]*\blang="(\w+)"[^>]*>.*?</button>', re.S)
-
-CLASSIQUE_TURNS = [
-    ("66662", "sixes"),
-    ("55553", "fives"),
-    ("44441", "fours"),
-    ("33361", "threes"),
-    ("22216", "twos"),
-    ("11156", "ones"),
-    ("66655", "three_kind"),
-    ("55552", "four_kind"),
-    ("22233", "full_house"),
-    ("12346", "small_straight"),
-    ("23456", "large_straight"),
-    ("12346", "yams"),
-    ("66543", "chance"),
-]
 
 
 def _fragments(text: str) -> set[str]:
@@ -220,81 +203,6 @@ def test_the_switch_refuses_other_languages_and_other_sites(
 
 
 # -- every page in both languages --------------------------------------------------------------
-
-
-@pytest.fixture
-def seeded(table, app):
-    """A game in progress, a finished one, an abandoned Triple, their players, a hall of fame.
-
-    The advisor's table is never built here (a minute of CPU, going on after the test): it
-    stays "being prepared".
-    """
-    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
-    finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
-    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
-        response = table.play(finished, seq, dice, f"free:{box}", confirm=True)
-        assert response.status_code == 303
-    playing = table.new_game(["Alix", "Sam"])
-    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS[:3]):
-        table.play(playing, seq, dice, f"free:{box}")
-    triple = table.new_game(["Sam", "Mag"], preset="triple", sec="y", plus_minus="y")
-    assert table.play(triple, 0, "66653", "down:ones", confirm=True).status_code == 303
-    assert table.play(triple, 1, "11111", "sec:yams").status_code == 303
-    assert table.post(f"/games/{triple}/abandon", {}).status_code == 303
-    players = sorted(
-        set(
-            map(
-                int,
-                re.findall(
-                    r'href="/players/(\d+)"', table.client.get("/players").get_data(as_text=True)
-                ),
-            )
-        )
-    )
-    assert len(players) == 3
-    return {
-        "playing": playing,
-        "finished": finished,
-        "triple": triple,
-        "players": players,
-        "seq": 3,
-    }
-
-
-# The PDFs are checked on their own below; JSON and the manifest hold no sentence.
-NOT_CRAWLED = {"static", "prints.game_sheet", "prints.blank"}
-
-
-def crawl_urls(app, seeded) -> list[str]:
-    urls = []
-    for rule in app.url_map.iter_rules():
-        if "GET" not in rule.methods or rule.endpoint in NOT_CRAWLED:
-            continue
-        if "<int:game_id>" in rule.rule:
-            urls += [
-                rule.rule.replace("<int:game_id>", str(seeded[name]))
-                for name in ("playing", "finished", "triple")
-            ]
-        elif "<int:player_id>" in rule.rule:
-            urls += [
-                rule.rule.replace("<int:player_id>", str(player)) for player in seeded["players"]
-            ]
-        else:
-            urls.append(rule.rule)
-    playing, seq = seeded["playing"], seeded["seq"]
-    return urls + [
-        f"/games/{playing}?dice=66653",
-        f"/games/{playing}?dice=12346",
-        f"/games/{playing}/turn?seq={seq}&dice=66653&target=free:three_kind",
-        f"/games/{playing}/turn?seq={seq}&dice=12345&target=free:yams",
-        f"/games/{playing}/advice?dice=66653",
-        f"/games/{seeded['finished']}/advice?dice=66653",
-        f"/games/{seeded['finished']}/review?step=4",
-        f"/games/{seeded['triple']}/review?step=1",
-        f"/games/{seeded['finished']}/review?step=99",
-        "/hall-of-fame?page=9",
-        "/nowhere",
-    ]
 
 
 def refused_posts(table, seeded):

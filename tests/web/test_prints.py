@@ -12,8 +12,7 @@ from scorekeeper.sheets import blank_grid_from_query
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy
 from scorekeeper.web import prints
-
-from .test_game_flow import GAME
+from tests.support.games import GAME
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 HOSTILE = "<img src=/etc/passwd>"

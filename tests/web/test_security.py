@@ -16,8 +16,9 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.games import load_game
 from scorekeeper.web import security
 from scorekeeper.web.security import require_pin
+from tests.support.apps import PIN
+from tests.support.forms import csrf_token
 from tests.support.walk import filled_paths
-from tests.web.conftest import PIN, csrf_token
 
 
 def _paths(app, value: str):

@@ -16,8 +16,8 @@ from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.apps import HOSTED, app_on
-from tests.web.conftest import Table
-from tests.web.test_quotas import _family, _new_game
+from tests.support.households import family, new_game
+from tests.support.table import Table
 
 
 class Recorded(Strategies):
@@ -87,13 +87,13 @@ def test_hosted_a_game_built_ahead_costs_a_build_and_past_them_is_still_created(
     settings = {**HOSTED, "QUOTA_ADVISOR_BUILDS_PER_DAY": 1, "ADVISOR_TABLES_AHEAD": True}
     with app_on(instance_path, database_url, **settings) as hosted:
         strategies = _recorded(hosted)
-        client = _family(hosted)
-        assert _new_game(client).status_code == 303
-        # The form as _new_game posts it: no checkbox ticked, the Yams bonus among them.
+        client = family(hosted)
+        assert new_game(client).status_code == 303
+        # The form as new_game posts it: no checkbox ticked, the Yams bonus among them.
         assert strategies.asked == [(Rules(yams_bonus=False), False, True)]
         # The household's one build is spent: the next game is created, nothing built.
         strategies.asked.clear()
-        assert _new_game(client, "Alix").status_code == 303
+        assert new_game(client, "Alix").status_code == 303
         assert strategies.asked == []
 
 
