@@ -223,7 +223,11 @@ _pools: weakref.WeakSet[Workers] = weakref.WeakSet()
 
 
 def stop_workers() -> None:
-    """The server stops: end every pool's jobs and workers at once (see Workers.stop)."""
+    """The server stops: end every pool's jobs and workers at once (see Workers.stop). The
+    process's shared pools are forgotten with them, so that a server started again in the
+    same process (the tests start many) gets pools that run."""
+    with _shared_lock:
+        _shared.clear()
     for pool in list(_pools):
         pool.stop()
 

@@ -16,6 +16,8 @@ from scorekeeper.workers import (
     Workers,
     WorkerSettings,
     WorkerStopped,
+    shared_workers,
+    stop_workers,
 )
 from tests.support.threads import WAIT_SECONDS, joined
 
@@ -84,3 +86,17 @@ def test_stopped_the_jobs_under_way_end_at_once_and_no_other_starts(pool):
     assert ended and ended[0] - stopped < 60  # not the job's ten minutes
     with pytest.raises(WorkerStopped):
         pool.run("B", os.getpid)
+
+
+def test_a_server_started_again_in_the_process_gets_shared_pools_that_run():
+    # `serve` stops every pool as it ends; an app made after it in the same process must
+    # not be handed the stopped ones.
+    before = shared_workers(Workers, SETTINGS)
+    stop_workers()
+    with pytest.raises(WorkerStopped):
+        before.run("A", os.getpid)
+    after = shared_workers(Workers, SETTINGS)
+    try:
+        assert after is not before and after.run("A", os.getpid) != os.getpid()
+    finally:
+        after.stop()
