@@ -181,7 +181,11 @@ SETTINGS: tuple[Setting, ...] = (
         "The largest file, in bytes, that an import accepts (about 2 kB a game).",
     ),
     # Languages and dates.
-    Setting("LANGUAGES", ["fr", "en"], "The languages offered, the first one the default."),
+    Setting(
+        "LANGUAGES",
+        ["fr", "en", "de", "es", "sv"],
+        "The languages offered, the first one the default.",
+    ),
     Setting("BABEL_DEFAULT_LOCALE", "fr", "The language of a browser that asks for none."),
     Setting(
         "BABEL_DEFAULT_TIMEZONE",

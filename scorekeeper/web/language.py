@@ -27,7 +27,9 @@ COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 # Each language's name in itself, for the switch on every page. Babel's names are the same
 # (a test compares them), but asking Babel for one loads that language's whole locale data,
 # which the server then keeps: 4 MiB for two words, on a page that formats nothing.
-LANGUAGE_NAMES = MappingProxyType({"fr": "Français", "en": "English"})
+LANGUAGE_NAMES = MappingProxyType(
+    {"fr": "Français", "en": "English", "de": "Deutsch", "es": "Español", "sv": "Svenska"}
+)
 
 
 class LanguageForm(Form):
@@ -95,10 +97,14 @@ def names(rules: Rules | None = None) -> MappingProxyType:
 
 
 @bp.app_template_global()
+def current_language() -> str:
+    return str(get_locale())
+
+
+@bp.app_template_global()
 def other_languages() -> list[tuple[str, str]]:
     """The languages the page could switch to, each as (code, its name in itself)."""
-    current = str(get_locale())
-    return [(code, language_name(code)) for code in _languages() if code != current]
+    return [(code, language_name(code)) for code in _languages() if code != current_language()]
 
 
 def language_name(code: str) -> str:

@@ -221,7 +221,13 @@ def _send_head(stack: Stack, head: str) -> str:
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("fr-FR,fr;q=0.9,en;q=0.5", "Envoi trop gros"), ("en-GB,en;q=0.9", "Too large to send")],
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.5", "Envoi trop gros"),
+        ("en-GB,en;q=0.9", "Too large to send"),
+        ("de-DE,de;q=0.9", "Zu groß zum Senden"),
+        ("nl-NL,es;q=0.8", "Envío demasiado grande"),
+        ("sv-SE", "För stort att skicka"),
+    ],
 )
 def test_a_body_over_the_limit_gets_the_413_page_in_the_readers_language_and_nothing_written(
     stack, language, words

@@ -1,8 +1,8 @@
-"""The language switch, and every page and PDF in French and in English without a stray word.
+"""The language switch, and every page and PDF in each language without a stray word.
 
-The crawl compares each page with the English catalogue: an English page must hold no
-French text of the catalogue (a string rendered without translation), a French page no
-English one. Player names are plain ASCII so that they never match either.
+The crawl compares each page with the catalogues: a page must hold no text that another
+language's messages have and its own never do (a string rendered without translation, or
+translated into the wrong language). Player names are plain ASCII so that they never match.
 """
 
 from __future__ import annotations
@@ -38,26 +38,43 @@ def _fragments(text: str) -> set[str]:
     return {part.strip() for part in FIELD.split(text)}
 
 
-def _texts_of_one_language_only() -> tuple[set[str], set[str]]:
-    """The pieces between placeholders, long enough to check, that only French (msgid) or
-    only English (msgstr) has."""
-    path = PACKAGE_DIR / "translations" / "en" / "LC_MESSAGES" / "messages.po"
-    with open(path, "rb") as file:
-        catalogue = read_po(file)
-    french, english = set(), set()
-    for message in catalogue:
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        source = set().union(*map(_fragments, ids))
-        translated = set().union(*map(_fragments, strings))
-        french |= {part for part in source - translated if len(part) >= SHORTEST_CHECKED}
-        english |= {part for part in translated - source if len(part) >= SHORTEST_CHECKED}
-    return french, english
+def _forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
+    return text if isinstance(text, tuple) else (text,)
 
 
-FRENCH_ONLY, ENGLISH_ONLY = _texts_of_one_language_only()
+def _texts_by_language() -> dict[str, set[str]]:
+    """Each language's pieces of text between placeholders: French's from the msgids, every
+    other language's from its catalogue."""
+    texts: dict[str, set[str]] = {"fr": set()}
+    for path in sorted((PACKAGE_DIR / "translations").glob("*/LC_MESSAGES/messages.po")):
+        language = path.parent.parent.name
+        with open(path, "rb") as file:
+            catalogue = read_po(file)
+        texts[language] = set()
+        for message in catalogue:
+            if message.id:
+                texts["fr"] |= set().union(*map(_fragments, _forms(message.id)))
+                texts[language] |= set().union(*map(_fragments, _forms(message.string)))
+    return texts
+
+
+def _texts_of_other_languages() -> dict[str, set[str]]:
+    """For each language, the pieces long enough to check that another language's messages
+    hold and its own never do: on its pages, a message left in another language."""
+    texts = _texts_by_language()
+    return {
+        language: {
+            part
+            for other, parts in texts.items()
+            if other != language
+            for part in parts - own
+            if len(part) >= SHORTEST_CHECKED
+        }
+        for language, own in texts.items()
+    }
+
+
+FOREIGN = _texts_of_other_languages()
 
 
 def page_language(html: str) -> str:
@@ -73,11 +90,10 @@ def readable(html: str, language: str) -> str:
 
 def leftovers(html: str, language: str) -> list[str]:
     text = readable(html, language)
+    found = {part for part in FOREIGN[language] if part in text}
     if language == "en":
-        return sorted(
-            {part for part in FRENCH_ONLY if part in text} | set(FRENCH_LETTERS.findall(text))
-        )
-    return sorted(part for part in ENGLISH_ONLY if part in text)
+        found |= set(FRENCH_LETTERS.findall(text))
+    return sorted(found)
 
 
 def choose(client, language: str, next_url: str = "/", **headers):
@@ -104,8 +120,11 @@ def test_french_is_the_default(client):
         ("en-US,en;q=0.9", "en"),
         ("en-GB", "en"),
         ("fr-CA,en;q=0.5", "fr"),
-        ("de-DE,de", "fr"),
-        ("de,en-US;q=0.8,fr;q=0.5", "en"),
+        ("de-DE,de", "de"),
+        ("es-AR", "es"),
+        ("sv-SE,sv;q=0.9,en;q=0.8", "sv"),
+        ("it-IT,it,en-US;q=0.8,fr;q=0.5", "en"),
+        ("nl-NL,nl", "fr"),
         ("EN_us", "en"),
         ("en;q=0,fr", "fr"),
         ("*", "fr"),
@@ -184,7 +203,7 @@ def test_a_page_answering_a_refused_post_switches_back_to_the_form_it_came_from(
 @pytest.mark.parametrize(
     "language, next_url, status, location",
     [
-        ("de", "/print", 400, None),
+        ("it", "/print", 400, None),
         ("", "/print", 400, None),
         ("en", "//elsewhere.example/", 303, "/"),
         ("en", "https://elsewhere.example/print", 303, "/"),
@@ -215,7 +234,7 @@ def refused_posts(table, seeded):
     yield table.post(f"/players/{player}/rename", {"name": "Sam"})
 
 
-@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("language", list(FOREIGN))
 def test_every_page_speaks_one_language(app, table, seeded, language):
     table.client.set_cookie(COOKIE, language)
     urls = crawl_urls(app, seeded)
@@ -237,12 +256,17 @@ def test_every_page_speaks_one_language(app, table, seeded, language):
         assert leftovers(response.get_data(as_text=True), language) == []
 
 
-def test_the_crawl_would_see_a_french_leftover(client):
-    """The check itself: an untranslated message on an English page is found."""
-    assert "Une case par tour" in " ".join(FRENCH_ONLY)
+def test_the_crawl_would_see_a_leftover(client):
+    """The check itself: a message left in French, or in the wrong language, is found."""
+    assert "Une case par tour" in " ".join(FOREIGN["en"])
     assert leftovers("<p>Joker : ce Yams doit aller dans la case {forced_box}.</p>", "en")
     assert leftovers("<p>Tout est pareil sauf l'accent : é</p>", "en") == ["é"]
     assert leftovers("<p>Type the dice: 5 digits from 1 to 6.</p>", "fr")
+    for language in ("de", "es", "sv"):
+        assert leftovers("<p>Tapez les dés : 5 chiffres de 1 à 6.</p>", language)
+        assert leftovers("<p>Type the dice: 5 digits from 1 to 6.</p>", language)
+    assert leftovers("<p>Skriv tärningarna: 5 siffror från 1 till 6.</p>", "de")
+    assert leftovers("<p>Geben Sie die Würfel ein: 5 Ziffern von 1 bis 6.</p>", "de") == []
 
 
 # -- PDFs ---------------------------------------------------------------------------------------
