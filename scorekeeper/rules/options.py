@@ -1,6 +1,7 @@
 """The rules of one game: one immutable value holding every option.
 
-The options are those of docs/rules.md §3 to §9 and §11 (Yatzy).
+The options are those of docs/rules.md §3 to §9; the presets Yatzy (§11), Yahtzee and
+Kniffel (§12) have fixed rules of their own and only some of the options.
 
 A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 ``Rules.from_dict()``; they never change after the first entry.
@@ -11,7 +12,15 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.labels import BOX_LABELS, N_, YATZY_BOX_LABELS
+from scorekeeper.rules.labels import (
+    BOX_LABELS,
+    GAME_NAMES,
+    KNIFFEL_BOX_LABELS,
+    N_,
+    YAHTZEE_BOX_LABELS,
+    YAMS_BONUS_LABELS,
+    YATZY_BOX_LABELS,
+)
 from scorekeeper.rules.numbers import read_whole
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -84,8 +93,9 @@ class Option:
     label: str
     # Every value, the default first.
     choices: tuple[Choice, ...]
-    # Whether Yatzy has it too; the other options belong to the French sheet only.
-    yatzy: bool = False
+    # The presets a game may set it in (as stored: Triple is the classique sheet); the
+    # others play it at its default, or at their own fixed value (``PRESET_VALUES``).
+    presets: tuple[str, ...] = ("classique",)
     # The print page's words, where they are shorter than the form's.
     print_label: str | None = None
     # Whether it only changes what a box scores: the advisor's tables then need no new kind
@@ -109,6 +119,25 @@ class Option:
     def choice(self, value: object) -> Choice:
         return next(choice for choice in self.choices if choice.value == value)
 
+    def applies_to(self, preset: str) -> bool:
+        """Whether a game of ``preset`` (a form's or a document's: ``triple`` too) may set it."""
+        return stored_preset(preset) in self.presets
+
+    @property
+    def form_presets(self) -> tuple[str, ...]:
+        """The presets of the new-game form and the print page that have it."""
+        return tuple(preset for preset in PRESETS if self.applies_to(preset))
+
+
+# The presets a game document names; Triple is stored as classique with its columns.
+PRESETS = ("classique", "triple", "yatzy", "yahtzee", "kniffel")
+EVERY_PRESET = ("classique", "yatzy", "yahtzee", "kniffel")
+
+
+def stored_preset(preset: str) -> str:
+    """The preset a game of ``preset`` is stored with: Triple is the classique sheet."""
+    return "classique" if preset == "triple" else preset
+
 
 _OFF_ON = (Choice(False), Choice(True))
 
@@ -121,7 +150,7 @@ OPTIONS = (
             "meilleur score déjà inscrit par un autre joueur"
         ),
         (Choice(False), Choice(True, short=N_("vache"), summary=N_("règle de la vache"))),
-        yatzy=True,
+        presets=EVERY_PRESET,
     ),
     Option(
         "four_kind",
@@ -171,7 +200,18 @@ OPTIONS = (
                 summary=N_("joker officiel"),
             ),
             Choice("free", N_("libre : le Yams va où l'on veut"), N_("joker libre")),
+            # Verhoeff's optimal player's rule, whose start value is the published 254.5896
+            # (docs/rules.md §4).
+            Choice(
+                "free_choice",
+                N_(
+                    "au choix : le Yams va où l'on veut, Full et suites ne comptent plein "
+                    "qu'une fois sa case du haut remplie"
+                ),
+                N_("joker au choix"),
+            ),
         ),
+        presets=("classique", "yahtzee"),
         scores_only=True,
     ),
     Option(
@@ -208,9 +248,19 @@ OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
 # Not a Rules field but a choice of the form and the print page: it adds the Yams sec column
 # to the preset's columns (``rules_from_choices``).
-SEC = Option("sec", N_("Colonne Yams sec en plus : un seul lancer par tour"), _OFF_ON, yatzy=True)
+SEC = Option(
+    "sec",
+    N_("Colonne Yams sec en plus : un seul lancer par tour"),
+    _OFF_ON,
+    presets=EVERY_PRESET,
+)
 
-PRESETS = ("classique", "triple", "yatzy")
+# What a preset plays instead of an option's default, for the options it may not set:
+# Yatzy has no +100, and Kniffel pays its own +50 instead (docs/rules.md §11, §12).
+PRESET_VALUES = {"yatzy": {"yams_bonus": False}, "kniffel": {"yams_bonus": False}}
+# What the second and later Yams earn (docs/rules.md §3, §12).
+YAMS_BONUS = 100
+KNIFFEL_BONUS = 50
 
 
 UPPER_BONUS_THRESHOLD = 63
@@ -247,25 +297,25 @@ class Rules:
         preset = data.get("preset", "classique")
         if preset not in PRESETS:
             raise RuleError(
-                N_("Règles inconnues : « {name} » (classique, triple ou yatzy)."), name=preset
+                N_("Règles inconnues : « {name} » (classique, triple, yatzy, yahtzee ou kniffel)."),
+                name=preset,
             )
-        values: dict = {}
-        if preset == "yatzy":
-            # Yatzy has its own fixed scoring: the French sheet's options stay at their default.
-            for option in OPTIONS:
-                if not option.yatzy and option.name in data and data[option.name] != option.default:
-                    raise RuleError(
-                        N_("L'option « {name} » ne s'applique pas au Yatzy."), name=option.name
-                    )
-            values["preset"] = "yatzy"
-            values["yams_bonus"] = False
-        else:
-            values["preset"] = "classique"
-            if preset == "triple":
-                values["columns"] = TRIPLE_COLUMNS
+        stored = stored_preset(preset)
+        values: dict = {"preset": stored, **PRESET_VALUES.get(stored, {})}
+        if preset == "triple":
+            values["columns"] = TRIPLE_COLUMNS
         for option in OPTIONS:
             key = option.name
             if key not in data:
+                continue
+            if not option.applies_to(stored):
+                # A preset's own fixed rules: the other options may only say their default.
+                if data[key] != option.default:
+                    raise RuleError(
+                        N_("L'option « {name} » ne s'applique pas au {preset}."),
+                        name=key,
+                        preset=preset,
+                    )
                 continue
             if option.is_flag:
                 if not isinstance(data[key], bool):
@@ -274,36 +324,33 @@ class Rules:
                         name=key,
                         value=data[key],
                     )
-                if preset != "yatzy" or option.yatzy:
-                    values[key] = data[key]
-            else:
-                # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
-                # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
-                if not any(
-                    type(data[key]) is type(choice) and data[key] == choice
-                    for choice in option.values
-                ):
-                    raise RuleError(
-                        N_(
-                            "Valeur inconnue pour l'option « {name} » : « {value} » "
-                            "(possibles : {choices})."
-                        ),
-                        name=key,
-                        value=data[key],
-                        choices=", ".join(map(str, option.values)),
-                    )
-                values[key] = data[key]
+            # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
+            # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
+            elif not any(
+                type(data[key]) is type(choice) and data[key] == choice for choice in option.values
+            ):
+                raise RuleError(
+                    N_(
+                        "Valeur inconnue pour l'option « {name} » : « {value} » "
+                        "(possibles : {choices})."
+                    ),
+                    name=key,
+                    value=data[key],
+                    choices=", ".join(map(str, option.values)),
+                )
+            values[key] = data[key]
         if "columns" in data:
             values["columns"] = _read_columns(data["columns"])
         return cls(**values)
 
     def to_dict(self) -> dict:
         """Every option, explicit, as stored with a game and written in exported documents."""
-        data = {"preset": self.preset, "vache": self.vache, "columns": list(self.columns)}
-        if self.preset == "classique":
-            data.update(
-                (option.name, getattr(self, option.name)) for option in OPTIONS if not option.yatzy
-            )
+        data = {"preset": self.preset, "columns": list(self.columns)}
+        data.update(
+            (option.name, getattr(self, option.name))
+            for option in OPTIONS
+            if option.applies_to(self.preset)
+        )
         return data
 
     @property
@@ -316,7 +363,21 @@ class Rules:
 
     @property
     def has_yams_bonus(self) -> bool:
-        return self.yams_bonus and not self.is_yatzy
+        """Whether a Yams earns +100 once the Yams box holds 50 (docs/rules.md §3)."""
+        return self.yams_bonus and self.preset in ("classique", "yahtzee")
+
+    @property
+    def has_kniffel_bonus(self) -> bool:
+        """Whether a Yams earns Kniffel's +50 in the upper box of its face, once the Yams box
+        holds anything (docs/rules.md §12)."""
+        return self.preset == "kniffel"
+
+    @property
+    def yams_bonus_points(self) -> int:
+        """What each Yams after the first may earn: the row the sheet keeps for it, or 0."""
+        if self.has_yams_bonus:
+            return YAMS_BONUS
+        return KNIFFEL_BONUS if self.has_kniffel_bonus else 0
 
     # Cached, as Column.open_boxes: every total and every row of a sheet asks for them, and
     # frozen dataclasses still let cached_property write the instance's dict.
@@ -331,9 +392,24 @@ class Rules:
         return UPPER_BOXES + lower
 
     @property
+    def game_name(self) -> str:
+        """The game's name (French, to translate): Yams, Yatzy, Yahtzee or Kniffel."""
+        return GAME_NAMES[self.preset]
+
+    @property
+    def yams_bonus_label(self) -> str:
+        """The name of the sheet's row of the Yams after the first (when it has one)."""
+        return YAMS_BONUS_LABELS[self.preset]
+
+    @property
     def box_labels(self) -> dict[str, str]:
-        """The French name of each box (to translate), in this game's own words."""
-        return YATZY_BOX_LABELS if self.is_yatzy else BOX_LABELS
+        """The name of each box in this game's own words: French to translate, or Kniffel's
+        German, shown as it is (``labels.OwnWords``)."""
+        return {
+            "yatzy": YATZY_BOX_LABELS,
+            "yahtzee": YAHTZEE_BOX_LABELS,
+            "kniffel": KNIFFEL_BOX_LABELS,
+        }.get(self.preset, BOX_LABELS)
 
     @cached_property
     def lower_boxes(self) -> tuple[str, ...]:

@@ -29,6 +29,17 @@ PRESET_CHOICES = [
     SelectChoice("classique", _l("Classique : une colonne libre, 13 tours")),
     SelectChoice("triple", _l("Triple : colonnes descendante, montante et libre, 39 tours")),
     SelectChoice("yatzy", _l("Yatzy scandinave : 15 cases, prime de 50, sans joker")),
+    SelectChoice(
+        "yahtzee",
+        _l("Yahtzee (États-Unis, Canada) : règles officielles de Hasbro, prime Yahtzee de 100"),
+    ),
+    SelectChoice(
+        "kniffel",
+        _l(
+            "Kniffel (Allemagne) : règles de Schmidt Spiele, cases en allemand, "
+            "+50 par Kniffel de plus"
+        ),
+    ),
 ]
 
 

@@ -5,6 +5,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.play import play_turn, start_game, undo_turn
 from scorekeeper.rules import GameState, RuleError, Rules, Score
+from scorekeeper.rules.labels import box_name
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
 from scorekeeper.rules.results import rules_key
@@ -30,12 +31,12 @@ SWAP_HEADER = "X-Sheet-Swap"
 
 
 def _rules_from(form: NewGameForm) -> Rules:
-    """The rules chosen: the options a preset has, as the form gives them (the French sheet's
-    options are sent with Yatzy too, whose own scoring ignores them)."""
+    """The rules chosen: the options a preset has, as the form gives them (the form sends
+    every option whatever the preset; a preset's own rules ignore the others)."""
     chosen = {
         option.name: form[option.name].data
         for option in OPTIONS
-        if option.yatzy or form.preset.data != "yatzy"
+        if option.applies_to(form.preset.data)
     }
     return rules_from_choices({"preset": form.preset.data, SEC.name: form[SEC.name].data, **chosen})
 
@@ -127,7 +128,7 @@ def turn(game_id: int):
 
 def _describe(state: GameState, cell: Score, player: int) -> str:
     name = state.players[player]
-    box = _(state.rules.box_labels[cell.box])
+    box = box_name(state.rules.box_labels, cell.box, _)
     if cell.barred:
         text = _("%(name)s barre la case %(box)s.", name=name, box=box)
     else:
@@ -269,7 +270,7 @@ def _undo(record: GameRecord, state: GameState):
                 _(
                     "Entrée annulée : %(name)s, %(box)s. À %(name)s de rejouer.",
                     name=state.players[last.player],
-                    box=_(state.rules.box_labels[last.box]),
+                    box=box_name(state.rules.box_labels, last.box, _),
                 ),
                 "info",
             )

@@ -17,6 +17,7 @@ from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Rules
+from scorekeeper.rules.labels import OwnWords
 from scorekeeper.web.forms import Form
 from scorekeeper.web.security import local_path
 
@@ -80,20 +81,24 @@ def install_template_gettext(app: Flask) -> None:
 
 
 @functools.cache
-def _names(locale: str, box_labels: tuple[tuple[str, str], ...]) -> MappingProxyType:
+def _names(
+    locale: str, box_labels: tuple[tuple[str, str], ...], own_words: bool
+) -> MappingProxyType:
     catalogue = _catalogue()
-    return MappingProxyType(
-        {key: catalogue.ugettext(label) for key, label in (*box_labels, *COLUMN_LABELS.items())}
-    )
+    boxes = {key: label if own_words else catalogue.ugettext(label) for key, label in box_labels}
+    columns = {key: catalogue.ugettext(label) for key, label in COLUMN_LABELS.items()}
+    return MappingProxyType(boxes | columns)
 
 
 @bp.app_template_global()
 def names(rules: Rules | None = None) -> MappingProxyType:
     """Every box's and column's name in the page's language, by key ("sixes", "down"), in
-    the words of the game's rules (a Yatzy sheet's last box is "Yatzy"): translated once per
-    language, for the sheet that shows them in every row."""
+    the words of the game's rules (a Yatzy sheet's last box is "Yatzy", a Kniffel sheet's
+    boxes are German in every language): translated once per language, for the sheet that
+    shows them in every row."""
     box_labels = BOX_LABELS if rules is None else rules.box_labels
-    return _names(str(get_locale()), tuple(box_labels.items()))
+    own_words = isinstance(box_labels, OwnWords)
+    return _names(str(get_locale()), tuple(box_labels.items()), own_words)
 
 
 @bp.app_template_global()

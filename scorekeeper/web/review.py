@@ -12,6 +12,7 @@ from flask_babel import ngettext
 from wtforms import SubmitField
 
 from scorekeeper.rules import COLUMN_LABELS, Entry, GameState, Score, replay
+from scorekeeper.rules.labels import box_name
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.lifecycle import WrongStatus, abandon_game, delete_game, resume_game
@@ -48,7 +49,7 @@ class ResumeForm(Form):
 
 def _describe(state: GameState, entry: Entry, cell: Score) -> str:
     """One entry in a line: "Mag · 6 6 6 5 3 → Six : 18"."""
-    box = _(state.rules.box_labels[entry.box])
+    box = box_name(state.rules.box_labels, entry.box, _)
     if len(state.rules.columns) > 1:
         box = _("%(box)s (%(column)s)", box=box, column=_(COLUMN_LABELS[entry.column]))
     points = _("barrée") if cell.barred else str(cell.points)

@@ -2,7 +2,7 @@
 
 from flask_babel import gettext as _
 
-from scorekeeper.rules import COLUMN_LABELS, Rules
+from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS, Rules
 from scorekeeper.rules.options import OPTIONS, TRIPLE_COLUMNS
 
 
@@ -12,12 +12,10 @@ def rule_set_label(rules: Rules) -> str:
     The preset, its columns when they are not the usual ones, then each option that is not at
     its usual value, in the words its description gives (rules/options.py).
     """
-    if rules.is_yatzy:
-        name, usual = _("Yatzy"), ("free",)
-    elif set(TRIPLE_COLUMNS) <= set(rules.columns):
+    if rules.preset == "classique" and set(TRIPLE_COLUMNS) <= set(rules.columns):
         name, usual = _("Triple"), TRIPLE_COLUMNS
     else:
-        name, usual = _("Classique"), ("free",)
+        name, usual = _(PRESET_LABELS[rules.preset]), ("free",)
     parts = [name]
     if rules.columns == (*usual, "sec"):
         parts.append(_("Sec"))
@@ -29,7 +27,7 @@ def rule_set_label(rules: Rules) -> str:
             )
         )
     for option in OPTIONS:
-        if option.yatzy or not rules.is_yatzy:
+        if option.applies_to(rules.preset):
             short = option.choice(getattr(rules, option.name)).short
             if short:
                 parts.append(_(short))

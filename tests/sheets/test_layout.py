@@ -84,7 +84,10 @@ def test_rule_options_come_through_rules_from_dict():
         ([("pages", "1000")], "Le nombre de pages va de 1 à 50 : « 1000 » ne convient pas."),
         ([("pages", "-1")], "Le nombre de pages va de 1 à 50 : « -1 » ne convient pas."),
         ([("pages", "deux")], "Le nombre de pages va de 1 à 50 : « deux » ne convient pas."),
-        ([("preset", "poker")], "Règles inconnues : « poker » (classique, triple ou yatzy)."),
+        (
+            [("preset", "poker")],
+            "Règles inconnues : « poker » (classique, triple, yatzy, yahtzee ou kniffel).",
+        ),
         ([("colour", "red")], "Option de règle inconnue : « colour »."),
         ([("four_kind", "50")], "Valeur inconnue pour l'option « four_kind » : « 50 »"),
         ([("dice", "7")], "Valeur inconnue pour l'option « dice » : « 7 »"),

@@ -51,7 +51,7 @@ def with_table(classique_table, app):
 @pytest.fixture
 def with_tables(classique_table, app):
     """Every shared table in the app's instance folder: the classique one, its spreads, and
-    those of Triple, Yams 6 and Sec."""
+    those of advisor_tables.MORE_RULES."""
     for path in classique_table.parent.glob(CACHE_GLOB):
         shutil.copy(path, Path(app.instance_path) / path.name)
 
@@ -285,13 +285,13 @@ def new_game_choices():
     scoring = [option for option in OPTIONS if option.scores_only]
     number = 0
     for preset in PRESETS:
-        mine = [option for option in changing if option.yatzy or preset != "yatzy"]
+        mine = [option for option in changing if option.applies_to(preset)]
         for values in product((False, True), *(option.values for option in mine)):
             chosen = {SEC.name: values[0]} | {
                 option.name: value for option, value in zip(mine, values[1:], strict=True)
             }
             for option in scoring:
-                if option.yatzy or preset != "yatzy":
+                if option.applies_to(preset):
                     chosen[option.name] = option.values[number % len(option.values)]
             number += 1
             yield {"preset": preset} | {
