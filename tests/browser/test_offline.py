@@ -18,6 +18,8 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.games import load_game
 from scorekeeper.web.store import STORE_EXTENSION
 from testing.live import LiveServer
+from testing.network_cut import MOMENTS, STYLES, NetworkCut, Plan, tap_through_cut
+from testing.samples import SCORING_TURNS
 from tests.browser.conftest import PAGE_WAIT_MS, TABLETS
 
 WAITING = "Pas de réseau : le tour partira dès son retour."
@@ -197,3 +199,47 @@ def test_a_turn_tapped_while_the_server_is_stopped_is_written_once_it_is_back(
         assert page.evaluate("window.sameDocument === true")
     finally:
         context.close()
+
+
+def test_a_turn_cut_at_each_moment_of_its_request_is_written_once(browser, server, seed, live_app):
+    """Through a proxy that cuts the network at each moment of a turn's request, each kind
+    of cut in turn, for a second (bench/offline_turns.py: 50 tries, 30 s each)."""
+    game_id = seed(["Mag"])
+    store = live_app.extensions[STORE_EXTENSION]
+    host, port = server.removeprefix("http://").split(":")
+    width, height = TABLETS["landscape"]
+    with NetworkCut((host, int(port))) as cut:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale="fr-FR", base_url=cut.base
+        )
+        context.set_default_timeout(PAGE_WAIT_MS)
+        try:
+            page = context.new_page()
+            page.goto(f"/games/{game_id}")
+            outcomes = []
+            for number, moment in enumerate(MOMENTS):
+                dice, box = SCORING_TURNS[number]
+                _typed(page, dice)
+                plan = Plan(moment, STYLES[number % len(STYLES)], seconds=1.0, delay=0.01)
+                target = page.locator(f'button[name="target"][value="free:{box}"].preview')
+                outcomes.append(
+                    tap_through_cut(
+                        page,
+                        cut,
+                        plan,
+                        target,
+                        lambda: load_game(store, game_id, household=HOME_HOUSEHOLD).entries,
+                        PAGE_WAIT_MS / 1000,
+                    )
+                )
+        finally:
+            context.close()
+    assert [(o.plan.moment, o.written, o.refused, o.error_page) for o in outcomes] == [
+        (moment, 1, False, False) for moment in MOMENTS
+    ]
+    # The turns whose answer was lost once they were written are told so.
+    repeated = {o.plan.moment for o in outcomes if o.repeated}
+    assert {"answer lost", "answer cut"} <= repeated <= {"answer lost", "answer cut", "at random"}
+    assert [e.box for e in load_game(store, game_id, household=HOME_HOUSEHOLD).entries] == [
+        box for _dice, box in SCORING_TURNS[: len(MOMENTS)]
+    ]
