@@ -93,7 +93,9 @@ class _Relay:
                 if not data:
                     target.shutdown(socket.SHUT_WR)
                     return
-                if self.frozen:
+                # Cut meanwhile: nothing more crosses, not even what was on its way (a
+                # browser sends a request again on another of its open connections at once).
+                if self.frozen or self.stopped.is_set():
                     continue
                 data = self._answer(data) if to_tablet else self._request(data)
                 if data:

@@ -3,9 +3,10 @@
 // keeps a turn tapped while the network is away until it can be sent.
 // A tap on a box whose preview scores writes it at once (« Oups » undoes it); a box the dice
 // would bar asks first, as does any box tapped before the preview of these dice came back
-// (with no answer to that either, the box is sent as without scripts). It never computes a score: every preview,
-// message and confirmation is HTML rendered by the server from the rules (games.turn), and a
-// turn written comes back as the next sheet, swapped into the page (games.play).
+// (with no answer to that either, the box is sent as without scripts). It never computes a
+// score: every preview, message and confirmation is HTML rendered by the server from the
+// rules (games.turn), and a turn written comes back as the next sheet, swapped into the page
+// (games.play).
 import { announceSwap, swapIn } from "./swap.js";
 
 document.documentElement.classList.add("js");
@@ -24,6 +25,8 @@ window.addEventListener("pageshow", () => { posted = false; });
 const NOT_REACHED = new Set([408, 429, 502, 503, 504]);
 const FIRST_RETRY_MS = 1000;
 const LONGEST_RETRY_MS = 8000;
+// The longest a Retry-After is heeded (the server's say 2 to 5 s).
+const LONGEST_WAIT_MS = 30000;
 // A request the network swallowed without a word is given up after this, and sent again.
 const TURN_TIMEOUT_MS = 20000;
 
@@ -31,7 +34,9 @@ const waitingTurns = {
   // One turn at most per game: the sheet waits for it before another can be tapped.
   slot: (sheetPath) => `waiting-turn:${sheetPath}`,
   keep(turn) {
-    try { localStorage.setItem(this.slot(turn.sheet), JSON.stringify(turn)); } catch { /* full or off */ }
+    try {
+      localStorage.setItem(this.slot(turn.sheet), JSON.stringify(turn));
+    } catch { /* full or off: the page still holds it */ }
   },
   load(sheetPath) {
     try { return JSON.parse(localStorage.getItem(this.slot(sheetPath))); } catch { return null; }
@@ -55,7 +60,8 @@ let current = null; // the turn this page sent last, held here too: storage may 
 
 // The turn waiting for this page's game, if any.
 function waitingTurn() {
-  return waitingTurns.load(location.pathname) ?? (current?.sheet === location.pathname ? current : null);
+  const kept = waitingTurns.load(location.pathname);
+  return kept ?? (current?.sheet === location.pathname ? current : null);
 }
 
 // The confirmed turn, sent with the key made for it; the next sheet (or, after the last
@@ -84,7 +90,8 @@ function notReached(turn, waitMs) {
   sending = false;
   sayWaiting();
   clearTimeout(retryTimer);
-  retryTimer = setTimeout(sendWaiting, Math.max(retryDelay, waitMs || 0));
+  const heeded = Math.min(waitMs || 0, LONGEST_WAIT_MS);
+  retryTimer = setTimeout(sendWaiting, Math.max(retryDelay, heeded));
   retryDelay = Math.min(retryDelay * 2, LONGEST_RETRY_MS);
 }
 
