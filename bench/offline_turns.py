@@ -42,6 +42,8 @@ PLAYERS = ("Mag", "Alix", "Chloé", "Dan")
 # (8 s) and a request the network swallowed (given up after 20 s), with room for a busy
 # machine.
 ANSWER_SECONDS = 60.0
+# A sheet whose preview does not come within this has stopped answering the keypad.
+TYPING_MS = 15_000
 
 
 def new_game(server: LiveServer) -> int:
@@ -56,12 +58,23 @@ def new_game(server: LiveServer) -> int:
 def typed(page, dice: str) -> None:
     """The throw in the dice field, once the previews shown are its own."""
     form = "form[data-turn-url]"
-    page.locator(f'{form}[aria-busy="false"]').wait_for()
+    page.locator(f'{form}[aria-busy="false"]').wait_for(timeout=TYPING_MS)
     page.locator("#dice").fill(dice)
-    page.locator(f'{form}[aria-busy="false"][data-previewed="{dice}"]').wait_for()
+    page.locator(f'{form}[aria-busy="false"][data-previewed="{dice}"]').wait_for(timeout=TYPING_MS)
+
+
+def in_step(page, cut: NetworkCut, turn: int) -> bool:
+    """The tablet shows the sheet of the game as it is stored, ready for the next turn."""
+    page.wait_for_load_state()
+    return (
+        page.url.startswith(cut.base)
+        and page.locator(f'[data-live-seq="{turn}"]').count() == 1
+        and page.locator("#dice").count() == 1
+    )
 
 
 def run(tries: int, seconds: float, seed: int, database_url: str | None, workdir: Path):
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     instance = workdir / "instance"
@@ -82,20 +95,34 @@ def run(tries: int, seconds: float, seed: int, database_url: str | None, workdir
             context.set_default_timeout(ANSWER_SECONDS * 1000)
             page = context.new_page()
             turns_per_game = len(PLAYERS) * len(SCORING_TURNS)
-            game_id = None
+            game_id = new_game(server)
+            page.goto(f"/games/{game_id}")
+            reloads = 0
             for number in range(tries):
-                turn = number % turns_per_game
-                if turn == 0:
-                    game_id = new_game(server)
-                    page.goto(f"/games/{game_id}")
-                dice, box = SCORING_TURNS[turn // len(PLAYERS)]
-                typed(page, dice)
-                target = page.locator(f'button[name="target"][value="free:{box}"].preview')
 
                 def log(game_id=game_id):
                     entries = load_game(store, game_id, household=HOME_HOUSEHOLD).entries
                     return [(e.seq, e.seat, e.box, e.dice) for e in entries]
 
+                # The next turn of the game as it is stored (a turn lost is played again).
+                turn = len(log())
+                if turn == turns_per_game:
+                    game_id = new_game(server)
+                    page.goto(f"/games/{game_id}")
+                    turn = 0
+                elif not in_step(page, cut, turn):
+                    # The tablet shows the browser's error page, or a sheet behind the game:
+                    # the family reloads it to go on.
+                    reloads += 1
+                    page.goto(f"/games/{game_id}")
+                dice, box = SCORING_TURNS[turn // len(PLAYERS)]
+                try:
+                    typed(page, dice)
+                except PlaywrightError:  # a page that stopped answering the keypad
+                    reloads += 1
+                    page.goto(f"/games/{game_id}")
+                    typed(page, dice)
+                target = page.locator(f'button[name="target"][value="free:{box}"].preview')
                 outcome = tap_through_cut(
                     page,
                     cut,
@@ -111,6 +138,7 @@ def run(tries: int, seconds: float, seed: int, database_url: str | None, workdir
                     + (", « Déjà enregistré »" if outcome.repeated else "")
                     + (", refused" if outcome.refused else "")
                     + (", error page" if outcome.error_page else "")
+                    + ("" if outcome.in_step else ", the sheet behind the game")
                     + (
                         f", sheet {outcome.answered_after:.1f} s after the network's return"
                         if outcome.answered_after is not None and outcome.answered_after >= 0
@@ -120,7 +148,7 @@ def run(tries: int, seconds: float, seed: int, database_url: str | None, workdir
                 )
             browser.close()
         store.dispose()
-    return outcomes
+    return outcomes, reloads
 
 
 def main() -> None:
@@ -133,7 +161,9 @@ def main() -> None:
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}", flush=True)
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder:
-        outcomes = run(args.tries, args.cut_seconds, args.seed, args.database_url, Path(folder))
+        outcomes, reloads = run(
+            args.tries, args.cut_seconds, args.seed, args.database_url, Path(folder)
+        )
     lost = sum(outcome.written == 0 for outcome in outcomes)
     doubled = sum(outcome.written > 1 for outcome in outcomes)
     other = sum(outcome.written < 0 for outcome in outcomes)
@@ -150,7 +180,8 @@ def main() -> None:
         f"  {lost} lost, {doubled} doubled, {other} other entries touched; "
         f"{sum(o.repeated for o in outcomes)} answered « Déjà enregistré » (written before "
         f"their answer was lost), {sum(o.refused for o in outcomes)} refused, "
-        f"{sum(o.error_page for o in outcomes)} browser error pages"
+        f"{sum(o.error_page for o in outcomes)} browser error pages, {reloads} sheets "
+        f"reloaded by hand to go on"
     )
     if back:
         print(

@@ -291,8 +291,15 @@ def random_plan(rng: random.Random, number: int, seconds: float) -> Plan:
     )
 
 
-# No turn left waiting in the tablet's storage (static/js/sheet.js).
-NOTHING_WAITING = "() => !Object.keys(localStorage).some((key) => key.startsWith('waiting-turn:'))"
+# No turn left waiting in the tablet's storage (static/js/sheet.js); the browser's error page
+# has no storage, and no turn either.
+NOTHING_WAITING = """() => {
+  try {
+    return !Object.keys(localStorage).some((key) => key.startsWith('waiting-turn:'));
+  } catch {
+    return true;
+  }
+}"""
 
 
 @dataclass(frozen=True)
@@ -305,6 +312,7 @@ class Outcome:
     repeated: bool  # answered « Déjà enregistré »: written before its answer was lost
     refused: bool  # said not written, the sheet having changed
     error_page: bool  # the browser's own page instead of the sheet
+    in_step: bool  # the sheet shown is the game as stored, with this turn's answer
     answered_after: float | None  # seconds from the network's return to the sheet shown
 
 
@@ -321,12 +329,23 @@ def tap_through_cut(page, cut: NetworkCut, plan: Plan, target, log, wait_seconds
         raise AssertionError("the turn's request never crossed the network")
     came_back = cut.back.wait(timeout=wait_seconds)
     after = log()
-    said = page.locator("main").inner_text() if page.url.startswith(cut.base) else ""
+    said = _page_text(page) if page.url.startswith(cut.base) else None
+    shown = page.locator(f'[data-live-seq="{len(after)}"]').count() if said else 0
     return Outcome(
         plan=plan,
         written=len(after) - len(before) if after[: len(before)] == before else -1,
-        repeated="Déjà enregistré" in said,
-        refused="rien n'a été enregistré" in said,
-        error_page=not page.url.startswith(cut.base),
+        repeated="Déjà enregistré" in (said or ""),
+        refused="rien n'a été enregistré" in (said or ""),
+        error_page=said is None,
+        in_step=shown == 1,
         answered_after=answered - cut.back_at if came_back and cut.back_at else None,
     )
+
+
+def _page_text(page) -> str | None:
+    """The text of the app's page shown, None when no page of the app is there (the
+    browser's error page, or a page still loading after a plain form post)."""
+    try:
+        return page.evaluate("() => document.querySelector('main')?.innerText ?? null")
+    except Exception:  # the page navigating meanwhile (a form posted without scripts)
+        return None

@@ -234,8 +234,8 @@ def test_a_turn_cut_at_each_moment_of_its_request_is_written_once(browser, serve
                 )
         finally:
             context.close()
-    assert [(o.plan.moment, o.written, o.refused, o.error_page) for o in outcomes] == [
-        (moment, 1, False, False) for moment in MOMENTS
+    assert [(o.plan.moment, o.written, o.refused, o.error_page, o.in_step) for o in outcomes] == [
+        (moment, 1, False, False, True) for moment in MOMENTS
     ]
     # The turns whose answer was lost once they were written are told so.
     repeated = {o.plan.moment for o in outcomes if o.repeated}
