@@ -86,7 +86,7 @@ function sendWaiting() {
 }
 
 // The turn stays, and the page says so, until an answer comes: it is tried again later.
-function notReached(turn, waitMs) {
+function notReached(waitMs) {
   sending = false;
   sayWaiting();
   clearTimeout(retryTimer);
@@ -113,12 +113,12 @@ async function send(turn) {
       signal: AbortSignal.timeout?.(TURN_TIMEOUT_MS),
     });
     if (NOT_REACHED.has(response.status)) {
-      notReached(turn, Number(response.headers.get("Retry-After")) * 1000);
+      notReached(Number(response.headers.get("Retry-After")) * 1000);
       return;
     }
     text = await response.text(); // the answer read whole, or it is none
   } catch {
-    notReached(turn);
+    notReached();
     return;
   }
   // Answered: written now or before, or refused with the reason and the sheet as it is.
