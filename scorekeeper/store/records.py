@@ -33,6 +33,8 @@ class EntryRecord:
     box: str
     dice: tuple[int, ...]
     score: int
+    # The key the tablet made for the turn, when it sent one (store/schema.py).
+    turn_key: str | None = None
 
 
 @dataclass(frozen=True)

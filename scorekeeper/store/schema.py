@@ -34,6 +34,9 @@ metadata = MetaData(naming_convention=NAMING_CONVENTION)
 # larger id, and a larger one reaching the database driver is an error.
 MAX_DATABASE_ID = 2**31 - 1
 
+# The longest key of a turn (entries.turn_key): the tablet makes 32 hex digits.
+TURN_KEY_LENGTH = 64
+
 
 class UTCDateTime(TypeDecorator):
     """Timezone-aware UTC datetimes, also on SQLite, which stores no offset."""
@@ -133,8 +136,13 @@ entries = Table(
     Column("dice", String(10), nullable=False),
     Column("score", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+    # The key the tablet made for the turn (migration 0018): the same turn sent again, after
+    # a dropped network, finds its entry instead of making a second one. NULL for entries of
+    # old pages, forms without scripts and imports; unique within a game.
+    Column("turn_key", String(TURN_KEY_LENGTH), nullable=True),
     # Also the index of a game's entries (migration 0008).
     UniqueConstraint("game_id", "seq"),
+    Index("ix_entries_turn_key", "game_id", "turn_key", unique=True),
 )
 
 # What the hall of fame and the player pages read: a cache of the replay of finished games,

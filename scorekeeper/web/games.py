@@ -166,7 +166,15 @@ def play(game_id: int):
     if record.status == ABANDONED:
         return _abandoned(game_id)
     if not form.validate():
-        return render_sheet(record, state, form, _("Rechargez la feuille et recommencez."), 400)
+        if form.turn_key.errors:
+            # Only a page not of this app sends such a key: nothing to write, nothing to find.
+            message = _(
+                "Ce tour porte une clé illisible : rien n'a été enregistré. "
+                "Rechargez la feuille et recommencez."
+            )
+        else:
+            message = _("Rechargez la feuille et recommencez.")
+        return render_sheet(record, state, form, message, 400)
     if form.add.data is not None or form.drop.data is not None or form.clear.data:
         # A keypad tap without scripts: on to the new dice, on a page safe to reload.
         dice = edit_dice(
@@ -198,6 +206,7 @@ def play(game_id: int):
             version=form.version.data,
             barred_confirmed=form.confirm.data == "1",
             loaded=(record, state),
+            turn_key=form.turn_key.data or None,
         )
     except StaleSheet:
         record, state = load_or_404(game_id)
@@ -215,7 +224,12 @@ def play(game_id: int):
             floor=state.vache_floor(player, column, box),
         )
     record, after, cell = turn.record, turn.state, turn.cell
-    said = _describe(after, cell, player)
+    if turn.repeated is not None:
+        # The same turn sent again (its first answer was lost on the way): the answer of
+        # the first time, saying that it was written then, on the game as it is now.
+        said = _("Déjà enregistré : %(turn)s", turn=_describe(after, cell, turn.repeated.seat))
+    else:
+        said = _describe(after, cell, player)
     if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and
         # a page load. Without scripts the redirect keeps the page safe to reload. After the
