@@ -17,7 +17,7 @@ from scorekeeper.store import (
 from scorekeeper.store.games import player_key
 from scorekeeper.store.players import recent_players
 from scorekeeper.store.schema import MAX_DATABASE_ID
-from scorekeeper.web.conseil import prepare
+from scorekeeper.web.conseil import coach_game, prepare
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.sheet_pages import render_sheet, shared_sheet, turn_view, typed_faces
@@ -214,6 +214,8 @@ def play(game_id: int):
             floor=state.vache_floor(player, column, box),
         )
     record, after, cell = turn.record, turn.state, turn.cell
+    if after.is_over:
+        coach_game(game_id)  # counted in the background, never in this request
     said = _describe(after, cell, player)
     if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and

@@ -33,6 +33,7 @@ from scorekeeper.store.bgstats import bgstats_play, play_link
 from scorekeeper.store.documents import ImportRefused
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
 from scorekeeper.store.transfer import export_documents, import_file, json_array
+from scorekeeper.web.conseil import coach_household
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import game_not_over, no_game
 from scorekeeper.web.quotas import quota_message, quota_response
@@ -222,5 +223,6 @@ def upload():
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+    coach_household()
     flash(ngettext("%(num)d partie importée.", "%(num)d parties importées.", len(ids)), "info")
     return redirect(url_for("halloffame.index"), code=303)
