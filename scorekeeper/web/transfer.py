@@ -4,21 +4,29 @@ An import is checked and written by an import worker (scorekeeper/workers.py), a
 at a lower priority: its replays hold neither a request thread nor the server's Python
 lock. One household's imports run one at a time, the households in turn, within the
 household's quotas (imports a day, games stored).
+
+BG Stats: a finished game's link that opens BG Stats with its play, and every finished game
+as one JSON array of such plays (store/bgstats.py).
 """
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import (
     Blueprint,
     Flask,
     Response,
+    abort,
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
+    stream_with_context,
     url_for,
 )
 from flask_babel import gettext as _
@@ -29,8 +37,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
 from scorekeeper.store import GameNotFound
-from scorekeeper.store.bgstats import bgstats_play, play_link
+from scorekeeper.store.bgstats import FinishedPlay, bgstats_play, finished_plays, play_link
 from scorekeeper.store.documents import ImportRefused
+from scorekeeper.store.halloffame import finished_count
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
 from scorekeeper.store.transfer import export_documents, import_file, json_array
 from scorekeeper.web.conseil import coach_household
@@ -100,6 +109,7 @@ def _page(form: ImportForm, errors: list[str] | None = None, status: int = 200):
         errors=errors[:PROBLEMS_SHOWN],
         hidden=hidden,
         limit_mb=_import_limit() // (1024 * 1024),
+        finished=finished_count(store(), household=household()),
     ), status
 
 
@@ -124,7 +134,7 @@ def index():
 
 def _download(documents, filename: str) -> Response:
     return Response(
-        json_array(documents),
+        stream_with_context(json_array(documents)),
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
@@ -161,12 +171,45 @@ def bgstats(game_id: int):
         )
     play = bgstats_play(
         game_id,
-        state,
+        state.ranking(),
         to_user_timezone(record.started_at or record.finished_at),
         record.length,
         rule_set_label(state.rules),
     )
     return redirect(play_link(play), code=303)
+
+
+def play_of(finished: FinishedPlay) -> dict[str, Any]:
+    """A finished game's BG Stats play, dated in the household's time, its rules in the
+    words of the page's language, as the link of each game gives it."""
+    return bgstats_play(
+        finished.game_id,
+        finished.standings,
+        to_user_timezone(finished.started_at or finished.finished_at),
+        finished.length,
+        rule_set_label(finished.rules),
+    )
+
+
+@bp.get("/import-export/bgstats.json")
+def bgstats_download():
+    """Every finished game as BG Stats plays, in one JSON array; without any, a page that
+    says so rather than an empty file."""
+    plays = (play_of(finished) for finished in finished_plays(store(), household=household()))
+    first = next(plays, None)
+    if first is None:
+        page = render_template(
+            "errors/error.html",
+            code=404,
+            message=_(
+                "Aucune partie terminée : il n'y a rien à noter dans BG Stats. Finissez une "
+                "partie, puis revenez."
+            ),
+            action=(url_for("transfer.index"), _("Importer ou exporter des parties")),
+        )
+        abort(make_response(page, 404))
+    today = to_user_timezone(datetime.now(UTC)).date().isoformat()
+    return _download(itertools.chain([first], plays), _("yams-bgstats-%(date)s.json", date=today))
 
 
 @bp.post("/import-export/import")
