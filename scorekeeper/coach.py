@@ -13,9 +13,10 @@ built yet waits: when a build saves them (advisor/builds.py, ``Strategies.when_b
 coach looks again at every household's games (``sweep_all``), as it does once after a start,
 for the games finished before it existed, and after an import (``sweep_household``).
 
-One thread a server process, started when there is work and ended when there is none: an
-idle server runs nothing. A game just finished comes before the rest of a sweep, which goes
-a batch at a time, each household's latest games first.
+One thread a server process, started by the first thing asked and asleep whenever nothing
+is: an idle server runs nothing, and the request that finishes a game only wakes it. A game
+just finished comes before the rest of a sweep, which goes a batch at a time, each
+household's latest games first.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ class Coach:
         self.store = store
         self.instance_path = instance_path
         self.workers = workers
-        self._lock = threading.Lock()
+        # Guards the queues below; the thread sleeps on it while they are empty.
+        self._lock = threading.Condition()
         self._finished: deque[tuple[int, int]] = deque()  # (household, game)
         # Households to look at whole (None: every one), then the walks that does: a rule
         # set's games without figures, newest first, from the (end, id) reached.
@@ -146,26 +148,28 @@ class Coach:
         return self._idle.wait(timeout)
 
     def _ask(self, add: Callable[[], None]) -> None:
+        # Cheap enough for the request that finishes a game: the thread is started once,
+        # by the first thing asked, and then woken.
         with self._lock:
             add()
             self._idle.clear()
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="coach", daemon=True)
                 self._thread.start()
+            self._lock.notify()
 
     def _run(self) -> None:
         while True:
             with self._lock:
+                while not (self._finished or self._walks or self._sweeps):
+                    self._idle.set()
+                    self._lock.wait()  # asleep, costing nothing, until something is asked
                 if self._finished:
                     step, args = self._count_game, self._finished.popleft()
                 elif self._walks:
                     step, args = self._walk, self._walks.popleft()
-                elif self._sweeps:
-                    step, args = self._sweep, (self._sweeps.popleft(),)
                 else:
-                    self._thread = None
-                    self._idle.set()
-                    return
+                    step, args = self._sweep, (self._sweeps.popleft(),)
             try:
                 step(*args)
             except Exception:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from flask import Flask, current_app
+from flask import Flask, Response, after_this_request, current_app
 
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
@@ -58,9 +58,16 @@ def coach_at_start(app: Flask) -> None:
 
 
 def coach_game(game_id: int) -> None:
-    """The request's game has just finished: its figures, counted in the background."""
-    if current_app.config["COACH_AFTER_GAMES"]:
-        coach().game_finished(game_id, household=household())
+    """The request's game has just finished: its figures, counted in the background once
+    the request's answer is sent, so that the coach's work never shares the CPU with it."""
+    if not current_app.config["COACH_AFTER_GAMES"]:
+        return
+    app_coach, own = coach(), household()
+
+    @after_this_request
+    def count_once_answered(response: Response) -> Response:
+        response.call_on_close(lambda: app_coach.game_finished(game_id, household=own))
+        return response
 
 
 def coach_household() -> None:

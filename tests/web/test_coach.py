@@ -1,5 +1,5 @@
-"""The coach in the pages: the turn that finishes a game answers before its count, which the
-coach does in its own thread and which equals the review page's figures; a player's page shows
+"""The coach in the pages: the turn that finishes a game is answered before its count, which
+the coach does in its own thread and which equals the review page's figures; a player's page shows
 their points left to the Conseil game by game with the trend, the hall of fame the most
 precise player of the rule set; rules the Conseil only estimates say so; another household
 sees none of it."""
@@ -81,9 +81,13 @@ def test_the_last_turn_answers_first_and_the_coach_counts_the_game_after_it(
 
     for seq, entry in enumerate(duo_document("Mag", "Alix")["entries"]):
         dice = "".join(str(die) for die in entry["dice"])
-        assert table.play(game_id, seq, dice, f"free:{entry['box']}").status_code == 303
+        response = table.play(game_id, seq, dice, f"free:{entry['box']}")
+        assert response.status_code == 303
 
-    # The last turn has answered; its game's review waits, in the coach's own thread.
+    # The last turn has answered, and the coach is not asked before its answer is sent
+    # (which closes it, as a server does); then its review runs in the coach's own thread.
+    assert not held.started.is_set()
+    response.close()
     assert held.started.wait(WAIT_SECONDS)
     assert held.threads == ["coach"]
     assert stored_figures(store) == {}
