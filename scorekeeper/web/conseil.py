@@ -12,6 +12,7 @@ start (``coach_at_start``), unless the settings say not to (COACH_AFTER_GAMES).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from flask import Flask, Response, after_this_request, current_app
@@ -58,22 +59,27 @@ def coach_at_start(app: Flask) -> None:
 
 
 def coach_game(game_id: int) -> None:
-    """The request's game has just finished: its figures, counted in the background once
-    the request's answer is sent, so that the coach's work never shares the CPU with it."""
-    if not current_app.config["COACH_AFTER_GAMES"]:
-        return
-    app_coach, own = coach(), household()
-
-    @after_this_request
-    def count_once_answered(response: Response) -> Response:
-        response.call_on_close(lambda: app_coach.game_finished(game_id, household=own))
-        return response
+    """The request's game has just finished: its figures, counted in the background."""
+    if current_app.config["COACH_AFTER_GAMES"]:
+        app_coach, own = coach(), household()
+        _once_answered(lambda: app_coach.game_finished(game_id, household=own))
 
 
 def coach_household() -> None:
     """The request's household has just imported games: theirs, in the background."""
     if current_app.config["COACH_AFTER_GAMES"]:
-        coach().sweep_household(household=household())
+        app_coach, own = coach(), household()
+        _once_answered(lambda: app_coach.sweep_household(household=own))
+
+
+def _once_answered(ask: Callable[[], None]) -> None:
+    """``ask`` the coach once the request's answer is sent (a WSGI server then closes the
+    response), so that the coach's work never shares the CPU with the request."""
+
+    @after_this_request
+    def ask_when_closed(response: Response) -> Response:
+        response.call_on_close(ask)
+        return response
 
 
 def build_ahead_at_start(app: Flask) -> None:

@@ -4,6 +4,7 @@ their points left to the Conseil game by game with the trend, the hall of fame t
 precise player of the rule set; rules the Conseil only estimates say so; another household
 sees none of it."""
 
+import io
 import json
 import random
 import re
@@ -29,7 +30,7 @@ from scorekeeper.web.passphrases import passphrase_hash
 from testing.samples import random_document
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.coach import assert_same, copy_tables, recomputed, stored_figures
-from tests.support.forms import page
+from tests.support.forms import csrf_token, page
 from tests.support.games import duo_document, import_documents, solo_document
 from tests.support.threads import WAIT_SECONDS
 from tests.support.walk import join_household
@@ -97,6 +98,27 @@ def test_the_last_turn_answers_first_and_the_coach_counts_the_game_after_it(
     assert_same(figures, recomputed(app, game_id, household=HOME_HOUSEHOLD))
     shown = points_left_shown(page(table.client, f"/games/{game_id}/review"))
     assert shown == [round(given_away, 1) for given_away, _turns, _best in figures]
+
+
+def test_games_imported_through_the_page_are_counted_after_its_answer(
+    app, store, client, shared_tables
+):
+    copy_tables(shared_tables, app.instance_path)
+    upload = (io.BytesIO(json.dumps([duo_document("Mag", "Alix")]).encode()), "games.json")
+
+    response = client.post(
+        "/import-export/import",
+        data={"file": upload, "csrf_token": csrf_token(client, "/import-export")},
+        content_type="multipart/form-data",
+    )
+
+    assert response.status_code == 303
+    coach = app.extensions[COACH_EXTENSION]
+    assert coach.wait_idle(0)  # nothing asked before the answer is sent
+    response.close()
+    assert coach.wait_idle(WAIT_SECONDS)
+    (game_id,) = stored_figures(store)
+    assert_same(stored_figures(store)[game_id], recomputed(app, game_id, household=HOME_HOUSEHOLD))
 
 
 def counted_games(store, name, values, household=HOME_HOUSEHOLD):
