@@ -210,11 +210,12 @@ class Coach:
                 and self._countable(Rules.from_dict(record.rules), len(record.players))
             ):
                 records.append(record)
-        if records:
-            self._count(records, household=household)
         if len(found) == BATCH:
+            # The rest of the walk first: a batch that fails does not end it.
             with self._lock:
                 self._walks.append((household, key, found[-1]))
+        if records:
+            self._count(records, household=household)
 
     def _count(self, records: list[GameRecord], *, household: int) -> None:
         try:

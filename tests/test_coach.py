@@ -11,10 +11,13 @@ import time
 
 import pytest
 
+from scorekeeper import coach as coach_module
+from scorekeeper.advisor.tables import cache_path
 from scorekeeper.app import DATABASE_FILE, STORE_EXTENSION, create_app
 from scorekeeper.coach import Coach
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.coach import SeatFigure
 from scorekeeper.web.conseil import ADVISOR_EXTENSION, COACH_EXTENSION, coach_at_start
 from testing.samples import random_document
 from tests.fixtures.finished_games import finished_game_document
@@ -22,7 +25,7 @@ from tests.fixtures.make_games_0001 import FIXTURE
 from tests.support.apps import app_on
 from tests.support.build_workers import tables_put_in_place
 from tests.support.coach import assert_same, copy_tables, recomputed, stored_figures
-from tests.support.games import duo_document, import_documents
+from tests.support.games import duo_document, import_documents, solo_document
 from tests.support.threads import WAIT_SECONDS
 
 
@@ -121,3 +124,37 @@ def test_a_game_whose_table_is_missing_is_counted_once_a_build_saves_it(coached,
 
     assert coach.wait_idle(WAIT_SECONDS)
     assert_same(stored_figures(store)[game_id], recomputed(app, game_id, household=HOME_HOUSEHOLD))
+
+
+class FailingOnce:
+    """A coach's worker whose first job fails, and whose others count every player 1 point."""
+
+    def __init__(self) -> None:
+        self.jobs = 0
+
+    def review(self, instance_path, games, *, household):
+        self.jobs += 1
+        if self.jobs == 1:
+            raise RuntimeError("the first job failed")
+        return [[SeatFigure(1.0, 13, 13)] * len(game.players) for game in games]
+
+
+def test_a_batch_that_fails_leaves_the_rest_of_the_walk_to_go_on(coached, monkeypatch, caplog):
+    store = coached.extensions[STORE_EXTENSION]
+    monkeypatch.setattr(coach_module, "BATCH", 1)
+    # Only their presence is read before a game goes to the worker.
+    cache_path(Rules(), coached.instance_path).write_bytes(b"")
+    older, newer = import_documents(
+        store,
+        solo_document("Mag", finished_at="2026-01-01T20:00:00+00:00"),
+        solo_document("Alix", finished_at="2026-01-02T20:00:00+00:00"),
+    )
+    worker = FailingOnce()
+    coach = Coach(store, coached.instance_path, lambda: worker)
+
+    coach.sweep_household(household=HOME_HOUSEHOLD)
+
+    assert coach.wait_idle(WAIT_SECONDS)
+    assert stored_figures(store) == {older: [(1.0, 13, 13)]}
+    assert "the coach could not count a game" in caplog.text
+    assert newer not in stored_figures(store) and worker.jobs == 2
