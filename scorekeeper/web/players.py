@@ -16,7 +16,7 @@ from scorekeeper.rules import RuleError
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.players import MAX_NAME_LENGTH
 from scorekeeper.store.coach import CoachFigure, CoachSeries, player_coach_series
-from scorekeeper.store.halloffame import ResultLine, finished_games, list_rule_sets
+from scorekeeper.store.halloffame import ResultLine, RuleSet, finished_games, list_rule_sets
 from scorekeeper.store.player_stats import (
     player_box_stats_of,
     player_open_games,
@@ -250,10 +250,13 @@ class CoachView:
     chart: CoachChart | None = None
 
 
-def coach_view(player_id: int, rules, key: str) -> CoachView:
-    if not rule_set_counted(rules):
+def coach_view(player_id: int, rule_set: RuleSet) -> CoachView:
+    """The coach's part of a player's page under one of their rule sets."""
+    if not rule_set_counted(rule_set.rules):
         return CoachView(counted=False)
-    series = player_coach_series(store(), player_id, key, CHART_GAMES, household=household())
+    series = player_coach_series(
+        store(), player_id, rule_set.key, CHART_GAMES, household=household()
+    )
     return CoachView(True, series, coach_chart(series.figures) if series.figures else None)
 
 
@@ -290,7 +293,7 @@ def show(player_id: int):
             ),
             chosen.average,
         )
-        coach = coach_view(player_id, chosen.rule_set.rules, chosen.rule_set.key)
+        coach = coach_view(player_id, chosen.rule_set)
     return render_template(
         "players/show.html",
         player=player,
