@@ -17,7 +17,6 @@ from flask_babel import force_locale
 
 from scorekeeper.app import create_app
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound, Store
-from scorekeeper.store.bgstats import finished_plays
 from scorekeeper.store.documents import ImportRefused, Problem, check_files
 from scorekeeper.store.households import find_household
 from scorekeeper.store.quotas import NO_QUOTAS
@@ -25,7 +24,7 @@ from scorekeeper.store.transfer import export_documents, import_games, json_arra
 from scorekeeper.web.edge import json_has_forbidden_character
 from scorekeeper.web.security import MAX_DATABASE_ID
 from scorekeeper.web.store import STORE_EXTENSION
-from scorekeeper.web.transfer import play_of
+from scorekeeper.web.transfer import bgstats_plays
 
 
 def _open_store(instance: Path | None) -> Store:
@@ -109,9 +108,9 @@ def _export_bgstats(app: Flask, game_id: int | None, household_name: str | None)
     try:
         with app.app_context(), force_locale(app.config["BABEL_DEFAULT_LOCALE"]):
             plays = [
-                play_of(finished)
-                for finished in finished_plays(store, household=household)
-                if game_id is None or finished.game_id == game_id
+                play
+                for play in bgstats_plays(household=household)
+                if game_id is None or play["sourcePlayId"] == f"yams-{game_id}"
             ]
             if not plays:
                 click.echo(

@@ -12,6 +12,7 @@ as one JSON array of such plays (store/bgstats.py).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,20 +27,19 @@ from flask import (
     redirect,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
+from flask_babel import get_timezone, ngettext, to_user_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext, to_user_timezone
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
 from scorekeeper.store import GameNotFound
-from scorekeeper.store.bgstats import FinishedPlay, bgstats_play, finished_plays, play_link
+from scorekeeper.store.bgstats import bgstats_play, finished_plays, play_link
 from scorekeeper.store.documents import ImportRefused
-from scorekeeper.store.halloffame import finished_count
+from scorekeeper.store.halloffame import finished_count, list_rule_sets
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
 from scorekeeper.store.transfer import export_documents, import_file, json_array
 from scorekeeper.web.conseil import coach_household
@@ -100,7 +100,15 @@ def _allow_large_uploads(endpoint: str | None, values: dict | None) -> None:
         request.max_content_length = _import_limit()
 
 
-def _page(form: ImportForm, errors: list[str] | None = None, status: int = 200):
+def _page(
+    form: ImportForm,
+    errors: list[str] | None = None,
+    status: int = 200,
+    *,
+    signed_in: bool = True,
+):
+    """The page; ``signed_in`` False for an upload refused before the request's household
+    is known (too large), which says nothing of its finished games."""
     errors = errors or []
     hidden = max(0, len(errors) - PROBLEMS_SHOWN)
     return render_template(
@@ -109,7 +117,7 @@ def _page(form: ImportForm, errors: list[str] | None = None, status: int = 200):
         errors=errors[:PROBLEMS_SHOWN],
         hidden=hidden,
         limit_mb=_import_limit() // (1024 * 1024),
-        finished=finished_count(store(), household=household()),
+        finished=finished_count(store(), household=household()) if signed_in else None,
     ), status
 
 
@@ -124,6 +132,7 @@ def _too_large(error: RequestEntityTooLarge):
             )
         ],
         413,
+        signed_in=False,
     )
 
 
@@ -134,7 +143,7 @@ def index():
 
 def _download(documents, filename: str) -> Response:
     return Response(
-        stream_with_context(json_array(documents)),
+        json_array(documents),
         mimetype="application/json",
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
@@ -179,15 +188,30 @@ def bgstats(game_id: int):
     return redirect(play_link(play), code=303)
 
 
-def play_of(finished: FinishedPlay) -> dict[str, Any]:
-    """A finished game's BG Stats play, dated in the household's time, its rules in the
-    words of the page's language, as the link of each game gives it."""
-    return bgstats_play(
-        finished.game_id,
-        finished.standings,
-        to_user_timezone(finished.started_at or finished.finished_at),
-        finished.length,
-        rule_set_label(finished.rules),
+def bgstats_plays(*, household: int) -> Iterator[dict[str, Any]]:
+    """Every finished game of the household as its BG Stats play, the play its link gives:
+    dated in the household's time, its rules in the words of the page's language. What needs
+    the request (the time zone, the words) is read at the first play, so that the rest is
+    written out after the view has returned; nothing when no game is finished."""
+    finished = finished_plays(store(), household=household)
+    first = next(finished, None)
+    if first is None:
+        return iter(())
+    zone = get_timezone()
+    # Read once the games are listed: each of them has its rule set by then.
+    words = {
+        rule_set.rules: rule_set_label(rule_set.rules)
+        for rule_set in list_rule_sets(store(), household=household)
+    }
+    return (
+        bgstats_play(
+            play.game_id,
+            play.standings,
+            (play.started_at or play.finished_at).astimezone(zone),
+            play.length,
+            words.get(play.rules, ""),
+        )
+        for play in itertools.chain([first], finished)
     )
 
 
@@ -195,7 +219,7 @@ def play_of(finished: FinishedPlay) -> dict[str, Any]:
 def bgstats_download():
     """Every finished game as BG Stats plays, in one JSON array; without any, a page that
     says so rather than an empty file."""
-    plays = (play_of(finished) for finished in finished_plays(store(), household=household()))
+    plays = bgstats_plays(household=household())
     first = next(plays, None)
     if first is None:
         page = render_template(
