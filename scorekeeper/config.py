@@ -283,6 +283,15 @@ SETTINGS: tuple[Setting, ...] = (
         "Yatzy's after the server starts (one process of it), so that the first Conseil of "
         "a game answers at once; False: at the first Conseil asked.",
     ),
+    Setting(
+        "COACH_AFTER_GAMES",
+        True,
+        "Count, after each finished game, the points each player left to the Conseil (for "
+        "the player pages and the hall of fame), in the background in a worker process at a "
+        "low priority, and after a start those of the games finished before (one process of "
+        "the server); a game whose Conseil tables are missing is counted once they are built. "
+        "False: nothing is counted.",
+    ),
     # Heavy work shared fairly: worker processes and threads, households in turn.
     Setting(
         "IMPORT_WORKERS",

@@ -136,12 +136,18 @@ def _database_from_the_test_setting(request, monkeypatch):
 def _no_tables_built_ahead(monkeypatch):
     """The apps the tests make build no Conseil table before it is asked for: each game
     created would start a real build, seconds of a core. The tests of that setting turn it
-    on (tests/web/test_tables_ahead.py)."""
+    on (tests/web/test_tables_ahead.py). Nor do they count finished games for the coach: a
+    game finished beside the real tables would start a worker whose writes could outlive
+    its test (tests/test_coach.py turns it on)."""
     defaults = config_module.defaults
     monkeypatch.setattr(
         config_module,
         "defaults",
-        lambda instance: {**defaults(instance), "ADVISOR_TABLES_AHEAD": False},
+        lambda instance: {
+            **defaults(instance),
+            "ADVISOR_TABLES_AHEAD": False,
+            "COACH_AFTER_GAMES": False,
+        },
     )
 
 

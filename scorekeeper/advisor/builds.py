@@ -195,6 +195,21 @@ class Strategies:
         self.lock = threading.Lock()
         # One build at a time; the households that asked take turns.
         self.workers = Workers(BUILD_WORKERS)
+        # Told each rule set whose table a build has just saved (``when_built``).
+        self.built_listeners: list[Callable[[Rules], None]] = []
+
+    def when_built(self, listener: Callable[[Rules], None]) -> None:
+        """Have ``listener(rules)`` called, from the build's thread, once a build has saved
+        the table of ``rules`` (or found it saved by another process): what waited for it
+        (the coach's counts, scorekeeper/coach.py) can be done now."""
+        self.built_listeners.append(listener)
+
+    def _tell_built(self, rules: Rules) -> None:
+        for listener in self.built_listeners:
+            try:
+                listener(rules)
+            except Exception:
+                logger.exception("a listener of the advisor's builds failed")
 
     def get(self, rules: Rules) -> Strategy | None:
         """The strategy for these rules, from memory or disk; None while it is missing."""
@@ -332,6 +347,7 @@ class Strategies:
                     missing = self._load(rules) is None
                 if missing:
                     self._build(rules, run, self.worker)
+                self._tell_built(rules)
                 # The spreads once the table is there, in the same turn.
                 if with_chances and has_win_chances(rules):
                     if ahead:

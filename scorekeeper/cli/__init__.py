@@ -136,9 +136,10 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         from scorekeeper.workers import start_fork_server
 
         start_fork_server()
-    from scorekeeper.web.conseil import build_ahead_at_start
+    from scorekeeper.web.conseil import build_ahead_at_start, coach_at_start
 
     build_ahead_at_start(app)  # the first Conseil of a classique or Yatzy game at once
+    coach_at_start(app)  # the figures of the games finished without them, in the background
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")

@@ -6,6 +6,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -136,7 +137,7 @@ entries = Table(
     Column("dice", String(10), nullable=False),
     Column("score", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
-    # The key the tablet made for the turn (migration 0018): the same turn sent again, after
+    # The key the tablet made for the turn (migration 0019): the same turn sent again, after
     # a dropped network, finds its entry instead of making a second one. NULL for entries of
     # old pages, forms without scripts and imports; unique within a game.
     Column("turn_key", String(TURN_KEY_LENGTH), nullable=True),
@@ -229,6 +230,36 @@ Index(
     results.c.rules_key,
     results.c.finished_at,
     results.c.game_id,
+)
+
+# The coach: what each player of a finished game left to the Conseil (scorekeeper/coach.py),
+# computed in the background from the advisor's tables, so written after its results and
+# gone with them (an undo that reopens the game, its deletion). Its rule set and end are the
+# results', for the rule set's latest games in order (migration 0020).
+coach_figures = Table(
+    "coach_figures",
+    metadata,
+    Column("game_id", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("household_id", Integer, nullable=False),
+    Column("rules_key", String(16), nullable=False),
+    Column("finished_at", UTCDateTime, nullable=False),
+    # The sum over the player's turns of the best box's expected final total minus the
+    # chosen box's (advisor/review.py); the turns judged, and those played on the best box.
+    Column("given_away", Float, nullable=False),
+    Column("turns", Integer, nullable=False),
+    Column("best_turns", Integer, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat"),
+    ForeignKeyConstraint(
+        ["game_id", "seat"], ["results.game_id", "results.seat"], ondelete="CASCADE"
+    ),
+    Index(
+        "ix_coach_figures_rules_time",
+        "household_id",
+        "rules_key",
+        "finished_at",
+        "game_id",
+    ),
 )
 
 player_stats = Table(

@@ -18,7 +18,7 @@ from scorekeeper.store import (
 from scorekeeper.store.games import player_key
 from scorekeeper.store.players import recent_players
 from scorekeeper.store.schema import MAX_DATABASE_ID
-from scorekeeper.web.conseil import prepare
+from scorekeeper.web.conseil import coach_game, prepare
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.sheet_pages import render_sheet, shared_sheet, turn_view, typed_faces
@@ -229,6 +229,8 @@ def play(game_id: int):
         # the first time, saying that it was written then, on the game as it is now.
         said = _("Déjà enregistré : %(turn)s", turn=_describe(after, cell, turn.repeated.seat))
     else:
+        if after.is_over:
+            coach_game(game_id)  # counted in the background, never in this request
         said = _describe(after, cell, player)
     if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and

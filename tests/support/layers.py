@@ -33,8 +33,9 @@ FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     {"rules": ("rules",), "processes": ("fairness", "workers"), "lru": ("lru",)},
     {"store": ("store",), "advisor": ("advisor",)},
     # The PDFs, drawn from games loaded by their caller; beside them, playing a stored game:
-    # a turn checked, scored and written once, between the store and the pages.
-    {"sheets": ("sheets",), "play": ("play",)},
+    # a turn checked, scored and written once, between the store and the pages; and the
+    # coach, which counts finished games against the Conseil in the background.
+    {"sheets": ("sheets",), "play": ("play",), "coach": ("coach",)},
     # The pages, and this machine's address on the home network that they show.
     {"web": ("web", "net")},
     # The application factory and the list of its settings.

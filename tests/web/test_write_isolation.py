@@ -69,6 +69,7 @@ OWNERS = {
         of.player(row["player_id"]),
     ],
     "rule_sets": lambda row, of: [row["household_id"]],
+    "coach_figures": lambda row, of: [row["household_id"], of.game(row["game_id"])],
     "player_stats": lambda row, of: [of.player(row["player_id"])],
     "player_box_stats": lambda row, of: [of.player(row["player_id"])],
     "spectator_links": lambda row, of: [of.game(row["game_id"])],
