@@ -36,7 +36,6 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from bench.advisor_rust import start_value, verhoeff_free_choice
 from scorekeeper.advisor.builds import Strategies, reuse_freed_memory
 from scorekeeper.advisor.simulation import mean_interval, play_games
 from scorekeeper.advisor.strategy import load, load_or_build
@@ -55,30 +54,30 @@ TURN_DURING_BUILD_BUDGET = 2.0
 
 SIX = {"dice": 6}
 PM = {"plus_minus": True}
-# (label, rules, column kind, published value or None, whether it is Verhoeff's joker)
+# (label, rules, column kind, published value or None)
 TABLES = [
-    ("free, official joker, +100", {}, "free", 254.5877, False),
-    ("free, free joker, +100", {"joker": "free"}, "free", None, False),
-    ("free, official joker, no +100", {"yams_bonus": False}, "free", None, False),
-    # Not one of our rules: solved to check the solver against the second published figure.
-    ("free, Verhoeff's free-choice joker (reference)", {}, "free", 254.5896, True),
-    ("free, Yatzy", {"preset": "yatzy"}, "free", 248.44, False),
-    ("free, Plus et Moins", PM, "free", None, False),
-    ("free, Yams 6", SIX, "free", None, False),
-    ("free, Yams 6, Plus et Moins", SIX | PM, "free", None, False),
-    ("sec", {}, "sec", None, False),
-    ("sec, Yatzy", {"preset": "yatzy"}, "sec", None, False),
-    ("sec, Plus et Moins", PM, "sec", None, False),
-    ("sec, Yams 6", SIX, "sec", None, False),
-    ("sec, Yams 6, Plus et Moins", SIX | PM, "sec", None, False),
-    ("down", {}, "down", None, False),
-    ("down, Yatzy", {"preset": "yatzy"}, "down", None, False),
-    ("down, Plus et Moins", PM, "down", None, False),
-    ("down, Yams 6, Plus et Moins", SIX | PM, "down", None, False),
-    ("up", {}, "up", None, False),
-    ("up, Yatzy", {"preset": "yatzy"}, "up", None, False),
-    ("up, Plus et Moins", PM, "up", None, False),
-    ("up, Yams 6, Plus et Moins", SIX | PM, "up", None, False),
+    ("free, official joker, +100 (classique, Yahtzee)", {}, "free", 254.5877),
+    ("free, free joker, +100", {"joker": "free"}, "free", None),
+    ("free, official joker, no +100", {"yams_bonus": False}, "free", None),
+    ("free, Verhoeff's free-choice joker, +100", {"joker": "free_choice"}, "free", 254.5896),
+    ("free, Kniffel", {"preset": "kniffel"}, "free", None),
+    ("free, Yatzy", {"preset": "yatzy"}, "free", 248.44),
+    ("free, Plus et Moins", PM, "free", None),
+    ("free, Yams 6", SIX, "free", None),
+    ("free, Yams 6, Plus et Moins", SIX | PM, "free", None),
+    ("sec", {}, "sec", None),
+    ("sec, Yatzy", {"preset": "yatzy"}, "sec", None),
+    ("sec, Plus et Moins", PM, "sec", None),
+    ("sec, Yams 6", SIX, "sec", None),
+    ("sec, Yams 6, Plus et Moins", SIX | PM, "sec", None),
+    ("down", {}, "down", None),
+    ("down, Yatzy", {"preset": "yatzy"}, "down", None),
+    ("down, Plus et Moins", PM, "down", None),
+    ("down, Yams 6, Plus et Moins", SIX | PM, "down", None),
+    ("up", {}, "up", None),
+    ("up, Yatzy", {"preset": "yatzy"}, "up", None),
+    ("up, Plus et Moins", PM, "up", None),
+    ("up, Yams 6, Plus et Moins", SIX | PM, "up", None),
 ]
 TRIPLE_SEC = ["down", "up", "free", "sec"]
 # (label, rules, players): the rule sets measured; their tables are built above.
@@ -104,17 +103,14 @@ RULE_SETS = [
 SLOW = SIX | PM  # the builds --quick leaves out
 
 
-def measure_build(options: dict, kind: str, instance: str, verhoeff: bool) -> dict:
+def measure_build(options: dict, kind: str, instance: str) -> dict:
     """One build in this (fresh) process: time, CPU times, peak memory, start value."""
     reuse_freed_memory()  # as the server's build worker does
     rules = Rules.from_dict(options)
     baseline_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     before = resource.getrusage(resource.RUSAGE_SELF)
     start = time.perf_counter()
-    if verhoeff:
-        value = start_value(rules, verhoeff_free_choice)
-    else:
-        value = load_or_build(replace(rules, columns=(kind,)), instance).start_value
+    value = load_or_build(replace(rules, columns=(kind,)), instance).start_value
     seconds = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_SELF)
     user, system = after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime
@@ -124,7 +120,7 @@ def measure_build(options: dict, kind: str, instance: str, verhoeff: bool) -> di
         "baseline_mb": baseline_mb,
         "value": value,
         "system_share": system / (user + system),
-        "file_mb": 0 if verhoeff else os.path.getsize(cache_path(rules, instance, kind)) / 2**20,
+        "file_mb": os.path.getsize(cache_path(rules, instance, kind)) / 2**20,
     }
 
 
@@ -289,12 +285,12 @@ def main() -> None:
             f"\n{'table (one column played alone)':48} {'start value':>11} {'published':>9} "
             f"{'time s':>7} {'peak MB':>8} {'/300 MB':>8} {'file MB':>8} {'sys/CPU':>8}"
         )
-        for label, options, kind, published, verhoeff in TABLES:
+        for label, options, kind, published in TABLES:
             if arguments.quick and _slow(options):
                 continue
             # A fresh process per build: its peak memory and CPU times are its own.
             with ProcessPoolExecutor(1, mp_context=spawn) as pool:
-                result = pool.submit(measure_build, options, kind, instance, verhoeff).result()
+                result = pool.submit(measure_build, options, kind, instance).result()
             shown = f"{published:9.4f}" if published is not None else f"{'-':>9}"
             print(
                 f"{label:48} {result['value']:11.4f} {shown} {result['seconds']:7.1f} "

@@ -23,11 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 from scorekeeper.advisor.builds import reuse_freed_memory
-from scorekeeper.advisor.solver import SheetIndex, build_table, joker_choices
+from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.rules import Rules
-from scorekeeper.rules.dice import Dice, yams_face
-from scorekeeper.rules.options import BOX_OF_FACE
-from scorekeeper.rules.scoring import score
 
 TIME_BUDGET = 1.0  # our build over the Rust solver's
 SYSTEM_SHARE_BUDGET = 0.05
@@ -38,42 +35,31 @@ ONE_THREAD = {
     "RAYON_NUM_THREADS": "1",
 }
 
-# (label, our rules, whether with Verhoeff's joker, yatzy-solver's variant, published value)
+# (label, our rules, yatzy-solver's variant, published value). yatzy-solver's ``american``
+# plays Verhoeff's free-choice joker, Yahtzee's ``free_choice`` (docs/rules.md §4, §12).
 PAIRS = [
     (
-        "classique, Verhoeff's free-choice joker",
-        {"preset": "classique"},
-        True,
+        "Yahtzee, Verhoeff's free-choice joker",
+        {"preset": "yahtzee", "joker": "free_choice"},
         "american",
         254.5896,
     ),
-    ("Scandinavian Yatzy", {"preset": "yatzy"}, False, "yatzy-scandinavian", 248.44),
+    ("Scandinavian Yatzy", {"preset": "yatzy"}, "yatzy-scandinavian", 248.44),
 ]
 
 
-def verhoeff_free_choice(
-    rules: Rules, kind: str, open_boxes: tuple[str, ...], dice: Dice
-) -> dict[str, int]:
-    """Verhoeff's "free choice" joker: any free box, but Full and the straights score their
-    full value only once the face's upper box is filled. Not one of our rules (docs/rules.md §4:
-    the free joker always gives the full value): the rules of yatzy-solver's ``american``."""
-    full_value = BOX_OF_FACE[yams_face(dice)] not in open_boxes
-    return {box: score(rules, box, dice, joker=full_value) for box in open_boxes}
-
-
-def start_value(rules: Rules, joker_rule=joker_choices) -> float:
+def start_value(rules: Rules) -> float:
     """Our build of a free column of ``rules``, and the value of a fresh sheet."""
     sheet = SheetIndex(rules)
-    values = build_table(rules, joker_rule=joker_rule, sheet=sheet)
+    values = build_table(rules, sheet=sheet)
     return float(sheet.value(values, sheet.state({}))[0])
 
 
-def measure_ours(options: dict, verhoeff: bool) -> dict:
+def measure_ours(options: dict) -> dict:
     """Our build in this (fresh) process, as the server's build worker runs it."""
     reuse_freed_memory()
     rules = Rules.from_dict(options)
-    joker_rule = verhoeff_free_choice if verhoeff else joker_choices
-    return _timed(lambda: start_value(rules, joker_rule))
+    return _timed(lambda: start_value(rules))
 
 
 def measure_rust(variant: str) -> dict | None:
@@ -112,9 +98,7 @@ def _in_fresh_process(function, *args):
         return pool.submit(function, *args).result()
 
 
-def compare(
-    label: str, options: dict, verhoeff: bool, variant: str, published: float, repeats: int
-) -> None:
+def compare(label: str, options: dict, variant: str, published: float, repeats: int) -> None:
     print(f"\n{label} (yatzy-solver {variant})")
     print(
         f"  {'':4} {'ours s':>7} {'CPU/wall':>8} {'sys/CPU':>7} {'threads':>7}   "
@@ -125,7 +109,7 @@ def compare(
         order = ("ours", "rust") if repeat % 2 == 0 else ("rust", "ours")
         for side in order:
             if side == "ours":
-                ours.append(_in_fresh_process(measure_ours, options, verhoeff))
+                ours.append(_in_fresh_process(measure_ours, options))
             else:
                 rust.append(_in_fresh_process(measure_rust, variant))
         if rust[-1] is None:

@@ -718,7 +718,12 @@ def fairness_server(
 
 def fairness(args) -> bool:
     os.environ["SCOREKEEPER_SECRET_KEY"] = "bench-fairness-secret"
-    settings = {"HOUSEHOLDS": True, **(QUOTAS_LIFTED if args.quotas == "lifted" else {})}
+    # The servers listen on 127.0.0.1: the address the devices open, its port aside.
+    settings = {
+        "HOUSEHOLDS": True,
+        "EXTERNAL_URL": "http://127.0.0.1",
+        **(QUOTAS_LIFTED if args.quotas == "lifted" else {}),
+    }
     config = "".join(f"{name} = {value!r}\n" for name, value in settings.items())
     print(
         f"{os.cpu_count()} cores shared by the servers and this benchmark; for each abuse "

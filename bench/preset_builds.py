@@ -1,85 +1,84 @@
-"""The first Conseil of each preset: the build of the tables its game needs, against the
-classique one's, interleaved in one run. Figures measured in one run; not a test.
+"""The first Conseil of each preset: the build of every table a new game of it needs, from an
+empty instance folder, as the server's build worker does it; every other preset (Triple,
+Yatzy, Yahtzee with both jokers, Kniffel, Generala) against classique, in turns, in one
+run. Figures measured in one run; not a test.
 
-    python -m bench.preset_builds [--rounds 5]
+    python -m bench.preset_builds [--repeats 3]
 
-Each build runs as the server's build worker runs it: in a fresh spawned process (freed
-memory kept in the heap), in an empty instance folder, ``load_or_build`` of the rule set
-(every table its columns need, saved); one build at a time. The rounds alternate the
-presets, so that the machine's other work weighs on each alike; the ratio is of medians,
-wall and CPU (user + system) apart.
-
-Goal (issue 41): every new preset's first Conseil within 3x the classique one's.
+Each build runs in a fresh spawned process set up as the server's build worker (freed
+memory kept in the heap), in a folder of its own, in the order classique, Yahtzee, ...,
+then the reverse, so that the machine's other work weighs on all alike; the ratios are
+taken of the medians, of the best times and of the median CPU times. Goal (issue 41): each
+new preset's first build within 3x classique's.
 """
+
+from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import sys
 import tempfile
-import time
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 
-import numpy as np
-
+from bench.advisor_rust import _in_fresh_process, _load, _timed
 from scorekeeper.advisor.builds import reuse_freed_memory
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.rules import Rules
-from scorekeeper.rules.options import PRESETS
 
 GOAL = 3.0
-REFERENCE = "classique"
+# (label, rules as a game document gives them); the first is the reference.
+PRESETS = [
+    ("classique", {"preset": "classique"}),
+    ("Yahtzee (official joker)", {"preset": "yahtzee"}),
+    ("Yahtzee (Verhoeff's joker)", {"preset": "yahtzee", "joker": "free_choice"}),
+    ("Kniffel", {"preset": "kniffel"}),
+    ("Generala", {"preset": "generala"}),
+    ("Triple (three tables)", {"preset": "triple"}),
+    ("Yatzy", {"preset": "yatzy"}),
+]
 
 
-def measure(preset: str) -> dict:
-    """One first build in this (fresh) process: wall and CPU seconds, start value."""
-    reuse_freed_memory()  # as the server's build worker does
-    rules = Rules.from_dict({"preset": preset})
-    before = resource.getrusage(resource.RUSAGE_SELF)
-    start = time.perf_counter()
+def measure(options: dict) -> dict:
+    """The first build of these rules' tables in this (fresh) process and a new folder."""
+    reuse_freed_memory()
+    rules = Rules.from_dict(options)
     with tempfile.TemporaryDirectory() as instance:
-        value = load_or_build(rules, instance).start_value
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return {"wall": wall, "cpu": cpu, "value": value}
+        return _timed(lambda: load_or_build(rules, instance).start_value)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=5, help="builds of each preset")
+    parser.add_argument("--repeats", type=int, default=3, help="builds of each preset")
     arguments = parser.parse_args()
     print(
-        f"First Conseil builds: {os.cpu_count()} CPU(s), numpy {np.__version__}, "
-        f"Python {sys.version.split()[0]}, load average {_load()} at the start"
+        f"First Conseil build of each preset: {os.cpu_count()} CPU(s), {arguments.repeats} "
+        f"builds each, load average {_load()}"
     )
-    spawn = get_context("spawn")
-    results: dict[str, list[dict]] = {preset: [] for preset in PRESETS}
-    for _round in range(arguments.rounds):
-        for preset in PRESETS:
-            with ProcessPoolExecutor(1, mp_context=spawn) as pool:
-                results[preset].append(pool.submit(measure, preset).result())
-    reference = results[REFERENCE]
-    wall_ref = statistics.median(item["wall"] for item in reference)
-    cpu_ref = statistics.median(item["cpu"] for item in reference)
+    runs: dict[str, list[dict]] = {label: [] for label, _ in PRESETS}
+    for repeat in range(arguments.repeats):
+        order = PRESETS if repeat % 2 == 0 else PRESETS[::-1]
+        for label, options in order:
+            runs[label].append(_in_fresh_process(measure, options))
+            print(f"  {repeat + 1} {label:28} {runs[label][-1]['seconds']:6.2f} s", flush=True)
+    reference = runs[PRESETS[0][0]]
+
+    def ratio(label: str, key: str, pick) -> float:
+        return pick(run[key] for run in runs[label]) / pick(run[key] for run in reference)
+
     print(
-        f"\n{'preset':12} {'start value':>11} {'wall s':>8} {'CPU s':>8} "
-        f"{'wall ratio':>10} {'CPU ratio':>10}  (medians of {arguments.rounds}, goal <= {GOAL})"
+        f"\n{'preset':28} {'start value':>11} {'median s':>8} {'best s':>7} {'CPU s':>6} "
+        f"{'ratio':>6} {'best':>6} {'CPU':>6}"
     )
-    for preset, items in results.items():
-        wall = statistics.median(item["wall"] for item in items)
-        cpu = statistics.median(item["cpu"] for item in items)
+    for label, _options in PRESETS:
+        found = runs[label]
         print(
-            f"{preset:12} {items[0]['value']:11.4f} {wall:8.3f} {cpu:8.3f} "
-            f"{wall / wall_ref:10.3f} {cpu / cpu_ref:10.3f}"
+            f"{label:28} {found[0]['value']:11.4f} "
+            f"{statistics.median(run['seconds'] for run in found):8.2f} "
+            f"{min(run['seconds'] for run in found):7.2f} "
+            f"{statistics.median(run['cpu'] for run in found):6.2f} "
+            f"{ratio(label, 'seconds', statistics.median):6.2f} "
+            f"{ratio(label, 'seconds', min):6.2f} {ratio(label, 'cpu', statistics.median):6.2f}"
         )
-    print(f"Load average at the end: {_load()}")
-
-
-def _load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+    print(f"(ratios against classique's; goal <= {GOAL:.0f}x)\nLoad average at the end: {_load()}")
 
 
 if __name__ == "__main__":

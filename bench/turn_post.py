@@ -4,10 +4,11 @@
 
 The app of `scorekeeper serve` on SQLite in a fresh instance folder, driven in-process
 through Flask's test client, so that Chromium and the network take no part: a turn is the
-confirmed box posted with the header of static/js/sheet.js, answered with the next sheet to
-swap in (web/games.py `play`). Right after each turn, two bare Flask routes of the app answer
-a page of the same size: a GET, and a POST that first writes one row into a SQLite file (the
-least a turn could cost: a write and an answer), so that all three meet the same machine.
+confirmed box posted with the header and a turn key, as static/js/sheet.js sends it,
+answered with the next sheet to swap in (web/games.py `play`). Right after each turn, two
+bare Flask routes of the app answer a page of the same size: a GET, and a POST that first
+writes one row into a SQLite file (the least a turn could cost: a write and an answer), so
+that all three meet the same machine.
 
 Two runs: one tablet playing whole games alone, then ``--tablets`` tablets confirming at the
 same moment, each on its own game, each in its own thread (as waitress's threads serve them),
@@ -113,6 +114,7 @@ class Tablet:
         fields["target"] = self.chance.choice(re.findall(_FIELD.format("target"), self.page))
         fields["dice"] = self.roll()
         fields["confirm"] = "1"  # the bar's hidden field when the dice bar the box
+        fields["turn_key"] = self.chance.randbytes(16).hex()  # as sheet.js makes one a turn
         started, cpu = time.perf_counter(), time.thread_time()
         answer = self.client.post(
             f"/games/{self.game_id}/entries", data=fields, headers={SWAP_HEADER: "1"}

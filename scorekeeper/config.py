@@ -64,6 +64,11 @@ def _from_environment(name: str, default: int):
     return value
 
 
+def _half_the_cores(_instance: Path) -> int:
+    """Half the machine's cores, at least one: the other half stays the turns'."""
+    return max(1, (os.cpu_count() or 1) // 2)
+
+
 def _translations(_instance: Path) -> str:
     return str(PACKAGE_DIR / "translations")
 
@@ -176,7 +181,11 @@ SETTINGS: tuple[Setting, ...] = (
         "The largest file, in bytes, that an import accepts (about 2 kB a game).",
     ),
     # Languages and dates.
-    Setting("LANGUAGES", ["fr", "en"], "The languages offered, the first one the default."),
+    Setting(
+        "LANGUAGES",
+        ["fr", "en", "de", "es", "sv"],
+        "The languages offered, the first one the default.",
+    ),
     Setting("BABEL_DEFAULT_LOCALE", "fr", "The language of a browser that asks for none."),
     Setting(
         "BABEL_DEFAULT_TIMEZONE",
@@ -261,9 +270,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "FORK_SERVER_AT_START",
         False,
-        "Start the PDF, import and passphrase workers' fork server (WeasyPrint imported, "
-        "about 70 MiB) in the background with the server (each gunicorn worker), so that "
-        "the first print, import or passphrase after a start does not wait about 1 s for it; "
+        "Start the PDF and import workers' fork server (WeasyPrint imported, about 70 MiB) "
+        "in the background with the server (each gunicorn worker), so that the first print "
+        "or import after a start does not wait about 1 s for it; "
         "False: at the first of those jobs, and its memory only then.",
     ),
     Setting(
@@ -273,6 +282,15 @@ SETTINGS: tuple[Setting, ...] = (
         "priority: a new game's missing ones as soon as it is created, and classique's and "
         "Yatzy's after the server starts (one process of it), so that the first Conseil of "
         "a game answers at once; False: at the first Conseil asked.",
+    ),
+    Setting(
+        "COACH_AFTER_GAMES",
+        True,
+        "Count, after each finished game, the points each player left to the Conseil (for "
+        "the player pages and the hall of fame), in the background in a worker process at a "
+        "low priority, and after a start those of the games finished before (one process of "
+        "the server); a game whose Conseil tables are missing is counted once they are built. "
+        "False: nothing is counted.",
     ),
     # Heavy work shared fairly: worker processes and threads, households in turn.
     Setting(
@@ -284,9 +302,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("IMPORT_QUEUE", 1, "Imports that may wait for a worker before one gets a 503."),
     Setting(
         "PASSPHRASE_HASHERS",
-        1,
-        "Passphrases hashed or checked at once on the machine, by its server processes "
-        "together (each about 0.1 s of a core, at a lower priority than the turns).",
+        _half_the_cores,
+        "Passphrases hashed or checked at once by a server process, in its request threads "
+        "(each about 0.1 s of a core): the others wait their turn.",
     ),
     Setting(
         "PASSPHRASE_QUEUE",

@@ -79,6 +79,12 @@ class FairQueue:
         """Wait for a place for a job of ``owner``, at most ``timeout`` seconds; the ticket
         to give back to ``release`` when the job is done. Busy when there is no seat, when
         another owner's job took this one's seat, or after ``timeout``."""
+        return self.wait(self.enter(owner), timeout)
+
+    def enter(self, owner: Hashable) -> Ticket:
+        """A seat for a job of ``owner``, taken now and behind the owner's jobs already in
+        (so that an owner's jobs run in the order it asked), to ``wait`` on for its place;
+        Busy when there is no seat."""
         ticket = Ticket(owner)
         with self._lock:
             if self.waiting_per_owner is not None and self._holds(owner) > self.waiting_per_owner:
@@ -88,6 +94,12 @@ class FairQueue:
             self._waiting.setdefault(owner, deque()).append(ticket)
             self._turn.setdefault(owner, next(self._clock))
             self._dispatch()
+        return ticket
+
+    def wait(self, ticket: Ticket, timeout: float | None = None) -> Ticket:
+        """``ticket`` once it holds a place, after at most ``timeout`` seconds; Busy when
+        another owner's job took its seat, or after ``timeout`` (it is then out of the
+        queue)."""
         ticket.event.wait(timeout)
         with self._lock:
             if not ticket.granted and not ticket.refused:

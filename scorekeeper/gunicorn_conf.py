@@ -71,7 +71,7 @@ def _in_a_thread(function) -> None:
 
 def post_worker_init(worker):
     """The streams ended first on SIGTERM; the fork server and the Conseil's tables made
-    ready for the first requests."""
+    ready for the first requests; the coach's figures of past games counted."""
     from scorekeeper.store.changes import end_streams_on_sigterm
 
     end_streams_on_sigterm(_in_a_thread)
@@ -80,7 +80,18 @@ def post_worker_init(worker):
         from scorekeeper.workers import start_fork_server
 
         start_fork_server()
-    # The Conseil's tables of classique and Yatzy, if missing: one worker builds them.
-    from scorekeeper.web.conseil import build_ahead_at_start
+    # The Conseil's tables of classique and Yatzy, if missing: one worker builds them; and
+    # the coach's figures of the games finished without them, one worker counts them.
+    from scorekeeper.web.conseil import build_ahead_at_start, coach_at_start
 
     build_ahead_at_start(worker.wsgi)
+    coach_at_start(worker.wsgi)
+
+
+def worker_exit(server, worker) -> None:
+    """In the worker, once its requests are done: the jobs still under way in its worker
+    processes (a Conseil's build, minutes) are for nobody now; ended, so that the worker
+    exits at once rather than wait for them."""
+    from scorekeeper.workers import stop_workers
+
+    stop_workers()

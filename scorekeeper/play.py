@@ -10,6 +10,12 @@ every entry and undo moves), compared with the game the turn was loaded from, an
 is made on that same version only (``add_entry``'s ``seen_at``), so that an entry or an
 undo from another device in between refuses it. Its cell is scored once, on that state.
 
+A turn may carry the key its tablet made for it (``turn_key``). A tablet that lost the
+answer to a turn (the network dropped) sends it again with the same key: the game that
+already has an entry of that key hands it back (``Turn.repeated``) rather than refuse it as
+made on an old sheet, so that a turn sent twice is written once and its tablet learns that it
+was. Keys are looked for in the game's own log only.
+
 Every device at the table reloads the sheet after each entry, and a turn's page is drawn
 from the state it wrote: the last replays are kept in memory, each with the version of the
 game it was replayed from; one small query for the current version tells whether a kept
@@ -19,11 +25,11 @@ replay is still the game.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from weakref import WeakKeyDictionary
 
+from scorekeeper.lru import LruCache
 from scorekeeper.rules import Entry, GameState, Rules, Score, check_players, replay
 from scorekeeper.store.engine import Store
 from scorekeeper.store.errors import GameNotFound, StaleSheet
@@ -40,25 +46,15 @@ class Replays:
     between the server's threads. Both values are immutable, so callers may keep them."""
 
     def __init__(self, size: int = KEPT_REPLAYS) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._kept: OrderedDict[int, tuple[GameRecord, GameState]] = OrderedDict()
+        self._kept: LruCache[int, tuple[GameRecord, GameState]] = LruCache(size)
 
     def get(self, game_id: int, version: GameVersion) -> tuple[GameRecord, GameState] | None:
         """The replay kept for this game, if it is of exactly this version."""
-        with self._lock:
-            kept = self._kept.get(game_id)
-            if kept is None or kept[0].version != version:
-                return None
-            self._kept.move_to_end(game_id)
-            return kept
+        kept = self._kept.get(game_id)
+        return kept if kept is not None and kept[0].version == version else None
 
     def keep(self, record: GameRecord, state: GameState) -> None:
-        with self._lock:
-            self._kept[record.id] = (record, state)
-            self._kept.move_to_end(record.id)
-            while len(self._kept) > self.size:
-                self._kept.popitem(last=False)
+        self._kept.put(record.id, (record, state))
 
 
 _replays: WeakKeyDictionary[Store, Replays] = WeakKeyDictionary()
@@ -130,6 +126,9 @@ class Turn:
     record: GameRecord
     state: GameState
     written: bool = True
+    # The entry the turn's key was written with before: nothing is written now, and the
+    # cell is that entry's, in the game as it is.
+    repeated: EntryRecord | None = None
 
 
 def _check_seen(record: GameRecord, seq: int, version: str | None) -> None:
@@ -152,34 +151,58 @@ def play_turn(
     barred_confirmed: bool = True,
     loaded: tuple[GameRecord, GameState] | None = None,
     throw: int | None = None,
+    turn_key: str | None = None,
 ) -> Turn:
     """The active player's entry of ``dice`` in ``box`` of ``column``, on the game the player
     saw (``seq`` entries, at ``version``), checked, scored and written; ``throw``, the throw
     the dice came from when the player said it (Generala's servida).
 
     ``loaded``: the game as the caller has just loaded it (``load``), which spares a second
-    load. A cell that would be barred is written only when ``barred_confirmed``. Raises
-    StaleSheet when the player saw another game than the stored one, or when another entry
-    or an undo reaches the store first; RuleError when the rules refuse the entry;
+    load. A cell that would be barred is written only when ``barred_confirmed``. With
+    ``turn_key``, the entry of that key when the game has one already (``repeated``, the
+    game as it is now), whatever the game became since; else the entry is written with it.
+    Raises StaleSheet when the player saw another game than the stored one, or when another
+    entry or an undo reaches the store first; RuleError when the rules refuse the entry;
     GameNotFound. In every case nothing is written.
     """
     record, state = loaded or load(store, game_id, household=household)
+    if turn_key is not None and (repeated := _repeated(record, state, turn_key)):
+        return repeated
     _check_seen(record, seq, version)
     entry = Entry(state.active_player, column, box, dice, throw)
     cell = state.score(entry)
     if cell.barred and not barred_confirmed:
         return Turn(cell, record, state, written=False)
     after = state.apply(entry, cell)
-    written = EntryRecord(seq, entry.player, column, box, cell.dice, cell.points, cell.throw)
-    updated_at = add_entry(
-        store,
-        game_id,
-        written,
-        seen_at=record.updated_at,
-        finished=after.is_over,
-        final_state=after if after.is_over else None,
-        household=household,
+    written = EntryRecord(
+        seq,
+        entry.player,
+        column,
+        box,
+        cell.dice,
+        cell.points,
+        turn_key=turn_key,
+        throw=cell.throw,
     )
+    try:
+        updated_at = add_entry(
+            store,
+            game_id,
+            written,
+            seen_at=record.updated_at,
+            finished=after.is_over,
+            final_state=after if after.is_over else None,
+            household=household,
+        )
+    except StaleSheet:
+        if turn_key is None:
+            raise
+        # The same turn sent twice at once (sent again while the first was still on its
+        # way): the other request may have written it, and this one then answers as it does.
+        record, state = load(store, game_id, household=household)
+        if (repeated := _repeated(record, state, turn_key)) is None:
+            raise
+        return repeated
     # The game as the store now holds it: the write required that nothing changed since
     # `record` was read, so the new log is its log and this entry.
     record = replace(record, entries=(*record.entries, written), updated_at=updated_at)
@@ -189,6 +212,16 @@ def play_turn(
         record = replace(record, status=FINISHED, finished_at=updated_at)
     replays(store).keep(record, after)
     return Turn(cell, record, after)
+
+
+def _repeated(record: GameRecord, state: GameState, turn_key: str) -> Turn | None:
+    """The turn of the game's log written with ``turn_key``, if there is one: its cell as
+    the game holds it now, and the game as it is."""
+    for entry in record.entries:
+        if entry.turn_key == turn_key:
+            cell = state.sheets[entry.seat].columns[entry.column].cells[entry.box]
+            return Turn(cell, record, state, repeated=entry)
+    return None
 
 
 def undo_turn(

@@ -28,6 +28,7 @@ COMPUTED_DEFAULTS = {
     "SERVER_WORKERS": "`$SCOREKEEPER_WORKERS`, else `1`",
     "SERVER_THREADS": "`$SCOREKEEPER_THREADS`, else `4`",
     "LIVE_STREAMS": "`$SCOREKEEPER_LIVE_STREAMS`, else `32`",
+    "PASSPHRASE_HASHERS": "half the machine's cores, at least `1`",
 }
 
 

@@ -35,11 +35,18 @@ def pytest_configure(config):
             f"{REQUIRE_POSTGRESQL_ENV}=1 but {TEST_DATABASE_URL_ENV} is not "
             "set: this run would test SQLite only"
         )
+    # pytest-xdist's load scheduling hands each test process a run of consecutive tests at
+    # once (a quarter of its share at the start, then half of what is left): the longest
+    # modules, first in the order, all went to one process, and the browser tests in one
+    # block to another, which worked on alone at the end while the others had finished. Two
+    # at a time, each process takes the next tests as it frees up.
+    if getattr(config.option, "maxschedchunk", "no xdist") is None:
+        config.option.maxschedchunk = 2
 
 
 def pytest_xdist_auto_num_workers(config):
     """`-n auto`: one test process more than the machine has cores (pyproject.toml caps them
-    at 4). The tests wait much of their time (for Chromium, a server, a PDF or passphrase
+    at 4). The tests wait much of their time (for Chromium, a server, a PDF or import
     worker), and a third process on two cores uses those waits: the browser, print, quota
     and household tests took 409 s with two processes, 281 s with three, 304 s with four."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
@@ -50,24 +57,42 @@ def pytest_xdist_auto_num_workers(config):
 
 # The modules whose tests take the most time (`pytest --durations=40`), run first: the test
 # processes take tests in this order, and the short ones left for the end fill the gaps, where
-# a long test left for the end would keep the run going on one core.
+# a long test left for the end would keep the run going on one core. The Conseil's pages,
+# which wait for the tables built in the background from the start (`shared_tables`), come
+# last.
 LONGEST_FIRST = (
     "tests/robustness/test_every_route.py",
+    "tests/browser/test_instant.py",
     "tests/web/test_write_isolation.py",
+    "tests/browser/test_at_the_table.py",
+    "tests/browser/test_accessibility.py",
+    "tests/advisor/test_winning.py",
     "tests/robustness/test_hostile_input.py",
+    "tests/browser/test_layout.py",
     "tests/web/test_quotas.py",
-    "tests/web/test_language.py",
-    "tests/robustness/test_crashes.py",
-    "tests/robustness/test_races.py",
+    "tests/test_home_server.py",
+    "tests/advisor/test_builds.py",
+    "tests/web/test_isolation.py",
+    "tests/browser/test_around_the_table.py",
     "tests/web/test_households.py",
+    "tests/robustness/test_crashes.py",
+    "tests/web/test_language.py",
+    "tests/robustness/test_races.py",
     "tests/web/test_household_limits.py",
 )
 
 
 def pytest_collection_modifyitems(config, items):
     rank = {module: place for place, module in enumerate(LONGEST_FIRST)}
+
+    def place(item):
+        # An item of a plugin's own (the browser tests' one skip) may have no fixtures.
+        if advisor_tables.FIXTURE in getattr(item, "fixturenames", ()):
+            return len(rank) + 1
+        return rank.get(item.nodeid.split("::")[0], len(rank))
+
     # Stable: each module keeps its own order (and its module-scoped fixtures their grouping).
-    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))
+    items.sort(key=place)
     if not ON_POSTGRESQL:
         return
     for item in items:
@@ -111,12 +136,18 @@ def _database_from_the_test_setting(request, monkeypatch):
 def _no_tables_built_ahead(monkeypatch):
     """The apps the tests make build no Conseil table before it is asked for: each game
     created would start a real build, seconds of a core. The tests of that setting turn it
-    on (tests/web/test_tables_ahead.py)."""
+    on (tests/web/test_tables_ahead.py). Nor do they count finished games for the coach: a
+    game finished beside the real tables would start a worker whose writes could outlive
+    its test (tests/test_coach.py turns it on)."""
     defaults = config_module.defaults
     monkeypatch.setattr(
         config_module,
         "defaults",
-        lambda instance: {**defaults(instance), "ADVISOR_TABLES_AHEAD": False},
+        lambda instance: {
+            **defaults(instance),
+            "ADVISOR_TABLES_AHEAD": False,
+            "COACH_AFTER_GAMES": False,
+        },
     )
 
 

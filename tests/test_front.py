@@ -1,6 +1,6 @@
 """The front's configuration (deploy/nginx) against the app it stands before: the body limits
 are the app's settings, the streams are the app's stream routes, each error page is there in
-French and English; and the production site, run by nginx with a throwaway certificate,
+every language; and the production site, run by nginx with a throwaway certificate,
 terminates TLS, sends HSTS and sends http to https.
 
 The stack through the front, on PostgreSQL, is tests/robustness/test_front_stack.py.
@@ -24,11 +24,13 @@ from scorekeeper import config
 from scorekeeper.app import create_app
 from scorekeeper.web.streams import HEARTBEAT_SECONDS
 from scorekeeper.web.transfer import largest_body
+from scripts import front_errors
 from scripts.hosted_stack import FRONT, NGINX, nginx_main_config
 from testing.live import free_port
 from tests.support.front import (
     directives,
     error_pages,
+    http_conf,
     location,
     nginx_or_skip,
     nginx_size,
@@ -99,9 +101,14 @@ def test_the_front_reads_whole_requests_with_timeouts_and_limits_per_address():
     assert headers["Host"] == "$host"
 
 
-def test_each_error_page_is_in_french_and_english_and_served_for_its_status():
+def test_each_error_page_is_in_every_language_and_served_for_its_status(app):
     pages = error_pages()
-    assert set(pages) == {(language, status) for language in ("fr", "en") for status in ERRORS}
+    languages = app.config["LANGUAGES"]
+    assert set(pages) == {(language, status) for language in languages for status in ERRORS}
+    # The files are what scripts/front_errors.py writes from the template and the catalogues.
+    assert {path: path.read_text(encoding="utf-8") for path in pages.values()} == (
+        front_errors.error_pages()
+    )
     for (language, _status), page in pages.items():
         assert f'<html lang="{language}">' in page.read_text(encoding="utf-8")
     served = {
@@ -115,6 +122,42 @@ def test_each_error_page_is_in_french_and_english_and_served_for_its_status():
     # The 503 (the front full for a moment) says that nothing was lost.
     assert "Rien n'a été perdu" in html.unescape(pages["fr", "503"].read_text(encoding="utf-8"))
     assert "Nothing was lost" in pages["en", "503"].read_text(encoding="utf-8")
+    assert "Nichts ging verloren" in pages["de", "503"].read_text(encoding="utf-8")
+
+
+def _front_language(accept_language: str) -> str:
+    """The language nginx's map (http.conf) gives these Accept-Language, its regular
+    expressions run by Python's re, which reads them the same way."""
+    block = re.search(
+        r"map \$http_accept_language \$scorekeeper_language \{(.*?)\}", http_conf(), re.S
+    )
+    chosen = re.search(r"default (\w+);", block.group(1)).group(1)
+    for pattern, language in re.findall(r'"~\*(.*)" (\w+);', block.group(1)):
+        if re.search(pattern, accept_language, re.IGNORECASE):
+            return language
+    return chosen
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "",
+        "fr-FR,fr;q=0.9,en;q=0.5",
+        "en-GB,en;q=0.9",
+        "de-DE,de;q=0.9,en;q=0.8",
+        "es-AR,es;q=0.9",
+        "sv-SE",
+        "it-IT,it;q=0.9,es;q=0.8,fr;q=0.5",
+        "nl,en-US;q=0.8",
+        "pt-BR",
+        "*",
+    ],
+)
+def test_the_front_speaks_the_language_the_app_would(app, accept):
+    """The first of the app's languages that the browser lists, as web/language.py chooses."""
+    client = app.test_client()
+    page = client.get("/", headers={"Accept-Language": accept}).get_data(as_text=True)
+    assert _front_language(accept) == re.search(r'<html lang="(\w+)"', page).group(1)
 
 
 def _production_site(tmp_path, http_port: int, https_port: int, upstream_port: int) -> str:

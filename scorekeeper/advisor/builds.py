@@ -3,11 +3,14 @@ missing ones built in a worker process, one build at a time, while requests go o
 
 A rule set needs one table per column kind (Triple: three). A build takes seconds of numpy
 work (3 s for a free column, 6 s for Yatzy, a fraction of a second for an ordered column,
-minutes with Plus et Moins, on one quiet core): in its own process, its memory leaves with
-it and it runs at a lower priority than the request threads. The builds households asked for
-wait in a fair queue (scorekeeper/fairness.py): one household asking for many tables gets
-one built in its turn, between the others'. A lock file in the instance folder makes the
-builds one at a time across processes too (gunicorn).
+minutes with Plus et Moins, on one quiet core) and hundreds of MB: it runs in a worker
+process of the server's (scorekeeper/workers.py: at a lower priority than the request
+threads, ended with the server), a fresh one for each build so that its memory leaves with
+it, spawned rather than forked from the PDF workers' fork server (a build needs numpy, not
+WeasyPrint). The builds households asked for wait in the pool's fair queue, in the order
+they were asked: one household asking for many tables gets one built in its turn, between
+the others'. A lock file in the instance folder makes the builds one at a time across
+processes too (gunicorn).
 
 Where the chances to win are computed (``winning.has_win_chances``), the same turn then
 builds the table's *spreads* (the moments of the points to come, tens of seconds), in a
@@ -26,20 +29,21 @@ import contextlib
 import ctypes
 import fcntl
 import logging
-import multiprocessing
+import math
 import os
-import signal
+import struct
+import tempfile
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, has_win_chances, tables_saved
-from scorekeeper.fairness import FairQueue
+from scorekeeper.fairness import Ticket
+from scorekeeper.lru import LruCache
 from scorekeeper.rules.options import Rules
-from scorekeeper.workers import end_with, lower_priority
+from scorekeeper.workers import Workers, WorkerSettings, WorkerStopped
 
 if TYPE_CHECKING:
     from scorekeeper.advisor.strategy import Strategy
@@ -53,8 +57,18 @@ logger = logging.getLogger(__name__)
 # exist, few are played. As many chances to win are kept as strategies.
 KEPT_IN_MEMORY = 4
 KEPT_ON_DISK = 16
-# How often the watching thread reads the worker's progress.
+# How often the thread that builds ahead looks whether a build has ended.
 POLL_SECONDS = 0.2
+# One build at a time in a process, each in a fresh worker, for as many households as ask,
+# and as long as it takes.
+BUILD_WORKERS = WorkerSettings(
+    workers=1,
+    queue=None,
+    jobs_per_worker=1,
+    timeout_seconds=None,
+    waiting_per_household=None,
+    from_fork_server=False,
+)
 LOCK_FILE = "advisor-build.lock"
 # Held by the one process of a server (gunicorn runs several) that builds ahead after a start.
 AHEAD_LOCK_FILE = "advisor-ahead.lock"
@@ -87,11 +101,43 @@ def reuse_freed_memory() -> None:
         pass
 
 
-def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> None:
-    """The body of the worker process: build the table (unless another process just did)
+class Progress:
+    """The share of a build done, written by its worker process and read by the server: the
+    eight bytes of a small file of its own (the pool's worker starts before the build is
+    asked, so it inherits nothing of it). Pickled, the file's path goes to the worker."""
+
+    def __init__(self) -> None:
+        handle, self.path = tempfile.mkstemp(prefix="scorekeeper-build-", suffix=".progress")
+        os.close(handle)
+        self.value = 0.0
+
+    @property
+    def value(self) -> float:
+        try:
+            with open(self.path, "rb") as file:
+                data = file.read(8)
+        except FileNotFoundError:  # the build has just ended
+            return 1.0
+        share = struct.unpack("d", data)[0] if len(data) == 8 else 0.0
+        # A value read while it was written may be neither: a share all the same.
+        return min(max(share, 0.0), 1.0) if not math.isnan(share) else 0.0
+
+    @value.setter
+    def value(self, share: float) -> None:
+        handle = os.open(self.path, os.O_WRONLY)
+        try:
+            os.pwrite(handle, struct.pack("d", share), 0)
+        finally:
+            os.close(handle)
+
+    def discard(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.path)
+
+
+def build_in_worker(rules: Rules, instance_dir: str, done: Progress) -> None:
+    """The job of the worker process: build the table (unless another process just did)
     and save it, publishing the share of states solved in ``done``."""
-    lower_priority()  # a turn played during a build keeps its speed
-    end_with(os.getppid())  # spawned by the server itself: a build for nobody stops
     reuse_freed_memory()
     Path(instance_dir).mkdir(parents=True, exist_ok=True)
     with open(Path(instance_dir) / LOCK_FILE, "w") as lock:
@@ -105,11 +151,9 @@ def build_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> N
         load_or_build(rules, instance_dir, progress)
 
 
-def build_spreads_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_double) -> None:
-    """The body of the worker process that builds the spreads of a table already built (the
+def build_spreads_in_worker(rules: Rules, instance_dir: str, done: Progress) -> None:
+    """The job of the worker process that builds the spreads of a table already built (the
     chances to win need them), publishing the share of states done in ``done``."""
-    lower_priority()
-    end_with(os.getppid())
     reuse_freed_memory()
     with open(Path(instance_dir) / LOCK_FILE, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -122,10 +166,6 @@ def build_spreads_in_worker(rules: Rules, instance_dir: str, done: ctypes.c_doub
 
         strategy = load(rules, instance_dir)
         load_or_build_spreads(rules, strategy.tables["free"], instance_dir, progress)
-
-
-class BuildStopped(Exception):
-    """A build process ended by SIGTERM: the server stops, and ends its builds with it."""
 
 
 class Strategies:
@@ -143,24 +183,40 @@ class Strategies:
         self.instance_path = instance_path
         self.worker = worker
         self.spreads_worker = spreads_worker
-        self.kept_in_memory = kept_in_memory
         self.kept_on_disk = kept_on_disk
-        self.loaded: OrderedDict[Rules, Strategy] = OrderedDict()  # least recently used first
-        self.chances_loaded: OrderedDict[Rules, WinChances] = OrderedDict()
-        # Rule sets waiting or being built, with the share of states solved.
-        self.building: dict[Rules, float] = {}
-        # When the process of each build under way started (its pace tells the time left).
+        self.loaded: LruCache[Rules, Strategy] = LruCache(kept_in_memory)
+        self.chances_loaded: LruCache[Rules, WinChances] = LruCache(kept_in_memory)
+        # Rule sets waiting or being built, with the progress of the part under way (None
+        # while they wait).
+        self.building: dict[Rules, Progress | None] = {}
+        # When the job of each build under way was handed to its worker (its pace tells
+        # the time left).
         self.started: dict[Rules, float] = {}
         self.lock = threading.Lock()
         # One build at a time; the households that asked take turns.
-        self.queue = FairQueue(places=1)
+        self.workers = Workers(BUILD_WORKERS)
+        # Told each rule set whose table a build has just saved (``when_built``).
+        self.built_listeners: list[Callable[[Rules], None]] = []
+
+    def when_built(self, listener: Callable[[Rules], None]) -> None:
+        """Have ``listener(rules)`` called, from the build's thread, once a build has saved
+        the table of ``rules`` (or found it saved by another process): what waited for it
+        (the coach's counts, scorekeeper/coach.py) can be done now."""
+        self.built_listeners.append(listener)
+
+    def _tell_built(self, rules: Rules) -> None:
+        for listener in self.built_listeners:
+            try:
+                listener(rules)
+            except Exception:
+                logger.exception("a listener of the advisor's builds failed")
 
     def get(self, rules: Rules) -> Strategy | None:
         """The strategy for these rules, from memory or disk; None while it is missing."""
+        strategy = self.loaded.get(rules)
+        if strategy is not None:
+            return strategy
         with self.lock:
-            if rules in self.loaded:
-                self.loaded.move_to_end(rules)
-                return self.loaded[rules]
             building = rules in self.building
         # A build under way may be that of the spreads, once the table is saved.
         if building and not tables_saved(rules, self.instance_path, with_chances=False):
@@ -170,10 +226,10 @@ class Strategies:
     def chances(self, rules: Rules) -> WinChances | None:
         """The chances to win of these rules, from memory or disk; None while their table or
         its spreads are missing (or being built), and for rules without them."""
+        chances = self.chances_loaded.get(rules)
+        if chances is not None:
+            return chances
         with self.lock:
-            if rules in self.chances_loaded:
-                self.chances_loaded.move_to_end(rules)
-                return self.chances_loaded[rules]
             if rules in self.building:
                 return None
         return self._load_chances(rules)
@@ -191,9 +247,12 @@ class Strategies:
         with self.lock:
             if rules in self.building:
                 return False
-            self.building[rules] = 0.0
+            self.building[rules] = None
+            # In the queue now, not when a thread comes to it: a household's builds are
+            # made in the order it asked for them.
+            ticket = self.workers.enter(household)
         threading.Thread(
-            target=self._build_in_turn, args=(rules, household, with_chances, ahead), daemon=True
+            target=self._build_in_turn, args=(rules, ticket, with_chances, ahead), daemon=True
         ).start()
         return True
 
@@ -227,8 +286,11 @@ class Strategies:
         table or its spreads), from its pace so far; None while it waits for another build,
         has only just started, or when none is queued."""
         with self.lock:
-            done, started = self.building.get(rules), self.started.get(rules)
-        if done is None or started is None or done < PACE_AFTER_SHARE:
+            progress, started = self.building.get(rules), self.started.get(rules)
+        if progress is None or started is None:
+            return None
+        done = progress.value
+        if done < PACE_AFTER_SHARE:
             return None
         return (time.monotonic() - started) * (1 - done) / done
 
@@ -236,7 +298,10 @@ class Strategies:
         """The share of the build done (0 while it waits for another one), or None when no
         build of these rules is queued."""
         with self.lock:
-            return self.building.get(rules)
+            if rules not in self.building:
+                return None
+            progress = self.building[rules]
+        return 0.0 if progress is None else progress.value
 
     def _load(self, rules: Rules) -> Strategy | None:
         # Imported at the first advice asked for: a server nobody asks starts and idles
@@ -249,11 +314,7 @@ class Strategies:
         for kind in rules.columns:  # the disk's recently used order
             with contextlib.suppress(OSError):
                 os.utime(cache_path(rules, self.instance_path, kind))
-        with self.lock:
-            self.loaded[rules] = strategy
-            self.loaded.move_to_end(rules)
-            while len(self.loaded) > self.kept_in_memory:
-                self.loaded.popitem(last=False)
+        self.loaded.put(rules, strategy)
         return strategy
 
     def _load_chances(self, rules: Rules) -> WinChances | None:
@@ -272,27 +333,21 @@ class Strategies:
             return None
         with contextlib.suppress(OSError):  # the disk's recently used order
             os.utime(spreads_path(rules, self.instance_path))
-        chances = WinChances(rules, values, spreads)
-        with self.lock:
-            chances = self.chances_loaded.setdefault(rules, chances)
-            self.chances_loaded.move_to_end(rules)
-            while len(self.chances_loaded) > self.kept_in_memory:
-                self.chances_loaded.popitem(last=False)
-        return chances
+        # One per rule set, whose kept futures every request shares.
+        return self.chances_loaded.setdefault(rules, WinChances(rules, values, spreads))
 
-    def _build_in_turn(
-        self, rules: Rules, household: Hashable, with_chances: bool, ahead: bool
-    ) -> None:
+    def _build_in_turn(self, rules: Rules, ticket: Ticket, with_chances: bool, ahead: bool) -> None:
         """A waiting build's thread: the build, in the household's turn."""
         try:
-            with self.queue.place(household):
+            with self.workers.turn(ticket) as run:
                 # Another process may have built it meanwhile.
                 if ahead:
                     missing = not tables_saved(rules, self.instance_path, with_chances=False)
                 else:
                     missing = self._load(rules) is None
                 if missing:
-                    self._build(rules, self.worker)
+                    self._build(rules, run, self.worker)
+                self._tell_built(rules)
                 # The spreads once the table is there, in the same turn.
                 if with_chances and has_win_chances(rules):
                     if ahead:
@@ -300,12 +355,10 @@ class Strategies:
                     else:
                         missing = self.get(rules) is not None and not self._load_chances(rules)
                     if missing:
-                        with self.lock:
-                            self.building[rules] = 0.0
-                        self._build(rules, self.spreads_worker)
-        except BuildStopped:
-            # The server is stopping (multiprocessing ends its build processes with SIGTERM
-            # at exit): the next start builds what is still missing; no error to report.
+                        self._build(rules, run, self.spreads_worker)
+        except WorkerStopped:
+            # The server is stopping, and its workers with it: the next start builds what
+            # is still missing; no error to report.
             logger.info("the advisor's build stopped with the server")
         except Exception:
             # A failed build (a full disk, say) is retried by the next request that asks.
@@ -313,25 +366,20 @@ class Strategies:
         finally:
             with self.lock:
                 del self.building[rules]
-                self.started.pop(rules, None)
 
-    def _build(self, rules: Rules, worker: Callable) -> None:
-        context = multiprocessing.get_context("spawn")  # no copy of the server's threads
-        done = context.Value("d", 0.0, lock=False)
-        process = context.Process(
-            target=worker, args=(rules, self.instance_path, done), daemon=True
-        )
+    def _build(self, rules: Rules, run: Callable, job: Callable) -> None:
+        """``job`` in a worker of the turn under way, its progress told from 0."""
+        progress = Progress()
         with self.lock:
+            self.building[rules] = progress
             self.started[rules] = time.monotonic()
-        process.start()
-        while process.is_alive():
-            process.join(POLL_SECONDS)
+        try:
+            run(job, rules, self.instance_path, progress)
+        finally:
             with self.lock:
-                self.building[rules] = done.value
-        if process.exitcode == -signal.SIGTERM:
-            raise BuildStopped(rules)
-        if process.exitcode != 0:
-            raise RuntimeError(f"the build process ended with code {process.exitcode}")
+                self.building[rules] = None
+                self.started.pop(rules, None)
+            progress.discard()
         self._forget_old_files()
 
     def _forget_old_files(self) -> None:

@@ -108,6 +108,10 @@ class Outcomes:
             after_yams50[yams] = np.maximum(yams50, points[yams] == YAMS_POINTS)
             # A Yams when the Yams box holds 50 earns the +100, wherever it goes.
             gain[:, index.yams_rolls, :] += YAMS_BONUS * yams50
+        if rules.has_kniffel_bonus:
+            # Kniffel's +50: a Yams in its face's upper box, once the Yams box is filled.
+            yams_filled = masks & index.yams_bit != 0
+            gain += np.where(yams_filled, index.kniffel_points[:, rows].T[:, :, None], 0)
         self.model = model
         self.boxes = rows
         self.allowed = allowed

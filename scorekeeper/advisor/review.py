@@ -1,18 +1,48 @@
-"""How well each turn of a game was played: the best box, and what the chosen one gave away."""
+"""How well each turn of a game was played: the best box, and what the chosen one gave away.
+
+The review shows it for any rule set the Conseil advises; the coach (scorekeeper/coach.py)
+counts it over the months only where the Conseil's expected totals can be trusted
+(``counted_by_the_coach``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scorekeeper.advisor.tables import LAST_THROW, ONE_THROW_COLUMNS, THROWS
-from scorekeeper.rules import GameState
+from scorekeeper.advisor.tables import (
+    EXACT,
+    EXACT_THIS_TURN,
+    LAST_THROW,
+    ONE_THROW_COLUMNS,
+    THROWS,
+    advice_quality,
+)
+from scorekeeper.rules import GameState, Rules
 
 if TYPE_CHECKING:  # the strategy brings numpy: imported by whoever loads a table
     from scorekeeper.advisor.strategy import Strategy
 
 # Expected totals are floats: choices within this margin count as the best one.
 SAME_VALUE = 1e-6
+# The Conseil's kinds of advice whose points given away the coach counts: the exact
+# solitaire strategy, and la vache's, exact for the turn played (every row's floor) and
+# saying that it estimates the turns after it by the solitaire table. Several columns are
+# advised by a policy valued as the sum of the columns' tables, which its own play beats by
+# about 200 points in Triple: its "points given away" measure the policy, not the player.
+COUNTED_QUALITIES = frozenset({EXACT, EXACT_THIS_TURN})
+
+
+def counted_by_the_coach(rules: Rules, players: int) -> bool:
+    """Whether the points given away in a game of these rules and this many players are the
+    coach's to count (COUNTED_QUALITIES)."""
+    return advice_quality(rules, players) in COUNTED_QUALITIES
+
+
+def rule_set_counted(rules: Rules) -> bool:
+    """Whether the coach counts the games of these rules, with some number of players (la
+    vache's advice depends on it); each game is then checked with its own."""
+    return any(counted_by_the_coach(rules, players) for players in (1, 2))
 
 
 @dataclass(frozen=True)

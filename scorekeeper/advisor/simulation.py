@@ -249,9 +249,11 @@ class _Batch:
             gained = points + np.where(
                 (upper < UPPER_CAP) & (raised >= UPPER_CAP), rules.upper_bonus, 0
             )
-            # The +100: a Yams when the column's Yams box already holds 50.
+            # The +100: a Yams when the column's Yams box already holds 50; Kniffel's +50: a
+            # Yams in its face's upper box once the Yams box is filled.
             is_yams = np.isin(rolls, sheet.yams_rolls)
             gained += np.where(is_yams & (yams50 == 1), YAMS_BONUS, 0)
+            gained += np.where(mask & sheet.yams_bit != 0, sheet.kniffel_points[rolls, box], 0)
             is_fifty = (box == sheet.position["yams"]) & (points == YAMS_POINTS)
             new_pm = pm
             for index in sheet.pm:

@@ -12,7 +12,7 @@ Yams box holds 50 (the +100; Generala: whether its Generala box does, for the Do
 Generala; without either, always 0) and, with Plus et Moins, the value written in one of the
 two while the other is free (the other must then end below or above it).
 
-Generala (docs/rules.md §13): a roll of the first throw may be scored at once with the
+Generala (docs/rules.md §14): a roll of the first throw may be scored at once with the
 servida's points, as a Sec column's only roll is (``Throws.turn_value``'s ``first_only``).
 A Generala servida that wins the game at once is valued as a Generala of 50 and the game
 going on: the solitaire table counts points, and the win is counted where winning is
@@ -35,6 +35,7 @@ from scorekeeper.rules.dice import Dice, yams_face
 from scorekeeper.rules.options import (
     BOX_OF_FACE,
     FACE_OF_BOX,
+    KNIFFEL_BONUS,
     ORDERED_COLUMNS,
     UPPER_BONUS_THRESHOLD,
     UPPER_BOXES,
@@ -95,7 +96,7 @@ def _boxes_for(rules: Rules, filled: Set[str], face: int | None) -> tuple[str, .
     """The free boxes that dice may fill, knowing whether they are a Yams of ``face`` with
     the Yams box filled (the joker) or not (None)."""
     free = tuple(box for box in rules.boxes if box not in filled)
-    if face is None or rules.joker == "free" or not rules.has_joker:
+    if face is None or rules.joker in ("free", "free_choice") or not rules.has_joker:
         return free
     if BOX_OF_FACE[face] in free:
         return (BOX_OF_FACE[face],)
@@ -109,16 +110,31 @@ def joker_choices(
 ) -> dict[str, int]:
     """The joker of ``rules``: where a Yams may go when the column's Yams box is filled, and
     what each box then scores. In an ordered column the order decides the box; the joker only
-    gives Full and the suites their full value there."""
+    gives Full and the suites their full value there (Verhoeff's choice: once the face's upper
+    box is filled)."""
+    filled = _filled(rules, kind, open_boxes)
     if kind not in ORDERED_COLUMNS:
-        filled = {box for box in rules.boxes if box not in open_boxes}
         open_boxes = _boxes_for(rules, filled, yams_face(dice))
-    return {box: _joker_score(rules, box, dice) for box in open_boxes}
+    full_value = rules.joker != "free_choice" or BOX_OF_FACE[yams_face(dice)] in filled
+    return {box: _joker_score(rules, box, dice, full_value) for box in open_boxes}
+
+
+def _filled(rules: Rules, kind: str, open_boxes: tuple[str, ...]) -> set[str]:
+    """The boxes of a column filled when these are open: the others, or in an ordered column
+    those its order put before the next one."""
+    boxes = rules.boxes
+    if not open_boxes:
+        return set(boxes)
+    if kind == "down":
+        return set(boxes[: boxes.index(open_boxes[0])])
+    if kind == "up":
+        return set(boxes[boxes.index(open_boxes[-1]) + 1 :])
+    return {box for box in boxes if box not in open_boxes}
 
 
 @cache  # asked by every sheet index and by the joker's rule, always the same few hundred
-def _joker_score(rules: Rules, box: str, dice: Dice) -> int:
-    return score(rules, box, dice, joker=True)
+def _joker_score(rules: Rules, box: str, dice: Dice, full_value: bool = True) -> int:
+    return score(rules, box, dice, joker=full_value)
 
 
 def pm_place(value: int | np.ndarray) -> int | np.ndarray:
@@ -199,10 +215,20 @@ class SheetIndex:
                 for roll in self.yams_rolls
             ]
         )
+        # What they score without the joker's full value: Verhoeff's choice, its face's upper
+        # box still open.
+        self.plain_yams_scores = np.array(
+            [[self.points[box][roll] for box in self.boxes] for roll in self.yams_rolls]
+        )
         self._face_box = np.array(
             [self.position[BOX_OF_FACE[yams_face(rolls[roll])]] for roll in self.yams_rolls]
         )
         self._only_face_box = np.arange(len(self.boxes)) == self._face_box[:, None]
+        # Kniffel's +50 of each roll in each box, once the Yams box is filled: a Yams in its
+        # face's upper box (docs/rules.md §12); zeros elsewhere.
+        self.kniffel_points = np.zeros((len(rolls), len(self.boxes)), dtype=np.int64)
+        if rules.has_kniffel_bonus:
+            self.kniffel_points[self.yams_rolls, self._face_box] = KNIFFEL_BONUS
         self._is_lower = np.isin(self.boxes, rules.lower_boxes)
         self.upper = np.array([self.position[box] for box in UPPER_BOXES])
         upper_faces = np.array(FACES)
@@ -458,7 +484,12 @@ class SheetIndex:
             otherwise = np.where(lower.any(axis=1)[:, None], lower, is_open)
             allowed = np.where(face_open[:, :, None], self._only_face_box, otherwise[:, None, :])
         allowed = allowed & (masks & self.yams_bit != 0)[:, None, None]
-        return np.where(allowed, self.joker_scores, -np.inf)
+        scores = self.joker_scores
+        if self.rules.joker == "free_choice":
+            # Full and the straights at their full value only once the face's box is filled.
+            face_filled = masks[:, None] & self.bits[self._face_box] != 0  # [mask, yams roll]
+            scores = np.where(face_filled[:, :, None], scores, self.plain_yams_scores)
+        return np.where(allowed, scores, -np.inf)
 
 
 def build_table(
@@ -466,7 +497,6 @@ def build_table(
     kind: str = "free",
     filled: Iterable[str] = (),
     progress: Progress | None = None,
-    joker_rule: JokerRule = joker_choices,
     sheet: SheetIndex | None = None,
 ) -> np.ndarray:
     """The expected rest of the game of every state of a column of ``kind`` played alone:
@@ -474,8 +504,7 @@ def build_table(
 
     With ``filled``, only the states where those boxes are already filled are solved (the end
     of a game, small enough to check by brute force); the others stay NaN.
-    ``progress(done, total)`` is called as states get solved. ``joker_rule`` replaces the
-    joker of ``rules``, for the benchmark to reproduce a published variant. ``sheet`` is
+    ``progress(done, total)`` is called as states get solved. ``sheet`` is
     ``SheetIndex(rules, kind)`` when the caller has it already.
     """
     sheet = sheet or SheetIndex(rules, kind)
@@ -495,7 +524,7 @@ def build_table(
         for first in range(0, len(counted), MASKS_AT_ONCE):
             masks = counted[first : first + MASKS_AT_ONCE]  # ascending: for the joker's rows
             batch = sheet.solved_states(masks)
-            joker = sheet.joker_points(masks, joker_rule) if rules.has_joker else None
+            joker = sheet.joker_points(masks) if rules.has_joker else None
             for start in range(0, len(batch.mask), CHUNK):
                 part = batch.take(slice(start, start + CHUNK))
                 rows = None if joker is None else joker[np.searchsorted(masks, part.mask)]
@@ -686,6 +715,8 @@ def _joker_values(
     value[:, sheet.upper] = gains.upper[
         np.arange(len(FACES))[:, None, None], sheet.face_count[:, rolls], np.arange(states)
     ].transpose(1, 0, 2)
+    if sheet.rules.has_kniffel_bonus:
+        value[:, sheet.upper] += sheet.kniffel_points[rolls][:, :, sheet.upper].transpose(0, 2, 1)
     if gains.pm is not None:
         value[:, sheet.pm] = gains.pm[
             np.arange(len(sheet.pm))[:, None, None],

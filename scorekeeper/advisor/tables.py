@@ -26,6 +26,10 @@ _TABLE_OPTIONS = tuple(option.name for option in OPTIONS if option.scores_only) 
     "plus_minus",
 )
 
+# Presets whose boxes score as the classique sheet's under the same options: Yahtzee differs
+# only by its names (docs/rules.md §12), so it plays on the classique tables.
+CLASSIQUE_TABLES = frozenset({"classique", "yahtzee"})
+
 # Columns played in one throw a turn (Yams sec): their dice are those of the first throw.
 ONE_THROW_COLUMNS = frozenset({"sec"})
 
@@ -62,8 +66,8 @@ def advice_quality(rules: Rules, players: int) -> str:
 
 def has_win_chances(rules: Rules) -> bool:
     """Whether the chances to win (« Pour gagner ») are computed for these rules: one free
-    column of five dice, without Plus et Moins; classique or Yatzy, any scoring option, with
-    or without la vache (docs/advisor-winning.md says why the others are not, Generala
+    column of five dice, without Plus et Moins; any preset but Generala, any scoring option,
+    with or without la vache (docs/advisor-winning.md says why the others are not, Generala
     among them)."""
     return (
         rules.columns == ("free",)
@@ -80,7 +84,7 @@ def table_options(rules: Rules, kind: str = "free") -> dict:
         "kind": kind,
         **{name: getattr(rules, name) for name in _TABLE_OPTIONS},
     }
-    if rules.preset != "classique":
+    if rules.preset not in CLASSIQUE_TABLES:
         options["preset"] = rules.preset
     return options
 

@@ -24,8 +24,6 @@ The turn at hand is always played to win: after each throw the keep with the bes
 after the last the box with the best chance, the rest of the game valued as above.
 """
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from math import sqrt
 
@@ -41,6 +39,7 @@ from scorekeeper.advisor.tables import (
     has_win_chances,
     table_options,
 )
+from scorekeeper.lru import LruCache
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState
 from scorekeeper.rules.labels import N_
@@ -77,9 +76,9 @@ class WinChances:
         self.rules = rules
         self.values = values
         self.spreads = spreads
-        self._futures: OrderedDict[tuple, Futures] = OrderedDict()
-        self._reviews: OrderedDict[tuple, list[list[Chance]]] = OrderedDict()
-        self._lock = threading.Lock()
+        # A server's request threads share one WinChances.
+        self._futures: LruCache[tuple, Futures] = LruCache(KEPT_FUTURES)
+        self._reviews: LruCache[tuple, list[list[Chance]]] = LruCache(KEPT_REVIEWS)
 
     # -- the page and the command line ------------------------------------------------------
 
@@ -123,18 +122,14 @@ class WinChances:
         Kept for the next asks (a second or two for four players)."""
         position = start or GameState.start(state.rules, state.players)
         key = (tuple(state.players), state.entries, len(position.entries))
-        with self._lock:
-            if key in self._reviews:
-                self._reviews.move_to_end(key)
-                return self._reviews[key]
+        kept = self._reviews.get(key)
+        if kept is not None:
+            return kept
         series = [self.standings(position)]
         for entry in state.entries[len(position.entries) :]:
             position = position.play(entry)
             series.append(self.standings(position))
-        with self._lock:
-            self._reviews[key] = series
-            while len(self._reviews) > KEPT_REVIEWS:
-                self._reviews.popitem(last=False)
+        self._reviews.put(key, series)
         return series
 
     def _end_game(self, state: GameState, every: list[Seat]) -> EndGame | None:
@@ -228,18 +223,14 @@ class WinChances:
         """The distributions from a seat and every state its turn may end in, kept for the
         next requests (the other players' sheets do not change during a turn)."""
         key = (seat.state, seat.floors)
-        with self._lock:
-            if key in self._futures:
-                self._futures.move_to_end(key)
-                return self._futures[key]
+        kept = self._futures.get(key)
+        if kept is not None:
+            return kept
         outcomes = model.outcomes(*(np.array([part]) for part in seat.state))
         after = np.unique(outcomes.after[outcomes.allowed])
         roots = [seat.state] + [model.state_at(int(child)) for child in after]
         futures = Futures(model, roots)
-        with self._lock:  # a server's request threads share one WinChances
-            self._futures[key] = futures
-            while len(self._futures) > KEPT_FUTURES:
-                self._futures.popitem(last=False)
+        self._futures.put(key, futures)
         return futures
 
     def model(self, seat: Seat) -> SheetModel:

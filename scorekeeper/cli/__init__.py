@@ -136,20 +136,25 @@ def serve(host: str, port: int, instance: Path | None) -> None:
         from scorekeeper.workers import start_fork_server
 
         start_fork_server()
-    from scorekeeper.web.conseil import build_ahead_at_start
+    from scorekeeper.web.conseil import build_ahead_at_start, coach_at_start
 
     build_ahead_at_start(app)  # the first Conseil of a classique or Yatzy game at once
+    coach_at_start(app)  # the figures of the games finished without them, in the background
     click.echo("Open the score keeper at:")
     for address in addresses_to_open(host, port):
         click.echo(f"  {address}")
     # SIGTERM (systemd, kill, a closed session) stops the server as Ctrl-C does: waitress
-    # closes its sockets and the worker pools are shut down on the way out.
+    # closes its sockets, and the jobs of the worker processes, for nobody now, end with it
+    # (Python would wait for them: a Conseil's build takes minutes).
     before = stop_on(signal.SIGINT, signal.SIGTERM)
     try:
         server.run()
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+        from scorekeeper.workers import stop_workers
+
+        stop_workers()
 
 
 def waitress_options(app) -> dict:

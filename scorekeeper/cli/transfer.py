@@ -1,7 +1,8 @@
 """`scorekeeper export` and `scorekeeper import`: games as JSON documents on the command line.
 
 scorekeeper.cli registers both commands and gives them its `--instance` option. They go
-through scorekeeper.store.transfer, as the web download and upload do.
+through scorekeeper.store.transfer, as the web download and upload do; `export --bgstats`
+through store/bgstats.py, as the web's BG Stats download does.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import sys
 from pathlib import Path
 
 import click
+from flask import Flask
+from flask_babel import force_locale
 
 from scorekeeper.app import create_app
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound, Store
@@ -21,6 +24,7 @@ from scorekeeper.store.transfer import export_documents, import_games, json_arra
 from scorekeeper.web.edge import json_has_forbidden_character
 from scorekeeper.web.security import MAX_DATABASE_ID
 from scorekeeper.web.store import STORE_EXTENSION
+from scorekeeper.web.transfer import bgstats_plays
 
 
 def _open_store(instance: Path | None) -> Store:
@@ -60,18 +64,30 @@ def _line(data: dict) -> str:
     default=None,
     help="Export this game only (its number, as in /games/<id>).",
 )
+@click.option(
+    "--bgstats",
+    is_flag=True,
+    help="The finished games as BG Stats plays (the play of its createPlay link, "
+    "each), in a JSON array, instead of game documents.",
+)
 @household_option
-def export_command(game_id: int | None, instance: Path | None, household_name: str | None) -> None:
+def export_command(
+    game_id: int | None, bgstats: bool, instance: Path | None, household_name: str | None
+) -> None:
     """Print every game (or one) as a JSON array of game documents.
 
     Each document is the `replay` format plus id, status, created_at,
     started_at and finished_at:
     `scorekeeper import` reads it back, here or on another computer.
+    With --bgstats, the finished games as BG Stats plays.
     """
     if instance is not None and not instance.is_dir():
         # An export never creates an instance: a mistyped folder would export nothing.
         click.echo(f"Aucune instance dans {instance} : vérifiez --instance.", err=True)
         sys.exit(2)
+    if bgstats:
+        _export_bgstats(create_app(instance_path=instance), game_id, household_name)
+        return
     store = _open_store(instance)
     household = household_id(store, household_name)
     try:
@@ -80,6 +96,33 @@ def export_command(game_id: int | None, instance: Path | None, household_name: s
     except GameNotFound:
         click.echo(f"Aucune partie n'a le numéro {game_id}.", err=True)
         sys.exit(2)
+    finally:
+        store.dispose()
+
+
+def _export_bgstats(app: Flask, game_id: int | None, household_name: str | None) -> None:
+    """The household's finished games (or one) as BG Stats plays, dated in the server's time
+    zone, the rules in its language; a message, and status 2, when there is none."""
+    store = app.extensions[STORE_EXTENSION]
+    household = household_id(store, household_name)
+    try:
+        with app.app_context(), force_locale(app.config["BABEL_DEFAULT_LOCALE"]):
+            plays = [
+                play
+                for play in bgstats_plays(household=household)
+                if game_id is None or play["sourcePlayId"] == f"yams-{game_id}"
+            ]
+            if not plays:
+                click.echo(
+                    f"La partie n° {game_id} n'est pas une partie terminée : rien à noter "
+                    "dans BG Stats."
+                    if game_id is not None
+                    else "Aucune partie terminée : rien à noter dans BG Stats.",
+                    err=True,
+                )
+                sys.exit(2)
+            for chunk in json_array(plays):
+                click.echo(chunk, nl=False)
     finally:
         store.dispose()
 

@@ -2,12 +2,18 @@
 
 from collections.abc import Callable, Mapping
 
-from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS, box_name
+from scorekeeper.rules.labels import (
+    BOX_LABELS,
+    COLUMN_LABELS,
+    PRESET_LABELS,
+    box_name,
+)
 
-# Parameters holding a box or column key are shown by their label, translated like the
-# message itself; every other parameter is shown as it is (a player's name, a number).
+# Parameters holding a box, column or preset key are shown by their label, translated like
+# the message itself; every other parameter is shown as it is (a player's name, a number).
 _BOX_PARAMS = {"box", "next_box", "forced_box"}
 _COLUMN_PARAMS = {"column"}
+_PRESET_PARAMS = {"preset"}
 
 
 def _identity(text: str) -> str:
@@ -35,9 +41,11 @@ class RuleError(ValueError):
         shown = {}
         for name, value in self.params.items():
             if name in _BOX_PARAMS and value in self.box_labels:
-                value = box_name(self.box_labels[value], translate)
+                value = box_name(self.box_labels, value, translate)
             elif name in _COLUMN_PARAMS and value in COLUMN_LABELS:
                 value = translate(COLUMN_LABELS[value])
+            elif name in _PRESET_PARAMS and value in PRESET_LABELS:
+                value = translate(PRESET_LABELS[value])
             shown[name] = value
         return translate(self.template).format(**shown)
 
@@ -46,12 +54,10 @@ class RuleError(ValueError):
 
     def __reduce__(self):
         # An import is checked in a worker process, and its errors read in the server's:
-        # the error, its subclass and its fields come back whole (box labels as a dict).
-        return _restore, (
-            type(self),
-            self.args,
-            {**self.__dict__, "box_labels": dict(self.box_labels)},
-        )
+        # the error, its subclass and its fields come back whole (box labels as a dict, the
+        # game's own words kept as such).
+        kept = dict(self.box_labels)
+        return _restore, (type(self), self.args, {**self.__dict__, "box_labels": kept})
 
 
 def _restore(kind: type[RuleError], args: tuple, fields: dict) -> RuleError:

@@ -14,22 +14,22 @@ from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.labels import N_
 from scorekeeper.rules.options import (
     BOX_OF_FACE,
+    KNIFFEL_BONUS,
     ORDERED_COLUMNS,
     THREE_OF_EACH,
     UPPER_BONUS_THRESHOLD,
     UPPER_BOXES,
+    YAMS_BONUS,
     Rules,
 )
 from scorekeeper.rules.players import check_players
 from scorekeeper.rules.scoring import is_variable, score
 
-YAMS_BONUS = 100
-
 # Why an entry scored 0 although the player chose the box.
 BARRED_BY_DICE = "dice"  # the dice do not make the box's combination
 BARRED_BY_VACHE = "vache"  # under the floor another player set on this row
 BARRED_BY_PLUS_MINUS = "plus_minus"  # Plus would not end above Moins
-BARRED_BY_GENERALA = "generala"  # a Doble Generala before a Generala of 50 (§13)
+BARRED_BY_GENERALA = "generala"  # a Doble Generala before a Generala of 50 (§14)
 
 # The throws of a turn: an entry may say which one its dice came from (Generala's servida).
 THROWS = (1, 2, 3)
@@ -49,7 +49,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class Score:
-    """What an entry writes: the points in the box, and the +100 it earns, if any."""
+    """What an entry writes: the points in the box, and the +100 (Kniffel: +50) it earns."""
 
     column: str
     box: str
@@ -258,15 +258,18 @@ class GameState:
         open_boxes = column.open_boxes
         if kind in ORDERED_COLUMNS or not self._joker_applies(column, dice):
             return Placement(open_boxes)
-        if self.rules.joker == "free":
+        if self.rules.joker in ("free", "free_choice"):
             return Placement(open_boxes)
         # Official joker: the matching upper box, else any lower box, else an upper box at 0.
         face_box = BOX_OF_FACE[yams_face(dice)]
+        labels = self.rules.box_labels
         if face_box in open_boxes:
             return Placement(
                 (face_box,),
                 RuleError(
-                    N_("Joker : ce Yams doit aller dans la case {forced_box}."), forced_box=face_box
+                    N_("Joker : ce Yams doit aller dans la case {forced_box}."),
+                    labels,
+                    forced_box=face_box,
                 ),
             )
         lower = tuple(box for box in open_boxes if box in self.rules.lower_boxes)
@@ -278,6 +281,7 @@ class GameState:
                         "Joker : la case {box} est prise, ce Yams va dans une case libre du bas, "
                         "où Full et suites comptent plein."
                     ),
+                    labels,
                     box=face_box,
                 ),
             )
@@ -288,6 +292,7 @@ class GameState:
                     "Joker : la case {box} et tout le bas sont pris, ce Yams doit barrer une case "
                     "du haut."
                 ),
+                labels,
                 box=face_box,
             ),
         )
@@ -318,7 +323,11 @@ class GameState:
         if box in allowed:
             return None
         if len(allowed) == 1 and allowed[0] in UPPER_BOXES:
-            return RuleError(N_("Le joker impose la case {forced_box}"), forced_box=allowed[0])
+            return RuleError(
+                N_("Le joker impose la case {forced_box}"),
+                self.rules.box_labels,
+                forced_box=allowed[0],
+            )
         if all(other in self.rules.lower_boxes for other in allowed):
             return RuleError(N_("Le joker impose une case du bas"))
         return RuleError(N_("Le joker impose de barrer une case du haut"))
@@ -441,7 +450,7 @@ class GameState:
         return standings
 
     def _check_throw(self, throw: object) -> None:
-        """RuleError unless ``throw`` is None or a throw these rules count (§13)."""
+        """RuleError unless ``throw`` is None or a throw these rules count (§14)."""
         if throw is None:
             return
         if not self.rules.counts_throws:
@@ -460,12 +469,33 @@ class GameState:
     def _joker_applies(self, column: Column, dice: Dice) -> bool:
         return self.rules.has_joker and yams_face(dice) is not None and "yams" in column.cells
 
+    def _full_value(self, column: Column, dice: Dice) -> bool:
+        """Whether Full and the straights take these dice at their full value (docs/rules.md
+        §4): under the joker; with Verhoeff's choice, once the face's upper box is filled."""
+        if not self._joker_applies(column, dice):
+            return False
+        return self.rules.joker != "free_choice" or BOX_OF_FACE[yams_face(dice)] in column.cells
+
+    def _yams_bonus(self, column: Column, box: str, dice: Dice) -> int:
+        """What the dice earn beside the box's points (docs/rules.md §3, §12): +100 for a Yams
+        once the Yams box holds 50, wherever it goes; in Kniffel, +50 for a Yams written in
+        its face's upper box once the Yams box holds anything."""
+        face = yams_face(dice)
+        yams_box = column.cells.get("yams")
+        if face is None or yams_box is None:
+            return 0
+        if self.rules.has_yams_bonus and yams_box.points > 0:
+            return YAMS_BONUS
+        if self.rules.has_kniffel_bonus and box == BOX_OF_FACE[face]:
+            return KNIFFEL_BONUS
+        return 0
+
     def _score_allowed(
         self, player: int, column: Column, box: str, dice: Dice, throw: int | None = None
     ) -> Score:
         # Order of checks (docs/rules.md §10): the box's formula, then Plus/Moins, then la vache;
         # the +100 is earned by the dice whatever happens to the box.
-        joker = self._joker_applies(column, dice)
+        joker = self._full_value(column, dice)
         served = throw == 1
         points = score(self.rules, box, dice, joker=joker, served=served)
         barred_by = None if points else BARRED_BY_DICE
@@ -476,13 +506,6 @@ class GameState:
         floor = self.vache_floor(player, column.kind, box)
         if points and floor is not None and points < floor:
             points, barred_by = 0, BARRED_BY_VACHE
-        yams_box = column.cells.get("yams")
-        earns_bonus = (
-            self.rules.has_yams_bonus
-            and yams_face(dice) is not None
-            and yams_box is not None
-            and yams_box.points > 0
-        )
         return Score(
             column.kind,
             box,
@@ -490,7 +513,7 @@ class GameState:
             points,
             barred_by,
             joker,
-            YAMS_BONUS if earns_bonus else 0,
+            self._yams_bonus(column, box, dice),
             throw,
         )
 
@@ -503,7 +526,7 @@ class GameState:
         points: int,
         barred_by: str | None,
     ) -> Score:
-        """Generala's cell (docs/rules.md §13): the Doble Generala counts once the Generala
+        """Generala's cell (docs/rules.md §14): the Doble Generala counts once the Generala
         box holds 50; a Generala servida wins the game at once under ``servida_wins``."""
         generala = column.cells.get("generala")
         if box == "double_generala" and points and (generala is None or not generala.points):
@@ -535,5 +558,5 @@ class IllegalEntry(RuleError):
     """An entry of a log that the rules refuse; ``number`` counts entries from 1."""
 
     def __init__(self, number: int, error: RuleError) -> None:
-        super().__init__(error.template, **error.params)
+        super().__init__(error.template, error.box_labels, **error.params)
         self.number = number

@@ -1,10 +1,11 @@
 """Names shown to players for boxes, columns and rule options.
 
 French source strings, marked with ``N_`` so that the translation catalogue picks them up
-while this package stays free of Flask: the layers above translate them when they render.
+while this package stays free of Flask: the layers above translate them when they render,
+all but a game's own words (``OwnWord``), shown as they are.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 
 def N_(text: str) -> str:  # noqa: N802 - the usual name of the gettext no-op marker
@@ -32,23 +33,47 @@ BOX_LABELS = {
     "minus": N_("Moins"),
 }
 
-# Yatzy calls its last box by the game's own name.
+# Yatzy and Yahtzee call their last box by the game's own name.
 YATZY_BOX_LABELS = {**BOX_LABELS, "yams": N_("Yatzy")}
+YAHTZEE_BOX_LABELS = {**BOX_LABELS, "yams": N_("Yahtzee")}
 
 
 class OwnWord(str):
-    """A box's name in the words of its game, shown as it is in every language: Generala's
-    Póker stays Póker on an English or a French sheet, as on the tables that play it."""
+    """A box's name in the words of its game, shown as it is in every language: a Kniffel
+    sheet says Dreierpasch in French, English or Swedish alike, as its paper block does
+    (docs/rules.md §12), and Generala's Póker stays Póker on an English or a French sheet, as
+    on the tables that play it (§14)."""
 
     __slots__ = ()
 
 
-def box_name(label: str, translate: Callable[[str], str]) -> str:
-    """A box's label as a page shows it: translated, unless it is the game's own word."""
+def box_name(labels: Mapping[str, str], box: str, translate: Callable[[str], str]) -> str:
+    """The name of ``box`` in the page's language (``translate``), or in the game's own words."""
+    label = labels[box]
     return label if isinstance(label, OwnWord) else translate(label)
 
 
-# Generala's boxes below the upper six are Spanish words at every table (docs/rules.md §13);
+# Kniffel's words, as Schmidt Spiele's block prints them: not for translation.
+KNIFFEL_BOX_LABELS = {
+    box: OwnWord(label)
+    for box, label in {
+        "ones": "Einser",
+        "twos": "Zweier",
+        "threes": "Dreier",
+        "fours": "Vierer",
+        "fives": "Fünfer",
+        "sixes": "Sechser",
+        "three_kind": "Dreierpasch",
+        "four_kind": "Viererpasch",
+        "full_house": "Full House",
+        "small_straight": "Kleine Straße",
+        "large_straight": "Große Straße",
+        "yams": "Kniffel",
+        "chance": "Chance",
+    }.items()
+}
+
+# Generala's boxes below the upper six are Spanish words at every table (docs/rules.md §14);
 # not marked for translation, and never translated.
 GENERALA_BOX_LABELS = {
     **{box: BOX_LABELS[box] for box in ("ones", "twos", "threes", "fours", "fives", "sixes")},
@@ -70,5 +95,23 @@ PRESET_LABELS = {
     "classique": N_("Classique"),
     "triple": N_("Triple"),
     "yatzy": N_("Yatzy"),
+    "yahtzee": N_("Yahtzee"),
+    "kniffel": N_("Kniffel"),
     "generala": N_("Generala"),
+}
+
+# The game's name, as a printed sheet's title and the rules summary say it.
+GAME_NAMES = {
+    "classique": N_("Yams"),
+    "yatzy": N_("Yatzy"),
+    "yahtzee": N_("Yahtzee"),
+    "kniffel": N_("Kniffel"),
+    "generala": N_("Generala"),
+}
+
+# The row of the Yams after the first, by preset (docs/rules.md §3, §12).
+YAMS_BONUS_LABELS = {
+    "classique": N_("Prime Yams (+100)"),
+    "yahtzee": N_("Prime Yahtzee (+100)"),
+    "kniffel": N_("Prime Kniffel (+50)"),
 }

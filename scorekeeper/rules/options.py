@@ -1,6 +1,8 @@
 """The rules of one game: one immutable value holding every option.
 
-The options are those of docs/rules.md §3 to §9, §11 (Yatzy) and §13 (Generala).
+The options are those of docs/rules.md §3 to §9; the presets Yatzy (§11), Yahtzee and
+Kniffel (§12) have fixed rules of their own and only some of the options, and Generala (§14)
+has only options of its own.
 
 A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 ``Rules.from_dict()``; they never change after the first entry.
@@ -11,7 +13,16 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.labels import BOX_LABELS, GENERALA_BOX_LABELS, N_, YATZY_BOX_LABELS
+from scorekeeper.rules.labels import (
+    BOX_LABELS,
+    GAME_NAMES,
+    GENERALA_BOX_LABELS,
+    KNIFFEL_BOX_LABELS,
+    N_,
+    YAHTZEE_BOX_LABELS,
+    YAMS_BONUS_LABELS,
+    YATZY_BOX_LABELS,
+)
 from scorekeeper.rules.numbers import read_whole
 
 UPPER_BOXES = ("ones", "twos", "threes", "fours", "fives", "sixes")
@@ -86,11 +97,9 @@ class Option:
     label: str
     # Every value, the default first.
     choices: tuple[Choice, ...]
-    # Whether Yatzy has it too; the other options belong to the French sheet only.
-    yatzy: bool = False
-    # Whether it is one of Generala's own options, which no other game has; Generala has
-    # none of the others.
-    generala: bool = False
+    # The presets a game may set it in (as stored: Triple is the classique sheet); the
+    # others play it at its default, or at their own fixed value (``PRESET_VALUES``).
+    presets: tuple[str, ...] = ("classique",)
     # The print page's words, where they are shorter than the form's.
     print_label: str | None = None
     # Whether it only changes what a box scores: the advisor's tables then need no new kind
@@ -115,10 +124,23 @@ class Option:
         return next(choice for choice in self.choices if choice.value == value)
 
     def applies_to(self, preset: str) -> bool:
-        """Whether a game of ``preset`` has this option (any other stays at its default)."""
-        if preset == "generala" or self.generala:
-            return preset == "generala" and self.generala
-        return self.yatzy or preset != "yatzy"
+        """Whether a game of ``preset`` (a form's or a document's: ``triple`` too) may set it."""
+        return stored_preset(preset) in self.presets
+
+    @property
+    def form_presets(self) -> tuple[str, ...]:
+        """The presets of the new-game form and the print page that have it."""
+        return tuple(preset for preset in PRESETS if self.applies_to(preset))
+
+
+# The presets a game document names; Triple is stored as classique with its columns.
+PRESETS = ("classique", "triple", "yatzy", "yahtzee", "kniffel", "generala")
+EVERY_PRESET = ("classique", "yatzy", "yahtzee", "kniffel")
+
+
+def stored_preset(preset: str) -> str:
+    """The preset a game of ``preset`` is stored with: Triple is the classique sheet."""
+    return "classique" if preset == "triple" else preset
 
 
 _OFF_ON = (Choice(False), Choice(True))
@@ -132,7 +154,7 @@ OPTIONS = (
             "meilleur score déjà inscrit par un autre joueur"
         ),
         (Choice(False), Choice(True, short=N_("vache"), summary=N_("règle de la vache"))),
-        yatzy=True,
+        presets=EVERY_PRESET,
     ),
     Option(
         "four_kind",
@@ -182,7 +204,18 @@ OPTIONS = (
                 summary=N_("joker officiel"),
             ),
             Choice("free", N_("libre : le Yams va où l'on veut"), N_("joker libre")),
+            # Verhoeff's optimal player's rule, whose start value is the published 254.5896
+            # (docs/rules.md §4).
+            Choice(
+                "free_choice",
+                N_(
+                    "au choix : le Yams va où l'on veut, Full et suites ne comptent plein "
+                    "qu'une fois sa case du haut remplie"
+                ),
+                N_("joker au choix"),
+            ),
         ),
+        presets=("classique", "yahtzee"),
         scores_only=True,
     ),
     Option(
@@ -215,7 +248,8 @@ OPTIONS = (
         ),
     ),
 )
-# Generala's own options (docs/rules.md §13), in the order its summary names them.
+# Generala's own options (docs/rules.md §14), in the order its summary names them; Generala
+# has none of the others.
 GENERALA_OPTIONS = (
     Option(
         "servida",
@@ -224,7 +258,7 @@ GENERALA_OPTIONS = (
             Choice(True, N_("Escalera 25, Full 35, Póker 45 au premier lancer")),
             Choice(False, N_("même valeur à tout lancer"), N_("sans servida")),
         ),
-        generala=True,
+        presets=("generala",),
         print_label=N_("Servida (premier lancer)"),
         scores_only=True,
     ),
@@ -235,13 +269,13 @@ GENERALA_OPTIONS = (
             Choice(True, N_("gagne la partie sur-le-champ")),
             Choice(False, N_("vaut 50 comme une autre"), N_("Generala servida 50")),
         ),
-        generala=True,
+        presets=("generala",),
     ),
     Option(
         "ace_high_straight",
         N_("Escalera au 1 : 3-4-5-6-1 compte aussi comme escalera"),
         (Choice(False), Choice(True, short=N_("escalera 3-4-5-6-1"))),
-        generala=True,
+        presets=("generala",),
         print_label=N_("Escalera 3-4-5-6-1"),
         scores_only=True,
     ),
@@ -251,9 +285,24 @@ OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
 # Not a Rules field but a choice of the form and the print page: it adds the Yams sec column
 # to the preset's columns (``rules_from_choices``).
-SEC = Option("sec", N_("Colonne Yams sec en plus : un seul lancer par tour"), _OFF_ON, yatzy=True)
+SEC = Option(
+    "sec",
+    N_("Colonne Yams sec en plus : un seul lancer par tour"),
+    _OFF_ON,
+    presets=EVERY_PRESET,
+)
 
-PRESETS = ("classique", "triple", "yatzy", "generala")
+# What a preset plays instead of an option's default, for the options it may not set:
+# Yatzy has no +100, and Kniffel pays its own +50 instead (docs/rules.md §11, §12).
+# Generala has no Yams bonus either (docs/rules.md §14).
+PRESET_VALUES = {
+    "yatzy": {"yams_bonus": False},
+    "kniffel": {"yams_bonus": False},
+    "generala": {"yams_bonus": False},
+}
+# What the second and later Yams earn (docs/rules.md §3, §12).
+YAMS_BONUS = 100
+KNIFFEL_BONUS = 50
 
 
 UPPER_BONUS_THRESHOLD = 63
@@ -273,7 +322,7 @@ class Rules:
     plus_minus: bool = False
     columns: tuple[str, ...] = ("free",)
     dice: int = 5
-    # Generala's (docs/rules.md §13).
+    # Generala's (docs/rules.md §14).
     servida: bool = True
     servida_wins: bool = True
     ace_high_straight: bool = False
@@ -294,34 +343,28 @@ class Rules:
         preset = data.get("preset", "classique")
         if preset not in PRESETS:
             raise RuleError(
-                N_("Règles inconnues : « {name} » (classique, triple, yatzy ou generala)."),
+                N_(
+                    "Règles inconnues : « {name} » "
+                    "(classique, triple, yatzy, yahtzee, kniffel ou generala)."
+                ),
                 name=preset,
             )
-        for option in OPTIONS:
-            if (
-                not option.applies_to(preset)
-                and option.name in data
-                and data[option.name] != option.default
-            ):
-                raise _not_for(preset, option)
-        values: dict = {}
-        if preset == "yatzy":
-            # Yatzy has its own fixed scoring: the French sheet's options stay at their default.
-            values["preset"] = "yatzy"
-            values["yams_bonus"] = False
+        stored = stored_preset(preset)
+        values: dict = {"preset": stored, **PRESET_VALUES.get(stored, {})}
+        if preset == "triple":
+            values["columns"] = TRIPLE_COLUMNS
         elif preset == "generala":
-            # So has Generala, on one free column of five dice (docs/rules.md §13).
+            # Generala is played on one free column of five dice (docs/rules.md §14).
             if "columns" in data and _read_columns(data["columns"]) != ("free",):
                 raise RuleError(N_("La Generala se joue sur une seule colonne, libre."))
-            values["preset"] = "generala"
-            values["yams_bonus"] = False
-        else:
-            values["preset"] = "classique"
-            if preset == "triple":
-                values["columns"] = TRIPLE_COLUMNS
         for option in OPTIONS:
             key = option.name
             if key not in data:
+                continue
+            if not option.applies_to(stored):
+                # A preset's own fixed rules: the other options may only say their default.
+                if data[key] != option.default:
+                    raise _not_for(preset, option)
                 continue
             if option.is_flag:
                 if not isinstance(data[key], bool):
@@ -330,38 +373,33 @@ class Rules:
                         name=key,
                         value=data[key],
                     )
-                if option.applies_to(preset):
-                    values[key] = data[key]
-            else:
-                # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
-                # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
-                if not any(
-                    type(data[key]) is type(choice) and data[key] == choice
-                    for choice in option.values
-                ):
-                    raise RuleError(
-                        N_(
-                            "Valeur inconnue pour l'option « {name} » : « {value} » "
-                            "(possibles : {choices})."
-                        ),
-                        name=key,
-                        value=data[key],
-                        choices=", ".join(map(str, option.values)),
-                    )
-                values[key] = data[key]
+            # Same type as well as equal: 5.0 == 5 and True == 1, but a document with
+            # "dice": 5.0 is not the same game as one with 5 (nor the same rule set).
+            elif not any(
+                type(data[key]) is type(choice) and data[key] == choice for choice in option.values
+            ):
+                raise RuleError(
+                    N_(
+                        "Valeur inconnue pour l'option « {name} » : « {value} » "
+                        "(possibles : {choices})."
+                    ),
+                    name=key,
+                    value=data[key],
+                    choices=", ".join(map(str, option.values)),
+                )
+            values[key] = data[key]
         if "columns" in data:
             values["columns"] = _read_columns(data["columns"])
         return cls(**values)
 
     def to_dict(self) -> dict:
         """Every option, explicit, as stored with a game and written in exported documents."""
-        data = {"preset": self.preset, "vache": self.vache, "columns": list(self.columns)}
-        if self.preset != "yatzy":
-            data.update(
-                (option.name, getattr(self, option.name))
-                for option in OPTIONS
-                if not option.yatzy and option.applies_to(self.preset)
-            )
+        data = {"preset": self.preset, "columns": list(self.columns)}
+        data.update(
+            (option.name, getattr(self, option.name))
+            for option in OPTIONS
+            if option.applies_to(self.preset)
+        )
         return data
 
     @property
@@ -374,15 +412,29 @@ class Rules:
 
     @property
     def has_joker(self) -> bool:
-        return self.preset == "classique"
+        return not self.is_yatzy and not self.is_generala
 
     @property
     def has_yams_bonus(self) -> bool:
-        return self.yams_bonus and self.preset == "classique"
+        """Whether a Yams earns +100 once the Yams box holds 50 (docs/rules.md §3)."""
+        return self.yams_bonus and self.preset in ("classique", "yahtzee")
+
+    @property
+    def has_kniffel_bonus(self) -> bool:
+        """Whether a Yams earns Kniffel's +50 in the upper box of its face, once the Yams box
+        holds anything (docs/rules.md §12)."""
+        return self.preset == "kniffel"
+
+    @property
+    def yams_bonus_points(self) -> int:
+        """What each Yams after the first may earn: the row the sheet keeps for it, or 0."""
+        if self.has_yams_bonus:
+            return YAMS_BONUS
+        return KNIFFEL_BONUS if self.has_kniffel_bonus else 0
 
     @property
     def has_upper_bonus(self) -> bool:
-        """Generala has none: its upper boxes only add up (docs/rules.md §13)."""
+        """Generala has none: its upper boxes only add up (docs/rules.md §14)."""
         return not self.is_generala
 
     @property
@@ -405,11 +457,25 @@ class Rules:
         return UPPER_BOXES + lower
 
     @property
+    def game_name(self) -> str:
+        """The game's name (French, to translate): Yams, Yatzy, Yahtzee, Kniffel or Generala."""
+        return GAME_NAMES[self.preset]
+
+    @property
+    def yams_bonus_label(self) -> str:
+        """The name of the sheet's row of the Yams after the first (when it has one)."""
+        return YAMS_BONUS_LABELS[self.preset]
+
+    @property
     def box_labels(self) -> dict[str, str]:
-        """The French name of each box (to translate), in this game's own words."""
-        if self.is_generala:
-            return GENERALA_BOX_LABELS
-        return YATZY_BOX_LABELS if self.is_yatzy else BOX_LABELS
+        """The name of each box in this game's own words: French to translate, or Kniffel's
+        German and Generala's Spanish, shown as they are (``labels.OwnWord``)."""
+        return {
+            "yatzy": YATZY_BOX_LABELS,
+            "yahtzee": YAHTZEE_BOX_LABELS,
+            "kniffel": KNIFFEL_BOX_LABELS,
+            "generala": GENERALA_BOX_LABELS,
+        }.get(self.preset, BOX_LABELS)
 
     @cached_property
     def lower_boxes(self) -> tuple[str, ...]:
@@ -428,7 +494,7 @@ class Rules:
 
 def _not_for(preset: str, option: Option) -> RuleError:
     """The error of an option given a value in a game that does not have it."""
-    if option.generala:
+    if option.presets == ("generala",):
         return RuleError(
             N_("L'option « {name} » ne s'applique qu'à la Generala."), name=option.name
         )
@@ -436,7 +502,9 @@ def _not_for(preset: str, option: Option) -> RuleError:
         return RuleError(
             N_("L'option « {name} » ne s'applique pas à la Generala."), name=option.name
         )
-    return RuleError(N_("L'option « {name} » ne s'applique pas au Yatzy."), name=option.name)
+    return RuleError(
+        N_("L'option « {name} » ne s'applique pas au {preset}."), name=option.name, preset=preset
+    )
 
 
 def _read_columns(value: object) -> tuple[str, ...]:

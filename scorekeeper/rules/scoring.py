@@ -1,4 +1,4 @@
-"""What a box scores with given dice: the formulas of docs/rules.md §2, §6, §9, §11, §13.
+"""What a box scores with given dice: the formulas of docs/rules.md §2, §6, §9, §11, §14.
 
 Placement (whose turn, which boxes are open, the joker's forced box) and the house rules that
 look at other boxes (la vache, Plus et Moins) live in ``game.py``; here a box only sees dice.
@@ -21,7 +21,7 @@ FOUR_KIND_FIXED = 40
 YATZY_SMALL_STRAIGHT = 15
 YATZY_LARGE_STRAIGHT = 20
 
-# Generala (docs/rules.md §13): each combination's points, then made on the first throw
+# Generala (docs/rules.md §14): each combination's points, then made on the first throw
 # (« servida »). A Generala servida wins the game instead (rules/game.py), or scores 50.
 GENERALA_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
 ACE_HIGH_STRAIGHT = {3, 4, 5, 6, 1}
@@ -55,7 +55,7 @@ def is_variable(rules: Rules, box: str) -> bool:
     if box in ("small_straight", "large_straight", "yams"):
         return False
     if rules.is_generala:
-        return False  # la vache is not played at Generala (docs/rules.md §13)
+        return False  # la vache is not played at Generala (docs/rules.md §14)
     if rules.is_yatzy:
         return True
     if box == "four_kind":

@@ -13,9 +13,10 @@ import json
 import os
 import tempfile
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
+
+from scorekeeper.lru import LruCache
 
 # Plenty for every rule set in both papers, small next to what the app process holds anyway.
 MAX_MEMORY_BYTES = 32 * 1024 * 1024
@@ -59,25 +60,23 @@ class PdfCache:
     ) -> None:
         self.folder = folder
         self.fingerprint = fingerprint
-        self.max_memory_bytes = max_memory_bytes
         self.max_files = max_files
         self.memory_hits = 0
         self.disk_hits = 0
         self.misses = 0
-        self._memory: OrderedDict[str, bytes] = OrderedDict()
-        self._memory_bytes = 0
+        self._memory: LruCache[str, bytes] = LruCache(max_memory_bytes, weigh=len)
+        # Counts only: the memory cache has its own lock.
         self._lock = threading.Lock()
 
     def key(self, identity: dict) -> str:
         return cache_key(identity, self.fingerprint)
 
     def get(self, key: str) -> bytes | None:
-        with self._lock:
-            pdf = self._memory.get(key)
-            if pdf is not None:
-                self._memory.move_to_end(key)
+        pdf = self._memory.get(key)
+        if pdf is not None:
+            with self._lock:
                 self.memory_hits += 1
-                return pdf
+            return pdf
         if self.folder is None:
             with self._lock:
                 self.misses += 1
@@ -94,34 +93,20 @@ class PdfCache:
             os.utime(path)
         with self._lock:
             self.disk_hits += 1
-        self._remember(key, pdf)
+        self._memory.put(key, pdf)
         return pdf
 
     def put(self, key: str, pdf: bytes) -> None:
-        self._remember(key, pdf)
+        self._memory.put(key, pdf)
         if self.folder is not None:
             self._write(key, pdf)
 
     def clear_memory(self) -> None:
-        with self._lock:
-            self._memory.clear()
-            self._memory_bytes = 0
+        self._memory.clear()
 
     def _path(self, key: str) -> Path:
         # Keys are hex digests made here, never text from a request: safe as file names.
         return self.folder / f"{key}.pdf"
-
-    def _remember(self, key: str, pdf: bytes) -> None:
-        if len(pdf) > self.max_memory_bytes:
-            return
-        with self._lock:
-            if key in self._memory:
-                return
-            self._memory[key] = pdf
-            self._memory_bytes += len(pdf)
-            while self._memory_bytes > self.max_memory_bytes:
-                _key, evicted = self._memory.popitem(last=False)
-                self._memory_bytes -= len(evicted)
 
     def _write(self, key: str, pdf: bytes) -> None:
         """Write aside then rename: two servers, or a crash, never leave half a PDF."""

@@ -57,6 +57,9 @@ MIN_ROW_MM = 6.5
 # like the grids families print; wider games get fewer, and landscape from three columns on.
 GAMES_PER_PAGE = {1: 6, 2: 4, 3: 3, 4: 2}
 LANDSCAPE_FROM_COLUMNS = 3
+# A Kniffel block's page belongs to one player, who writes the name once and plays its games
+# one after the other (docs/rules.md §12); other grids have a name above each game.
+ONE_PLAYER_PRESETS = frozenset({"kniffel"})
 
 # Data columns of a filled sheet's table that still read well across the page.
 PORTRAIT_DATA_COLUMNS = 8
@@ -107,7 +110,7 @@ def grid_rows(rules: Rules) -> tuple[Row, ...]:
         rows.append(Row("upper_bonus"))
     rows += [Row("box", box) for box in rules.lower_boxes]
     rows.append(Row("lower_total"))
-    if rules.has_yams_bonus:
+    if rules.yams_bonus_points:
         rows.append(Row("yams_bonus"))
     if len(rules.columns) > 1:
         rows.append(Row("column_total"))
@@ -243,29 +246,51 @@ def footnotes(rules: Rules) -> tuple[Hint, ...]:
         notes.append(
             Hint(N_("Yams 6 : on lance six dés et chaque case compte les cinq meilleurs."), {})
         )
-    if rules.has_joker:
-        if rules.joker == "official":
-            notes.append(
-                Hint(
-                    N_(
-                        "Joker : un Yams, case Yams remplie, va en haut dans la case de "
-                        "sa face si elle est libre, sinon en bas (Full %(full)d, suites "
-                        "%(small)d et %(large)d), sinon en haut à 0."
-                    ),
-                    {"full": FULL_HOUSE, "small": SMALL_STRAIGHT, "large": LARGE_STRAIGHT},
-                )
+    full_values = {"full": FULL_HOUSE, "small": SMALL_STRAIGHT, "large": LARGE_STRAIGHT}
+    if rules.has_kniffel_bonus:
+        notes.append(
+            Hint(
+                N_(
+                    "Kniffel en plus, case Kniffel remplie : dans la case du haut de sa face "
+                    "si elle est libre, avec +%(bonus)d ; sinon en bas (Full %(full)d, "
+                    "suites %(small)d et %(large)d) ; sinon en haut à 0."
+                ),
+                {"bonus": rules.yams_bonus_points, **full_values},
             )
-        else:
-            notes.append(
-                Hint(
-                    N_(
-                        "Joker libre : un Yams, case Yams remplie, va dans n'importe "
-                        "quelle case libre (Full %(full)d, suites %(small)d et "
-                        "%(large)d)."
-                    ),
-                    {"full": FULL_HOUSE, "small": SMALL_STRAIGHT, "large": LARGE_STRAIGHT},
-                )
+        )
+    elif rules.has_joker and rules.joker == "official":
+        notes.append(
+            Hint(
+                N_(
+                    "Joker : un Yams, case Yams remplie, va en haut dans la case de "
+                    "sa face si elle est libre, sinon en bas (Full %(full)d, suites "
+                    "%(small)d et %(large)d), sinon en haut à 0."
+                ),
+                full_values,
             )
+        )
+    elif rules.has_joker and rules.joker == "free":
+        notes.append(
+            Hint(
+                N_(
+                    "Joker libre : un Yams, case Yams remplie, va dans n'importe "
+                    "quelle case libre (Full %(full)d, suites %(small)d et "
+                    "%(large)d)."
+                ),
+                full_values,
+            )
+        )
+    elif rules.has_joker:
+        notes.append(
+            Hint(
+                N_(
+                    "Joker au choix : un Yams, case Yams remplie, va dans n'importe quelle "
+                    "case libre ; Full %(full)d, suites %(small)d et %(large)d une fois sa "
+                    "case du haut remplie."
+                ),
+                full_values,
+            )
+        )
     if rules.has_yams_bonus:
         notes.append(Hint(N_("+100 : une coche par Yams de plus quand la case Yams vaut 50."), {}))
     if rules.plus_minus:
@@ -310,6 +335,11 @@ class BlankGrid:
         return GAMES_PER_PAGE[len(self.rules.columns)]
 
     @property
+    def one_player(self) -> bool:
+        """Whether a page is one player's games (a block), named once in its corner."""
+        return self.rules.preset in ONE_PLAYER_PRESETS
+
+    @property
     def landscape(self) -> bool:
         return len(self.rules.columns) >= LANDSCAPE_FROM_COLUMNS
 
@@ -345,7 +375,7 @@ class BlankGrid:
         else:
             room -= GAME_HEAD_MM
         # The extra-Yams tally row is one and a half rows high: ticks need room.
-        weight = len(self.rows) + (0.5 if self.rules.has_yams_bonus else 0)
+        weight = len(self.rows) + (0.5 if self.rules.yams_bonus_points else 0)
         # Rounded down to a hundredth, so that rounding never pushes the grid onto a second page.
         return max(MIN_ROW_MM, min(MAX_ROW_MM, int(100 * room / weight) / 100))
 

@@ -12,9 +12,20 @@ from __future__ import annotations
 from collections.abc import Hashable
 from pathlib import Path
 
-from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
+from scorekeeper.workers import (
+    Busy,
+    WorkerFailed,
+    Workers,
+    WorkerSettings,
+    preload,
+    shared_workers,
+)
 
 __all__ = ["PdfWorkers", "PrintersBusy", "WorkerSettings", "pdf_workers"]
+
+# The drawing (render.py, WeasyPrint with it), imported by the fork server for every PDF
+# worker; named, not imported: the server process itself never loads WeasyPrint.
+preload("scorekeeper.sheets.render")
 
 
 class PrintersBusy(Exception):

@@ -86,6 +86,7 @@ def _entry_record(row) -> EntryRecord:
         box=row.box,
         dice=tuple(int(digit) for digit in row.dice),
         score=row.score,
+        turn_key=row.turn_key,
         throw=row.throw,
     )
 
@@ -299,6 +300,7 @@ def add_entry(
                 "dice": dice,
                 "score": entry.score,
                 "created_at": now,
+                "turn_key": entry.turn_key,
                 "throw": entry.throw,
             },
         )

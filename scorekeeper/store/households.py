@@ -23,14 +23,15 @@ from scorekeeper.store.household_names import (
     household_name,
     household_skeleton,
 )
+from scorekeeper.store.limits import forget_household_attempts
 from scorekeeper.store.schema import (
+    coach_figures,
     devices,
     entries,
     game_players,
     games,
     households,
     join_links,
-    pin_failures,
     player_box_stats,
     player_stats,
     players,
@@ -131,6 +132,13 @@ def get_household(store: Store, household: int) -> HouseholdRecord | None:
         return _household(
             connection.execute(select(households).where(households.c.id == household)).one_or_none()
         )
+
+
+def household_ids(store: Store) -> list[int]:
+    """Every household's id, the oldest first: for the server's own work over all of them
+    (the coach counting the games of each, scorekeeper/coach.py), never for a page."""
+    with store.engine.connect() as connection:
+        return list(connection.scalars(select(households.c.id).order_by(households.c.id)))
 
 
 def count_households(store: Store) -> int:
@@ -306,6 +314,7 @@ def delete_household(store: Store, household: int) -> None:
     def remove(connection: Connection) -> None:
         game_ids = select(games.c.id).where(games.c.household_id == household)
         player_ids = select(players.c.id).where(players.c.household_id == household)
+        connection.execute(delete(coach_figures).where(coach_figures.c.household_id == household))
         connection.execute(delete(results).where(results.c.household_id == household))
         connection.execute(
             delete(player_box_stats).where(player_box_stats.c.player_id.in_(player_ids))
@@ -317,7 +326,7 @@ def delete_household(store: Store, household: int) -> None:
         connection.execute(delete(game_players).where(game_players.c.game_id.in_(game_ids)))
         connection.execute(delete(games).where(games.c.household_id == household))
         connection.execute(delete(players).where(players.c.household_id == household))
-        connection.execute(delete(pin_failures).where(pin_failures.c.household_id == household))
+        forget_household_attempts(connection, household=household)
         connection.execute(delete(devices).where(devices.c.household_id == household))
         connection.execute(delete(join_links).where(join_links.c.household_id == household))
         connection.execute(delete(households).where(households.c.id == household))

@@ -1,5 +1,5 @@
 """Attempts counted in the database, per key: every thread and every process counts the same
-ones (passphrases tried, households created).
+ones (passphrases tried, households created, a household's PIN typed wrong).
 
 A key's window opens at its first attempt and lasts the given time; the first attempt after
 it opens a new one. Counting is one upsert that returns the new count: PostgreSQL locks the
@@ -24,6 +24,9 @@ from scorekeeper.store.schema import attempt_counts
 
 # Rows of windows closed this long ago are deleted on the way: longer than any window.
 FORGET_AFTER = timedelta(days=1)
+# The keys of attempts on one household (its PIN typed wrong, per address) start with this:
+# the household's own, deleted with it.
+HOUSEHOLD_KEY = "household:{household}:"
 
 
 @dataclass(frozen=True)
@@ -78,17 +81,45 @@ def take_back(store: Store, key: str) -> None:
     )
 
 
+def forget(store: Store, key: str) -> None:
+    """Forget every attempt of `key` (a right PIN after wrong ones)."""
+    store.write(
+        lambda connection: connection.execute(
+            delete(attempt_counts).where(attempt_counts.c.key == key)
+        )
+    )
+
+
 def recent_attempts(
     store: Store, keys: Iterable[str], window: timedelta, now: datetime | None = None
-) -> dict[str, int]:
-    """How many attempts each key's open window holds (0 for a key without one)."""
+) -> dict[str, Attempts]:
+    """The attempts each key's open window holds (none, ending now, for a key without
+    one)."""
     keys = list(keys)
     now = now or datetime.now(UTC)
     with store.engine.connect() as connection:
         rows = connection.execute(
-            select(attempt_counts.c.key, attempt_counts.c.attempts).where(
+            select(
+                attempt_counts.c.key,
+                attempt_counts.c.attempts,
+                attempt_counts.c.window_started_at,
+            ).where(
                 attempt_counts.c.key.in_(keys), attempt_counts.c.window_started_at > now - window
             )
         ).all()
-    found = {key: attempts for key, attempts in rows}
-    return {key: found.get(key, 0) for key in keys}
+    found = {row.key: Attempts(row.attempts, row.window_started_at + window) for row in rows}
+    return {key: found.get(key, Attempts(0, now)) for key in keys}
+
+
+def household_attempts_key(name: str, *, household: int) -> str:
+    """The key of attempts on `household` (``name``: what is tried, from where)."""
+    return HOUSEHOLD_KEY.format(household=household) + name
+
+
+def forget_household_attempts(connection: Connection, *, household: int) -> None:
+    """Delete the attempts on a household that is being deleted."""
+    connection.execute(
+        delete(attempt_counts).where(
+            attempt_counts.c.key.startswith(HOUSEHOLD_KEY.format(household=household))
+        )
+    )

@@ -6,6 +6,7 @@ from sqlalchemy import (
     Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     ForeignKeyConstraint,
     Index,
@@ -34,6 +35,9 @@ metadata = MetaData(naming_convention=NAMING_CONVENTION)
 # The largest id of an INTEGER column on PostgreSQL (SQLite's go further): no row has a
 # larger id, and a larger one reaching the database driver is an error.
 MAX_DATABASE_ID = 2**31 - 1
+
+# The longest key of a turn (entries.turn_key): the tablet makes 32 hex digits.
+TURN_KEY_LENGTH = 64
 
 
 class UTCDateTime(TypeDecorator):
@@ -134,11 +138,16 @@ entries = Table(
     Column("dice", String(10), nullable=False),
     Column("score", Integer, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
+    # The key the tablet made for the turn (migration 0019): the same turn sent again, after
+    # a dropped network, finds its entry instead of making a second one. NULL for entries of
+    # old pages, forms without scripts and imports; unique within a game.
+    Column("turn_key", String(TURN_KEY_LENGTH), nullable=True),
     # The throw the dice came from, when the entry said it (a Generala servida: 1); NULL
-    # otherwise (migration 0018).
+    # otherwise (migration 0021).
     Column("throw", SmallInteger, nullable=True),
     # Also the index of a game's entries (migration 0008).
     UniqueConstraint("game_id", "seq"),
+    Index("ix_entries_turn_key", "game_id", "turn_key", unique=True),
 )
 
 # What the hall of fame and the player pages read: a cache of the replay of finished games,
@@ -178,7 +187,7 @@ results = Table(
     # The barred boxes as "column:box" words, so that per-box counts never need a replay.
     Column("barred_cells", Text, nullable=False),
     # The cells a game won at once (a Generala servida) left empty, the same way; '' when
-    # every box was filled (migration 0018).
+    # every box was filled (migration 0021).
     Column("empty_cells", Text, nullable=False, server_default=""),
     Column("rank", Integer, nullable=False),
     Column("won", Boolean, nullable=False),
@@ -230,6 +239,36 @@ Index(
     results.c.game_id,
 )
 
+# The coach: what each player of a finished game left to the Conseil (scorekeeper/coach.py),
+# computed in the background from the advisor's tables, so written after its results and
+# gone with them (an undo that reopens the game, its deletion). Its rule set and end are the
+# results', for the rule set's latest games in order (migration 0020).
+coach_figures = Table(
+    "coach_figures",
+    metadata,
+    Column("game_id", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("household_id", Integer, nullable=False),
+    Column("rules_key", String(16), nullable=False),
+    Column("finished_at", UTCDateTime, nullable=False),
+    # The sum over the player's turns of the best box's expected final total minus the
+    # chosen box's (advisor/review.py); the turns judged, and those played on the best box.
+    Column("given_away", Float, nullable=False),
+    Column("turns", Integer, nullable=False),
+    Column("best_turns", Integer, nullable=False),
+    PrimaryKeyConstraint("game_id", "seat"),
+    ForeignKeyConstraint(
+        ["game_id", "seat"], ["results.game_id", "results.seat"], ondelete="CASCADE"
+    ),
+    Index(
+        "ix_coach_figures_rules_time",
+        "household_id",
+        "rules_key",
+        "finished_at",
+        "game_id",
+    ),
+)
+
 player_stats = Table(
     "player_stats",
     metadata,
@@ -269,19 +308,6 @@ Index(
 )
 Index("ix_game_players_player_id", game_players.c.player_id)
 
-# Wrong household PINs, one row each, kept for the minute they count: in the database, so
-# that every server process refuses the sixth try (see store/pins.py).
-pin_failures = Table(
-    "pin_failures",
-    metadata,
-    Column("id", Integer, primary_key=True),
-    Column("household_id", Integer, ForeignKey("households.id"), nullable=False),
-    Column("address", String(64), nullable=False),
-    Column("failed_at", UTCDateTime, nullable=False),
-    Index("ix_pin_failures_household_address_time", "household_id", "address", "failed_at"),
-    Index("ix_pin_failures_failed_at", "failed_at"),
-)
-
 # The devices of a household: each signed in with its own token, which its cookie holds and
 # of which only the hash is kept (store/households.py, token_hash); removing the row signs
 # the device out at its next request.
@@ -319,8 +345,8 @@ spectator_links = Table(
 )
 
 # Attempts counted per key while their window lasts (store/limits.py): passphrases tried,
-# households created. One row a key, changed by one upsert, so that every thread and every
-# process counts the same, also of many attempts at once.
+# households created, a household's wrong PINs. One row a key, changed by one upsert, so that
+# every thread and every process counts the same, also of many attempts at once.
 attempt_counts = Table(
     "attempt_counts",
     metadata,

@@ -75,7 +75,8 @@ _staged_games = _staging_table("games", *_copies(games, "rematch_of"))
 _staged_seats = _staging_table(
     "seats", *_copies(game_players, "player_id"), Column("player_key", players.c.name_key.type)
 )
-_staged_entries = _staging_table("entries", *_copies(entries, "id"))
+# An imported entry has no turn key: its turn is not on its way from any tablet.
+_staged_entries = _staging_table("entries", *_copies(entries, "id", "turn_key"))
 _staged_results = _staging_table(
     "results", *_copies(results, "player_id"), Column("player_key", players.c.name_key.type)
 )

@@ -3,35 +3,83 @@ for a new game (``prepare``) and after a start (``build_ahead_at_start``), each 
 from the household's advisor builds; and a finished game judged turn by turn for its review
 (``game_review``, ``win_review``), from tables already built: reading a past game never
 starts a build of tens of seconds.
+
+Beside them the app's coach (scorekeeper/coach.py), told of each finished game
+(``coach_game``), of each import (``coach_household``), of each table built, and after a
+start (``coach_at_start``), unless the settings say not to (COACH_AFTER_GAMES).
 """
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from flask import Flask, current_app
+from flask import Flask, Response, after_this_request, current_app
 
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.review import PlayerReview, TurnReview, review_game
 from scorekeeper.advisor.tables import has_win_chances, tables_saved
+from scorekeeper.coach import Coach
 from scorekeeper.rules import GameState, Rules
 from scorekeeper.store.quotas import QuotaExceeded, give_back, take
-from scorekeeper.web.store import household, quotas, store
+from scorekeeper.web.store import STORE_EXTENSION, household, quotas, store
 
 if TYPE_CHECKING:  # the chances bring numpy: imported by whoever loads a table
     from scorekeeper.advisor.choices import Chance
 
 ADVISOR_EXTENSION = "scorekeeper.advisor"
+COACH_EXTENSION = "scorekeeper.coach"
 
 
 def keep_strategies(app: Flask) -> None:
-    """The app's tables, read and built in its instance folder."""
-    app.extensions[ADVISOR_EXTENSION] = Strategies(app.instance_path)
+    """The app's tables, read and built in its instance folder, and its coach, which counts
+    the games a build makes countable as soon as it is done."""
+    tables = app.extensions[ADVISOR_EXTENSION] = Strategies(app.instance_path)
+    coach = app.extensions[COACH_EXTENSION] = Coach(
+        app.extensions[STORE_EXTENSION], app.instance_path
+    )
+    if app.config["COACH_AFTER_GAMES"]:
+        tables.when_built(lambda _rules: coach.sweep_all())
 
 
 def strategies() -> Strategies:
     return current_app.extensions[ADVISOR_EXTENSION]
+
+
+def coach() -> Coach:
+    return current_app.extensions[COACH_EXTENSION]
+
+
+def coach_at_start(app: Flask) -> None:
+    """After the server starts (``scorekeeper serve``, each gunicorn worker): the games
+    finished without figures counted in the background, by one process of the server."""
+    if app.config["COACH_AFTER_GAMES"]:
+        app.extensions[COACH_EXTENSION].sweep_at_start()
+
+
+def coach_game(game_id: int) -> None:
+    """The request's game has just finished: its figures, counted in the background."""
+    if current_app.config["COACH_AFTER_GAMES"]:
+        app_coach, own = coach(), household()
+        _once_answered(lambda: app_coach.game_finished(game_id, household=own))
+
+
+def coach_household() -> None:
+    """The request's household has just imported games: theirs, in the background."""
+    if current_app.config["COACH_AFTER_GAMES"]:
+        app_coach, own = coach(), household()
+        _once_answered(lambda: app_coach.sweep_household(household=own))
+
+
+def _once_answered(ask: Callable[[], None]) -> None:
+    """``ask`` the coach once the request's answer is sent (a WSGI server then closes the
+    response), so that the coach's work never shares the CPU with the request."""
+
+    @after_this_request
+    def ask_when_closed(response: Response) -> Response:
+        response.call_on_close(ask)
+        return response
 
 
 def build_ahead_at_start(app: Flask) -> None:

@@ -18,17 +18,28 @@ from wtforms import (
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.i18n import messages_path
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, Option
 from scorekeeper.rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
-from scorekeeper.store.schema import MAX_DATABASE_ID
+from scorekeeper.store.schema import MAX_DATABASE_ID, TURN_KEY_LENGTH
 
 PRESET_CHOICES = [
     SelectChoice("classique", _l("Classique : une colonne libre, 13 tours")),
     SelectChoice("triple", _l("Triple : colonnes descendante, montante et libre, 39 tours")),
     SelectChoice("yatzy", _l("Yatzy scandinave : 15 cases, prime de 50, sans joker")),
+    SelectChoice(
+        "yahtzee",
+        _l("Yahtzee (États-Unis, Canada) : règles officielles de Hasbro, prime Yahtzee de 100"),
+    ),
+    SelectChoice(
+        "kniffel",
+        _l(
+            "Kniffel (Allemagne) : règles de Schmidt Spiele, cases en allemand, "
+            "+50 par Kniffel de plus"
+        ),
+    ),
     SelectChoice(
         "generala",
         _l(
@@ -55,6 +66,10 @@ def database_id(value: str | int) -> int:
 
 # Longer than any GameVersion.token ("39:2026-11-30T13:51:39.123456+00:00").
 VERSION_LENGTH = 64
+
+# A turn's key as sheet.js makes it (32 hex digits), or any such word of 16 characters or more
+# (\Z: `$` would let a newline through).
+TURN_KEY_PATTERN = rf"[0-9A-Za-z_-]{{16,{TURN_KEY_LENGTH}}}\Z"
 
 # WTForms' own message for IntegerField, translated by WTForms' catalogue; held in a name
 # so that pybabel does not extract it into ours.
@@ -135,7 +150,8 @@ NewGameForm = new_game_form_class()
 
 class EntryForm(Form):
     """A turn: the dice and the box tapped (``column:box``); ``seq`` is the sheet seen, and
-    ``version`` that sheet's game version (GameVersion.token), which the write compares.
+    ``version`` that sheet's game version (GameVersion.token), which the write compares;
+    ``turn_key`` the key the tablet made for the turn.
 
     ``add``, ``drop`` and ``clear`` are the keypad's buttons when scripts are off: a face to
     add, the position of a die to take back, or start the dice again.
@@ -158,6 +174,10 @@ class EntryForm(Form):
     # Generala: the dice came from the turn's first throw (servida), one tap on the sheet
     # where it changes the score; the entry then says throw 1.
     served = BooleanField()
+    # The key sheet.js made for this turn: sent again after a dropped network, the same turn
+    # finds the entry it wrote instead of a second one (play.play_turn). Absent without
+    # scripts and from older pages.
+    turn_key = HiddenField(validators=[Optional(strip_whitespace=False), Regexp(TURN_KEY_PATTERN)])
 
 
 class RematchForm(Form):

@@ -18,7 +18,7 @@ from scorekeeper.store import (
 from scorekeeper.store.games import player_key
 from scorekeeper.store.players import recent_players
 from scorekeeper.store.schema import MAX_DATABASE_ID
-from scorekeeper.web.conseil import prepare
+from scorekeeper.web.conseil import coach_game, prepare
 from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.sheet_pages import render_sheet, shared_sheet, turn_view, typed_faces
@@ -31,8 +31,8 @@ SWAP_HEADER = "X-Sheet-Swap"
 
 
 def _rules_from(form: NewGameForm) -> Rules:
-    """The rules chosen: the options a preset has, as the form gives them (every game's
-    options are sent with each preset, whose own scoring ignores the others)."""
+    """The rules chosen: the options a preset has, as the form gives them (the form sends
+    every option whatever the preset; a preset's own rules ignore the others)."""
     chosen = {
         option.name: form[option.name].data
         for option in OPTIONS
@@ -129,7 +129,7 @@ def turn(game_id: int):
 
 def _describe(state: GameState, cell: Score, player: int) -> str:
     name = state.players[player]
-    box = box_name(state.rules.box_labels[cell.box], _)
+    box = box_name(state.rules.box_labels, cell.box, _)
     if cell.barred:
         text = _("%(name)s barre la case %(box)s.", name=name, box=box)
     else:
@@ -169,7 +169,15 @@ def play(game_id: int):
     if record.status == ABANDONED:
         return _abandoned(game_id)
     if not form.validate():
-        return render_sheet(record, state, form, _("Rechargez la feuille et recommencez."), 400)
+        if form.turn_key.errors:
+            # Only a page not of this app sends such a key: nothing to write, nothing to find.
+            message = _(
+                "Ce tour porte une clé illisible : rien n'a été enregistré. "
+                "Rechargez la feuille et recommencez."
+            )
+        else:
+            message = _("Rechargez la feuille et recommencez.")
+        return render_sheet(record, state, form, message, 400)
     if form.add.data is not None or form.drop.data is not None or form.clear.data:
         # A keypad tap without scripts: on to the new dice, on a page safe to reload.
         dice = edit_dice(
@@ -202,6 +210,7 @@ def play(game_id: int):
             barred_confirmed=form.confirm.data == "1",
             loaded=(record, state),
             throw=1 if form.served.data else None,
+            turn_key=form.turn_key.data or None,
         )
     except StaleSheet:
         record, state = load_or_404(game_id)
@@ -219,7 +228,14 @@ def play(game_id: int):
             floor=state.vache_floor(player, column, box),
         )
     record, after, cell = turn.record, turn.state, turn.cell
-    said = _describe(after, cell, player)
+    if turn.repeated is not None:
+        # The same turn sent again (its first answer was lost on the way): the answer of
+        # the first time, saying that it was written then, on the game as it is now.
+        said = _("Déjà enregistré : %(turn)s", turn=_describe(after, cell, turn.repeated.seat))
+    else:
+        if after.is_over:
+            coach_game(game_id)  # counted in the background, never in this request
+        said = _describe(after, cell, player)
     if request.headers.get(SWAP_HEADER):
         # sheet.js swaps the new sheet into the page: one request instead of a redirect and
         # a page load. Without scripts the redirect keeps the page safe to reload. After the
@@ -274,7 +290,7 @@ def _undo(record: GameRecord, state: GameState):
                 _(
                     "Entrée annulée : %(name)s, %(box)s. À %(name)s de rejouer.",
                     name=state.players[last.player],
-                    box=box_name(state.rules.box_labels[last.box], _),
+                    box=box_name(state.rules.box_labels, last.box, _),
                 ),
                 "info",
             )

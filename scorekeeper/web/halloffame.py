@@ -7,6 +7,8 @@ from urllib.parse import urlencode
 from flask import Blueprint, render_template, request, url_for
 from flask_babel import gettext as _
 
+from scorekeeper.advisor.review import rule_set_counted
+from scorekeeper.store.coach import most_precise
 from scorekeeper.store.halloffame import (
     finished_count,
     finished_games,
@@ -74,6 +76,12 @@ def index():
         top_page=top_page,
         records=records(store(), chosen.key, household=household()) if chosen else {},
         usual_length=usual_length(store(), chosen.key, household=household()) if chosen else None,
+        coached=chosen is not None and rule_set_counted(chosen.rules),
+        most_precise=(
+            most_precise(store(), chosen.key, household=household())
+            if chosen and rule_set_counted(chosen.rules)
+            else None
+        ),
         recent=finished_games(
             store(),
             recent_page.offset,

@@ -108,7 +108,7 @@ def join():
         tries = count_attempt(store(), by_address, PASSPHRASE_WINDOW, now)
         failures = recent_attempts(store(), (by_name, by_both), PASSPHRASE_WINDOW, now)
         if tries.count > MAX_PASSPHRASE_FAILURES or (
-            failures[by_name] >= MAX_PASSPHRASE_FAILURES and failures[by_both]
+            failures[by_name].count >= MAX_PASSPHRASE_FAILURES and failures[by_both].count
         ):
             return _too_many("households/join.html", form, tries.seconds_left(now), signup=signup)
         found = find_household(store(), form.name.data)

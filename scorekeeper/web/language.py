@@ -17,7 +17,7 @@ from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Rules
-from scorekeeper.rules.labels import box_name
+from scorekeeper.rules.labels import OwnWord
 from scorekeeper.web.forms import Form
 from scorekeeper.web.security import local_path
 
@@ -28,7 +28,9 @@ COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 # Each language's name in itself, for the switch on every page. Babel's names are the same
 # (a test compares them), but asking Babel for one loads that language's whole locale data,
 # which the server then keeps: 4 MiB for two words, on a page that formats nothing.
-LANGUAGE_NAMES = MappingProxyType({"fr": "Français", "en": "English"})
+LANGUAGE_NAMES = MappingProxyType(
+    {"fr": "Français", "en": "English", "de": "Deutsch", "es": "Español", "sv": "Svenska"}
+)
 
 
 class LanguageForm(Form):
@@ -79,31 +81,35 @@ def install_template_gettext(app: Flask) -> None:
 
 
 @functools.cache
-def _names(locale: str, box_labels: tuple[tuple[str, str], ...]) -> MappingProxyType:
+def _names(locale: str, box_labels: tuple[tuple[str, str, bool], ...]) -> MappingProxyType:
+    # Each label comes with whether it is the game's own word: "Chance" is Kniffel's own
+    # word and the classique sheet's French alike, and must not share a cache entry.
     catalogue = _catalogue()
-    return MappingProxyType(
-        {
-            key: box_name(label, catalogue.ugettext)
-            for key, label in (*box_labels, *COLUMN_LABELS.items())
-        }
-    )
+    boxes = {key: label if own else catalogue.ugettext(label) for key, label, own in box_labels}
+    columns = {key: catalogue.ugettext(label) for key, label in COLUMN_LABELS.items()}
+    return MappingProxyType(boxes | columns)
 
 
 @bp.app_template_global()
 def names(rules: Rules | None = None) -> MappingProxyType:
     """Every box's and column's name in the page's language, by key ("sixes", "down"), in
-    the words of the game's rules (a Yatzy sheet's last box is "Yatzy", Generala's boxes keep
-    their Spanish words): translated once per language, for the sheet that shows them in
-    every row."""
+    the words of the game's rules (a Yatzy sheet's last box is "Yatzy", a Kniffel sheet's
+    boxes are German and Generala's Spanish in every language): translated once per language,
+    for the sheet that shows them in every row."""
     box_labels = BOX_LABELS if rules is None else rules.box_labels
-    return _names(str(get_locale()), tuple(box_labels.items()))
+    labels = tuple((key, label, isinstance(label, OwnWord)) for key, label in box_labels.items())
+    return _names(str(get_locale()), labels)
+
+
+@bp.app_template_global()
+def current_language() -> str:
+    return str(get_locale())
 
 
 @bp.app_template_global()
 def other_languages() -> list[tuple[str, str]]:
     """The languages the page could switch to, each as (code, its name in itself)."""
-    current = str(get_locale())
-    return [(code, language_name(code)) for code in _languages() if code != current]
+    return [(code, language_name(code)) for code in _languages() if code != current_language()]
 
 
 def language_name(code: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -10,10 +11,12 @@ from flask_babel import lazy_gettext as _l
 from wtforms import SelectField, StringField, SubmitField
 from wtforms.validators import InputRequired, Length
 
+from scorekeeper.advisor.review import rule_set_counted
 from scorekeeper.rules import RuleError
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.players import MAX_NAME_LENGTH
-from scorekeeper.store.halloffame import ResultLine, finished_games, list_rule_sets
+from scorekeeper.store.coach import CoachFigure, CoachSeries, player_coach_series
+from scorekeeper.store.halloffame import ResultLine, RuleSet, finished_games, list_rule_sets
 from scorekeeper.store.player_stats import (
     player_box_stats_of,
     player_open_games,
@@ -140,6 +143,123 @@ def totals_chart(lines: list[ResultLine], average: float) -> Chart:
     )
 
 
+@dataclass(frozen=True)
+class CoachPoint:
+    x: float
+    y: float
+    figure: CoachFigure
+
+
+@dataclass(frozen=True)
+class CoachChart:
+    """The points a player left to the Conseil, game by game, with the least-squares line
+    through them (the trend), in SVG user units; drawn by players/_chart.html."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    points: tuple[CoachPoint, ...]
+    y_ticks: tuple[tuple[float, int], ...]
+    x_labels: tuple[tuple[float, str, str], ...]
+    average: float
+    # The trend's value at the first and the last game, and its line; None for one game.
+    trend: tuple[float, float] | None
+    trend_line: tuple[float, float, float, float] | None
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{point.x:.1f},{point.y:.1f}" for point in self.points)
+
+
+# Round steps for the scale of points left, the smallest that needs at most 5 of them.
+COACH_STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500)
+COACH_TICKS = 5
+
+
+def trend(values: list[float]) -> tuple[float, float] | None:
+    """The least-squares line through ``values`` (one a game, in order): its value at the
+    first and the last game, never below 0 (no one leaves fewer than no points); None for
+    fewer than two."""
+    count = len(values)
+    if count < 2:
+        return None
+    mean_x, mean_y = (count - 1) / 2, sum(values) / count
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in enumerate(values)) / sum(
+        (x - mean_x) ** 2 for x in range(count)
+    )
+    start = mean_y - slope * mean_x
+    return max(0.0, start), max(0.0, start + slope * (count - 1))
+
+
+def coach_chart(figures: tuple[CoachFigure, ...]) -> CoachChart:
+    """A player's points left to the Conseil in the order the games were played."""
+    width, height, left, right, top, bottom = 640, 260, 48, 624, 16, 220
+    values = [figure.given_away for figure in figures]
+    step = next(
+        (step for step in COACH_STEPS if max(values) <= step * COACH_TICKS), COACH_STEPS[-1]
+    )
+    high = max(step, math.ceil(max(values) / step) * step)
+
+    def y_of(value: float) -> float:
+        return bottom - min(value, high) / high * (bottom - top)
+
+    def x_of(index: int) -> float:
+        if len(figures) == 1:
+            return (left + right) / 2
+        return left + index * (right - left) / (len(figures) - 1)
+
+    def anchor(index: int) -> str:
+        if len(figures) == 1 or 0 < index < len(figures) - 1:
+            return "middle"
+        return "start" if index == 0 else "end"
+
+    labelled = sorted({0, len(figures) // 2, len(figures) - 1})
+    line = trend(values)
+    return CoachChart(
+        width,
+        height,
+        left,
+        right,
+        top,
+        bottom,
+        points=tuple(
+            CoachPoint(x_of(i), y_of(figure.given_away), figure) for i, figure in enumerate(figures)
+        ),
+        y_ticks=tuple((y_of(value), value) for value in range(0, high + 1, step)),
+        x_labels=tuple((x_of(i), short_date(figures[i].finished_at), anchor(i)) for i in labelled),
+        average=sum(values) / len(values),
+        trend=line,
+        trend_line=(
+            None
+            if line is None
+            else (x_of(0), y_of(line[0]), x_of(len(figures) - 1), y_of(line[1]))
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class CoachView:
+    """What a player's page says of the coach under one rule set: whether it counts these
+    rules, and the player's latest figures with their chart."""
+
+    counted: bool
+    series: CoachSeries | None = None
+    chart: CoachChart | None = None
+
+
+def coach_view(player_id: int, rule_set: RuleSet) -> CoachView:
+    """The coach's part of a player's page under one of their rule sets."""
+    if not rule_set_counted(rule_set.rules):
+        return CoachView(counted=False)
+    series = player_coach_series(
+        store(), player_id, rule_set.key, CHART_GAMES, household=household()
+    )
+    return CoachView(True, series, coach_chart(series.figures) if series.figures else None)
+
+
 @bp.get("")
 def index():
     page = page_from_request(count_players(store(), household=household()), PLAYERS_PAGE_SIZE)
@@ -165,7 +285,7 @@ def show(player_id: int):
     elif "rules" in request.args:
         not_found(_("%(name)s n'a fini aucune partie avec ces règles.", name=player.name))
     page = page_from_request(sum(found.games for found in stats), GAMES_PAGE_SIZE)
-    chart = None
+    chart = coach = None
     if chosen is not None:
         chart = totals_chart(
             player_recent_totals(
@@ -173,12 +293,14 @@ def show(player_id: int):
             ),
             chosen.average,
         )
+        coach = coach_view(player_id, chosen.rule_set)
     return render_template(
         "players/show.html",
         player=player,
         stats=stats,
         chosen=chosen,
         chart=chart,
+        coach=coach,
         boxes=(
             player_box_stats_of(store(), player_id, chosen.rule_set.key, household=household())
             if chosen

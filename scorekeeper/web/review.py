@@ -49,7 +49,7 @@ class ResumeForm(Form):
 
 def _describe(state: GameState, entry: Entry, cell: Score) -> str:
     """One entry in a line: "Mag · 6 6 6 5 3 → Six : 18"."""
-    box = box_name(state.rules.box_labels[entry.box], _)
+    box = box_name(state.rules.box_labels, entry.box, _)
     if len(state.rules.columns) > 1:
         box = _("%(box)s (%(column)s)", box=box, column=_(COLUMN_LABELS[entry.column]))
     points = _("barrée") if cell.barred else str(cell.points)

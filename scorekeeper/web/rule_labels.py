@@ -2,7 +2,7 @@
 
 from flask_babel import gettext as _
 
-from scorekeeper.rules import COLUMN_LABELS, Rules
+from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS, Rules
 from scorekeeper.rules.options import OPTIONS, TRIPLE_COLUMNS
 
 
@@ -12,14 +12,10 @@ def rule_set_label(rules: Rules) -> str:
     The preset, its columns when they are not the usual ones, then each option that is not at
     its usual value, in the words its description gives (rules/options.py).
     """
-    if rules.is_generala:
-        name, usual = _("Generala"), ("free",)
-    elif rules.is_yatzy:
-        name, usual = _("Yatzy"), ("free",)
-    elif set(TRIPLE_COLUMNS) <= set(rules.columns):
+    if rules.preset == "classique" and set(TRIPLE_COLUMNS) <= set(rules.columns):
         name, usual = _("Triple"), TRIPLE_COLUMNS
     else:
-        name, usual = _("Classique"), ("free",)
+        name, usual = _(PRESET_LABELS[rules.preset]), ("free",)
     parts = [name]
     if rules.columns == (*usual, "sec"):
         parts.append(_("Sec"))

@@ -11,7 +11,7 @@ import functools
 import hmac
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 from flask import (
@@ -32,7 +32,7 @@ from wtforms.validators import InputRequired, Length
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.store import Store
 from scorekeeper.store.households import get_household
-from scorekeeper.store.pins import add_pin_failure, forget_pin_failures, recent_pin_failures
+from scorekeeper.store.limits import count_attempt, forget, household_attempts_key, recent_attempts
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.forms import Form
 from scorekeeper.web.passphrases import matches
@@ -54,10 +54,10 @@ SECURITY_HEADERS = {
 PIN_SETTING = "HOUSEHOLD_PIN"
 HOSTED_SETTING = "HOUSEHOLDS"
 UNLOCK_SECONDS = 300
-# Wrong PINs allowed from one address within PIN_WINDOW_SECONDS; a 4-digit PIN then takes
-# days to guess instead of minutes.
+# Wrong PINs allowed from one address within PIN_WINDOW (from the first of them); a 4-digit
+# PIN then takes days to guess instead of minutes.
 MAX_PIN_FAILURES = 5
-PIN_WINDOW_SECONDS = 60
+PIN_WINDOW = timedelta(minutes=1)
 
 UNLOCKED_UNTIL = "household_unlocked_until"
 PIN_ATTEMPTS_EXTENSION = "scorekeeper.pin_attempts"
@@ -98,8 +98,9 @@ class PinForm(Form):
 
 
 class PinAttempts:
-    """Recent wrong PINs per client address, counted in the database: every thread and every
-    server process sees the same tries. Wall-clock time, the one clock processes share."""
+    """Recent wrong PINs per client address, counted in the database (store/limits.py):
+    every thread and every server process sees the same tries. Wall-clock time, the one
+    clock processes share."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -107,27 +108,21 @@ class PinAttempts:
     def wait_seconds(self, address: str, *, household: int) -> int:
         """How long this address must wait before trying the household's PIN again; 0 when
         it may try now."""
-        now = time.time()
-        recent = recent_pin_failures(
-            self.store, address, _moment(now - PIN_WINDOW_SECONDS), household=household
-        )
-        if len(recent) < MAX_PIN_FAILURES:
-            return 0
-        oldest = recent[-MAX_PIN_FAILURES].timestamp()
-        return max(1, int(oldest + PIN_WINDOW_SECONDS - now + 0.999))
+        key = _pin_key(address, household)
+        now = _moment(time.time())
+        failures = recent_attempts(self.store, [key], PIN_WINDOW, now)[key]
+        return failures.seconds_left(now) if failures.count >= MAX_PIN_FAILURES else 0
 
     def failed(self, address: str, *, household: int) -> None:
-        now = time.time()
-        add_pin_failure(
-            self.store,
-            address,
-            _moment(now),
-            _moment(now - PIN_WINDOW_SECONDS),
-            household=household,
-        )
+        count_attempt(self.store, _pin_key(address, household), PIN_WINDOW, _moment(time.time()))
 
     def succeeded(self, address: str, *, household: int) -> None:
-        forget_pin_failures(self.store, address, household=household)
+        forget(self.store, _pin_key(address, household))
+
+
+def _pin_key(address: str, household: int) -> str:
+    # A proxy's header is believed as it comes: a longer value is cut, an address fits.
+    return household_attempts_key(f"pin:{address[:64]}", household=household)
 
 
 def _moment(seconds: float) -> datetime:

@@ -17,7 +17,6 @@ tablet served by another process draws the page there once.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
@@ -27,6 +26,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from scorekeeper.lru import LruCache
 from scorekeeper.play import load
 from scorekeeper.rules import Entry, GameState, RuleError, Score, parse_dice
 from scorekeeper.rules.dice import (
@@ -56,28 +56,25 @@ _FLASHES_KEY = "_flashes"
 
 
 class DrawnPages:
-    """The last pages drawn, by key; safe to share between a server's threads."""
+    """The last pages drawn, by key, each drawn once however many ask for it at the same
+    moment; safe to share between a server's threads."""
 
     def __init__(self, size: int = KEPT_PAGES) -> None:
-        self.size = size
+        self._kept: LruCache[Hashable, str] = LruCache(size)
         self._lock = threading.Lock()
-        self._kept: OrderedDict[Hashable, str] = OrderedDict()
         self._drawing: dict[Hashable, threading.Event] = {}
 
     def kept(self, key: Hashable) -> str | None:
         """The page kept for `key`, if it is: no drawing, no waiting, no context needed."""
-        with self._lock:
-            page = self._kept.get(key)
-            if page is not None:
-                self._kept.move_to_end(key)
-            return page
+        return self._kept.get(key)
 
     def get(self, key: Hashable, draw: Callable[[], str]) -> str:
         while True:
             with self._lock:
+                # Under the lock the drawings are registered under: a drawing ends only once
+                # its page is kept, so a page missing here is being drawn, or is to draw.
                 page = self._kept.get(key)
                 if page is not None:
-                    self._kept.move_to_end(key)
                     return page
                 drawing = self._drawing.get(key)
                 if drawing is None:
@@ -89,10 +86,7 @@ class DrawnPages:
         try:
             # Drawn outside the lock: other pages are served meanwhile.
             page = draw()
-            with self._lock:
-                self._kept[key] = page
-                while len(self._kept) > self.size:
-                    self._kept.popitem(last=False)
+            self._kept.put(key, page)
             return page
         finally:
             with self._lock:

@@ -4,44 +4,63 @@ An import is checked and written by an import worker (scorekeeper/workers.py), a
 at a lower priority: its replays hold neither a request thread nor the server's Python
 lock. One household's imports run one at a time, the households in turn, within the
 household's quotas (imports a day, games stored).
+
+BG Stats: a finished game's link that opens BG Stats with its play, and every finished game
+as one JSON array of such plays (store/bgstats.py).
 """
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import (
     Blueprint,
     Flask,
     Response,
+    abort,
     current_app,
     flash,
+    make_response,
     redirect,
     render_template,
     request,
     url_for,
 )
+from flask_babel import get_timezone, ngettext, to_user_timezone
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext, to_user_timezone
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms import SubmitField
 
 from scorekeeper.store import GameNotFound
-from scorekeeper.store.bgstats import bgstats_play, play_link
+from scorekeeper.store.bgstats import bgstats_play, finished_plays, play_link
 from scorekeeper.store.documents import ImportRefused
+from scorekeeper.store.halloffame import finished_count, list_rule_sets
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
 from scorekeeper.store.transfer import export_documents, import_file, json_array
+from scorekeeper.web.conseil import coach_household
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import game_not_over, no_game
 from scorekeeper.web.quotas import quota_message, quota_response
 from scorekeeper.web.rule_labels import rule_set_label
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.store import household, load_or_404, quotas, store
-from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
+from scorekeeper.workers import (
+    Busy,
+    WorkerFailed,
+    Workers,
+    WorkerSettings,
+    preload,
+    shared_workers,
+)
 
 bp = Blueprint("transfer", __name__)
+# The import workers run import_file: the fork server has its module imported for them.
+preload(import_file.__module__)
 
 # A file full of bad games names the first ones; the rest are counted.
 PROBLEMS_SHOWN = 20
@@ -90,7 +109,15 @@ def _allow_large_uploads(endpoint: str | None, values: dict | None) -> None:
         request.max_content_length = _import_limit()
 
 
-def _page(form: ImportForm, errors: list[str] | None = None, status: int = 200):
+def _page(
+    form: ImportForm,
+    errors: list[str] | None = None,
+    status: int = 200,
+    *,
+    signed_in: bool = True,
+):
+    """The page; ``signed_in`` False for an upload refused before the request's household
+    is known (too large), which says nothing of its finished games."""
     errors = errors or []
     hidden = max(0, len(errors) - PROBLEMS_SHOWN)
     return render_template(
@@ -99,6 +126,7 @@ def _page(form: ImportForm, errors: list[str] | None = None, status: int = 200):
         errors=errors[:PROBLEMS_SHOWN],
         hidden=hidden,
         limit_mb=_import_limit() // (1024 * 1024),
+        finished=finished_count(store(), household=household()) if signed_in else None,
     ), status
 
 
@@ -113,6 +141,7 @@ def _too_large(error: RequestEntityTooLarge):
             )
         ],
         413,
+        signed_in=False,
     )
 
 
@@ -160,12 +189,60 @@ def bgstats(game_id: int):
         )
     play = bgstats_play(
         game_id,
-        state,
+        state.ranking(),
         to_user_timezone(record.started_at or record.finished_at),
         record.length,
         rule_set_label(state.rules),
     )
     return redirect(play_link(play), code=303)
+
+
+def bgstats_plays(*, household: int) -> Iterator[dict[str, Any]]:
+    """Every finished game of the household as its BG Stats play, the play its link gives:
+    dated in the household's time, its rules in the words of the page's language. What needs
+    the request (the time zone, the words) is read at the first play, so that the rest is
+    written out after the view has returned; nothing when no game is finished."""
+    finished = finished_plays(store(), household=household)
+    first = next(finished, None)
+    if first is None:
+        return iter(())
+    zone = get_timezone()
+    # Read once the games are listed: each of them has its rule set by then.
+    words = {
+        rule_set.rules: rule_set_label(rule_set.rules)
+        for rule_set in list_rule_sets(store(), household=household)
+    }
+    return (
+        bgstats_play(
+            play.game_id,
+            play.standings,
+            (play.started_at or play.finished_at).astimezone(zone),
+            play.length,
+            words.get(play.rules, ""),
+        )
+        for play in itertools.chain([first], finished)
+    )
+
+
+@bp.get("/import-export/bgstats.json")
+def bgstats_download():
+    """Every finished game as BG Stats plays, in one JSON array; without any, a page that
+    says so rather than an empty file."""
+    plays = bgstats_plays(household=household())
+    first = next(plays, None)
+    if first is None:
+        page = render_template(
+            "errors/error.html",
+            code=404,
+            message=_(
+                "Aucune partie terminée : il n'y a rien à noter dans BG Stats. Finissez une "
+                "partie, puis revenez."
+            ),
+            action=(url_for("transfer.index"), _("Importer ou exporter des parties")),
+        )
+        abort(make_response(page, 404))
+    today = to_user_timezone(datetime.now(UTC)).date().isoformat()
+    return _download(itertools.chain([first], plays), _("yams-bgstats-%(date)s.json", date=today))
 
 
 @bp.post("/import-export/import")
@@ -222,5 +299,6 @@ def upload():
         )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+    coach_household()
     flash(ngettext("%(num)d partie importée.", "%(num)d parties importées.", len(ids)), "info")
     return redirect(url_for("halloffame.index"), code=303)

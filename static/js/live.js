@@ -23,6 +23,8 @@ if (first) {
   const shown = () => marker()?.dataset.liveVersion;
 
   document.addEventListener("submit", () => { ownTurn = true; });
+  // A turn kept while the network was away, sent again (sheet.js): after a reload too.
+  document.addEventListener("turn:sending", () => { ownTurn = true; });
 
   // The page as it is now, swapped in; the dice typed on this tablet kept in the field.
   // `pushed`: the page came with the version, else it is fetched from `address`.

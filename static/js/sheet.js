@@ -1,9 +1,12 @@
 // The dice keypad and the live preview of the sheet. Without this script every keypad button
-// is a plain submit and the server answers the same; the script only saves the page loads.
+// is a plain submit and the server answers the same; the script saves the page loads, and
+// keeps a turn tapped while the network is away until it can be sent.
 // A tap on a box whose preview scores writes it at once (« Oups » undoes it); a box the dice
-// would bar asks first, as does any box tapped before the preview of these dice came back. It never computes a score: every preview,
-// message and confirmation is HTML rendered by the server from the rules (games.turn), and a
-// turn written comes back as the next sheet, swapped into the page (games.play).
+// would bar asks first, as does any box tapped before the preview of these dice came back
+// (with no answer to that either, the box is sent as without scripts). It never computes a
+// score: every preview, message and confirmation is HTML rendered by the server from the
+// rules (games.turn), and a turn written comes back as the next sheet, swapped into the page
+// (games.play).
 import { announceSwap, swapIn } from "./swap.js";
 
 document.documentElement.classList.add("js");
@@ -11,33 +14,127 @@ document.documentElement.classList.add("js");
 // A second tap on "Valider" before the next sheet shows would post the turn twice.
 let posted = false;
 window.addEventListener("pageshow", () => { posted = false; });
-let swapping = true; // false once a swap failed: the turn is then posted as without scripts
 
-// Write the confirmed turn in one request and put the next sheet (or, after the last turn,
-// the ranking it redirects to) in place of this one: the page's header (its menu gains the
-// undo link with the first entry), its main part, its title and its address.
-async function writeTurn(form, button) {
+// A turn tapped while the server cannot be reached waits on the tablet, in localStorage (it
+// outlives a reload, the tablet's sleep, the browser closed), and is sent again by itself:
+// when the browser says the network is back, after a pause that grows, and when the page
+// loads or shows again. It carries a key made here, the same every time it is sent, so that
+// the server writes it once however many times it arrives (play.play_turn): the answer that
+// was lost is then given again, « Déjà enregistré ». An answer that is the front's (nginx,
+// the server away or busy) or the app's 503 (nothing written) is no answer to the turn.
+const NOT_REACHED = new Set([408, 429, 502, 503, 504]);
+const FIRST_RETRY_MS = 1000;
+const LONGEST_RETRY_MS = 8000;
+// The longest a Retry-After is heeded (the server's say 2 to 5 s).
+const LONGEST_WAIT_MS = 30000;
+// A request the network swallowed without a word is given up after this, and sent again.
+const TURN_TIMEOUT_MS = 20000;
+
+const waitingTurns = {
+  // One turn at most per game: the sheet waits for it before another can be tapped.
+  slot: (sheetPath) => `waiting-turn:${sheetPath}`,
+  keep(turn) {
+    try {
+      localStorage.setItem(this.slot(turn.sheet), JSON.stringify(turn));
+    } catch { /* full or off: the page still holds it */ }
+  },
+  load(sheetPath) {
+    try { return JSON.parse(localStorage.getItem(this.slot(sheetPath))); } catch { return null; }
+  },
+  forget(sheetPath) {
+    try { localStorage.removeItem(this.slot(sheetPath)); } catch { /* nothing kept */ }
+  },
+};
+
+// 128 random bits in hex; crypto.randomUUID needs HTTPS, a tablet may open the server by its
+// address on the home network.
+function newTurnKey() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)),
+                    (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+let sending = false;
+let retryTimer;
+let retryDelay = FIRST_RETRY_MS;
+let current = null; // the turn this page sent last, held here too: storage may refuse it
+
+// The turn waiting for this page's game, if any.
+function waitingTurn() {
+  const kept = waitingTurns.load(location.pathname);
+  return kept ?? (current?.sheet === location.pathname ? current : null);
+}
+
+// The confirmed turn, sent with the key made for it; the next sheet (or, after the last
+// turn, the sheet that names the winner) is put in place of this one.
+function writeTurn(form, button) {
+  const fields = [...new FormData(form, button)].filter(([name]) => name !== "csrf_token");
+  const turn = {
+    sheet: new URL(form.dataset.sheetUrl, location.href).pathname,
+    action: form.action,
+    token: form.elements.csrf_token.value,
+    fields: [...fields.filter(([name]) => name !== "turn_key"), ["turn_key", newTurnKey()]],
+  };
+  current = turn;
+  waitingTurns.keep(turn);
+  retryDelay = FIRST_RETRY_MS;
+  send(turn);
+}
+
+function sendWaiting() {
+  const turn = waitingTurn();
+  if (turn && !sending) send(turn);
+}
+
+// The turn stays, and the page says so, until an answer comes: it is tried again later.
+function notReached(waitMs) {
+  sending = false;
+  sayWaiting();
+  clearTimeout(retryTimer);
+  const heeded = Math.min(waitMs || 0, LONGEST_WAIT_MS);
+  retryTimer = setTimeout(sendWaiting, Math.max(retryDelay, heeded));
+  retryDelay = Math.min(retryDelay * 2, LONGEST_RETRY_MS);
+}
+
+async function send(turn) {
+  sending = true;
+  clearTimeout(retryTimer);
+  // live.js waits for this turn's own answer rather than swap a sheet in under it.
+  document.dispatchEvent(new CustomEvent("turn:sending"));
+  const body = new FormData();
+  for (const [name, value] of turn.fields) body.append(name, value);
+  // The page's own token when it has one: a page loaded since the tap has a fresher one.
+  body.append("csrf_token",
+              document.querySelector('input[name="csrf_token"]')?.value ?? turn.token);
   let response;
+  let text;
   try {
-    response = await fetch(form.action, {
-      method: "POST", body: new FormData(form, button), headers: { "X-Sheet-Swap": "1" },
+    response = await fetch(turn.action, {
+      method: "POST", body, headers: { "X-Sheet-Swap": "1" },
+      signal: AbortSignal.timeout?.(TURN_TIMEOUT_MS),
     });
+    if (NOT_REACHED.has(response.status)) {
+      notReached(Number(response.headers.get("Retry-After")) * 1000);
+      return;
+    }
+    text = await response.text(); // the answer read whole, or it is none
   } catch {
-    swapping = false;
-    posted = false;
-    form.requestSubmit(button);
+    notReached();
     return;
   }
-  const page = new DOMParser().parseFromString(await response.text(), "text/html");
+  // Answered: written now or before, or refused with the reason and the sheet as it is.
+  waitingTurns.forget(turn.sheet);
+  current = null;
+  sending = false;
+  retryDelay = FIRST_RETRY_MS;
+  const page = new DOMParser().parseFromString(text, "text/html");
   if (!swapIn(page)) {
-    window.location.assign(response.url);
+    window.location.assign(response.redirected ? response.url : turn.sheet);
     return;
   }
   // The sheet's own address (a page loaded with ?dice= loses them), or the ranking's. Only
   // when it differs: replaceState waits on the browser process, 7 ms of this page's main
   // thread in a trace of a turn.
-  const address = new URL(response.redirected ? response.url : form.dataset.sheetUrl,
-                          location.href);
+  const address = new URL(response.redirected ? response.url : turn.sheet, location.href);
   if (address.href !== location.href) history.replaceState(null, "", address);
   posted = false;
   const next = document.querySelector("form[data-turn-url]");
@@ -46,6 +143,33 @@ async function writeTurn(form, button) {
   document.querySelector("#turn-title, main h1[tabindex]")?.focus({ preventScroll: true });
   announceSwap(false);
 }
+
+// « Pas de réseau : le tour partira dès son retour », in the bar over the turn panel, where
+// the refused taps are said; the dice stay as typed meanwhile.
+function sayWaiting() {
+  const form = document.querySelector("form[data-turn-url]");
+  const bar = document.getElementById("confirm-bar");
+  if (!form || !bar || !waitingTurn()) return;
+  form.elements.dice.readOnly = true;
+  if (bar.dataset.waiting) return;
+  const line = document.createElement("p");
+  line.className = "refusal";
+  line.setAttribute("role", "status");
+  line.textContent = form.dataset.waiting;
+  bar.className = "confirm-bar confirm-waiting";
+  bar.replaceChildren(line);
+  bar.hidden = false;
+  bar.dataset.waiting = "1";
+}
+
+window.addEventListener("online", () => {
+  retryDelay = FIRST_RETRY_MS;
+  sendWaiting();
+});
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") sendWaiting();
+});
+window.addEventListener("pageshow", sendWaiting);
 
 // A sheet another device's turn brought (live.js): its form gets the keypad as well.
 document.addEventListener("sheet:swapped", (event) => {
@@ -78,17 +202,17 @@ function start(form) {
   }
 
   // The dice typed and the box tapped outlive a reload or a trip away and Back, for this
-  // sheet only: a turn written here or elsewhere (or undone) makes another key.
+  // sheet only: a turn written here or elsewhere (or undone) makes another sheet.
   const keep = {
     slot: `turn:${form.action}`,
     save() {
-      const turn = { key: form.dataset.turnKey, dice: input.value, target, served: served() };
+      const turn = { typedOn: form.dataset.typedOn, dice: input.value, target, served: served() };
       try { sessionStorage.setItem(this.slot, JSON.stringify(turn)); } catch { /* full or off */ }
     },
     load() {
       try {
         const turn = JSON.parse(sessionStorage.getItem(this.slot));
-        if (turn && turn.key === form.dataset.turnKey) return turn;
+        if (turn && turn.typedOn === form.dataset.typedOn) return turn;
       } catch { /* nothing kept */ }
       this.forget();
       return null;
@@ -228,7 +352,6 @@ function start(form) {
 
   // The tap on a box that scores with the dice shown is the turn itself: one tap less than a
   // confirmation, and « Oups » is there to take it back.
-  let atOnce = null; // the box whose tap is its own confirmation
   function writeAtOnce(button) {
     if (posted || previewed !== input.value || faces().length < count) return false;
     if (previewedServed !== served()) return false;
@@ -236,12 +359,17 @@ function start(form) {
     if (!button.classList.contains("preview") || button.classList.contains("wins")) return false;
     // A confirmation left from a barred box must not travel with this one.
     document.querySelector('#confirm-bar input[name="confirm"]')?.remove();
-    atOnce = button;
     form.requestSubmit(button); // a submit, as a confirmation is: live.js stops polling
     return true;
   }
 
   form.addEventListener("click", (event) => {
+    // A turn waits for the network: every tap sends it again now, and does nothing else.
+    if (waitingTurn()) {
+      event.preventDefault();
+      sendWaiting();
+      return;
+    }
     // The next tap takes such a line away again.
     const said = form.querySelector("#confirm-bar[data-said]");
     if (said) {
@@ -335,13 +463,13 @@ function start(form) {
       return;
     }
     posted = true;
+    // A box tapped (at once, confirmed, or before its preview could come back): the turn,
+    // written by the script. Other buttons (Conseil, « Oups ») post as without scripts.
     const submitter = event.submitter;
-    if (!(submitter?.hasAttribute("data-confirm") || (submitter && submitter === atOnce))) return;
-    keep.forget(); // the turn is written
-    if (swapping) {
-      event.preventDefault();
-      writeTurn(form, event.submitter);
-    }
+    if (submitter?.name !== "target") return;
+    keep.forget(); // the turn is written, or waits to be
+    event.preventDefault();
+    writeTurn(form, submitter);
   });
 
   // Bring the active player into view where a row is wider than the screen: their columns
@@ -355,6 +483,7 @@ function start(form) {
     }
   };
   announce();
+  sayWaiting();
   const kept = keep.load();
   if (kept && !input.value && (kept.dice || kept.target)) {
     input.value = kept.dice;
@@ -375,3 +504,4 @@ function start(form) {
 
 const form = document.querySelector("form[data-turn-url]");
 if (form) start(form);
+sendWaiting(); // a turn left waiting before a reload, or before the tablet slept

@@ -6,9 +6,7 @@ import pytest
 from scorekeeper.advisor import strategy as strategy_module
 from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.rules import Rules
-from tests.advisor.helpers import END_GAME_FILLED
-
-FAKE_START_VALUE = 254.5
+from tests.advisor.helpers import END_GAME_FILLED, FAKE_START_VALUE
 
 
 @pytest.fixture(scope="session")

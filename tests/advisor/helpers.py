@@ -8,6 +8,9 @@ from scorekeeper.rules import Column, Entry, GameState, Rules, Score, Sheet
 # boxes, so the upper bonus is in play, and Carré, Grande suite and Yams, so the joker and
 # the +100 are.
 END_GAME_FILLED = ("ones", "twos", "full_house", "small_straight", "chance", "three_kind")
+# The value the fake tables of the advisor's tests (tests/advisor/conftest.py) give the
+# start of a game: a real table's would take minutes to build.
+FAKE_START_VALUE = 254.5
 
 
 def column(rules: Rules, points: dict[str, int], kind: str = "free") -> Column:

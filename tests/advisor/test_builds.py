@@ -4,14 +4,13 @@ number kept in memory and on disk. The worker here solves only the end of a game
 import fcntl
 import logging
 import os
-import signal
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from scorekeeper.advisor.builds import AHEAD_LOCK_FILE, AHEAD_RULES, Strategies
+from scorekeeper.advisor.builds import AHEAD_LOCK_FILE, AHEAD_RULES, Progress, Strategies
 from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.strategy import save_array
@@ -74,11 +73,16 @@ def failing_worker(rules, instance_dir, done):
     raise SystemExit(3)
 
 
-def stopped_worker(rules, instance_dir, done):
-    """Ended by SIGTERM, as multiprocessing ends a build process when the server exits."""
-    os.kill(os.getpid(), signal.SIGTERM)
-    while True:  # the signal ends the process
-        time.sleep(1)
+def dying_worker(rules, instance_dir, done):
+    """A build whose process dies under it (killed, out of memory)."""
+    os._exit(3)
+
+
+def endless_worker(rules, instance_dir, done):
+    """A build half-way, for as long as its process lives."""
+    done.value = 0.5
+    while True:
+        time.sleep(0.05)
 
 
 def _wait_built(strategies, rules_list, seconds=180):
@@ -123,8 +127,8 @@ def test_least_recently_used_tables_leave_memory_and_disk(tmp_path):
         strategies.build(rules, household=1)
         _wait_built(strategies, [rules])
         assert strategies.chances(rules) is not None
-    assert list(strategies.loaded) == [RULE_SETS[2]]
-    assert list(strategies.chances_loaded) == [RULE_SETS[2]]
+    assert strategies.loaded.keys() == [RULE_SETS[2]]
+    assert strategies.chances_loaded.keys() == [RULE_SETS[2]]
     kept = set(tmp_path.glob(CACHE_GLOB))
     # The spreads are files of the cache like the tables: the least recently used leave.
     assert kept == {
@@ -153,28 +157,36 @@ def test_a_table_without_spreads_gets_them_and_rules_without_chances_none(tmp_pa
     assert strategies.chances(triple) is None
 
 
-def test_a_failed_build_is_forgotten_and_asked_again(tmp_path):
-    strategies = Strategies(str(tmp_path), worker=failing_worker)
-    assert strategies.build(Rules(), household=1)
-    _wait_built(strategies, [Rules()])
+@pytest.mark.parametrize("worker", [failing_worker, dying_worker])
+def test_a_failed_build_is_forgotten_and_asked_again(tmp_path, caplog, worker):
+    strategies = Strategies(str(tmp_path), **workers(worker=worker))
+    with caplog.at_level(logging.INFO, logger="scorekeeper.advisor.builds"):
+        assert strategies.build(Rules(), household=1)
+        _wait_built(strategies, [Rules()])
+    assert [record.levelno for record in caplog.records] == [logging.ERROR]
     assert strategies.get(Rules()) is None
+    # Asked again, built again: the pool has a worker for it (a new one, after a death).
+    strategies.worker = end_game_worker
     assert strategies.build(Rules(), household=1)
-    assert strategies.progress(Rules()) == pytest.approx(0)
+    assert strategies.progress(Rules()) is not None
     _wait_built(strategies, [Rules()])
+    assert strategies.get(Rules()) is not None
 
 
-def test_a_build_stopped_with_the_server_is_no_error(tmp_path, caplog):
-    """Ctrl-C during a build: no error and no traceback in the server's output; a build
-    that fails is still one."""
-    for worker, an_error in ((stopped_worker, False), (failing_worker, True)):
-        caplog.clear()
-        strategies = Strategies(str(tmp_path), worker=worker)
-        with caplog.at_level(logging.INFO, logger="scorekeeper.advisor.builds"):
-            assert strategies.build(Rules(), household=1)
-            _wait_built(strategies, [Rules()])
-        errors = [record for record in caplog.records if record.levelno >= logging.ERROR]
-        assert bool(errors) is an_error, worker.__name__
-        assert strategies.get(Rules()) is None
+def test_a_build_stopped_with_the_server_ends_at_once_and_is_no_error(tmp_path, caplog):
+    """Ctrl-C or SIGTERM during a build: the build's worker ends with the server, with no
+    error and no traceback in its output."""
+    strategies = Strategies(str(tmp_path), worker=endless_worker)
+    with caplog.at_level(logging.INFO, logger="scorekeeper.advisor.builds"):
+        assert strategies.build(Rules(), household=1)
+        deadline = time.monotonic() + WAIT_SECONDS
+        while strategies.progress(Rules()) != 0.5:
+            assert time.monotonic() < deadline, "the build never started"
+            time.sleep(0.05)
+        strategies.workers.stop()  # as the server does when it stops (workers.stop_workers)
+        _wait_built(strategies, [Rules()])
+    assert [record.levelno for record in caplog.records] == [logging.INFO]
+    assert strategies.get(Rules()) is None
 
 
 def test_households_take_turns_for_their_builds(tmp_path):
@@ -251,10 +263,15 @@ def test_the_time_left_comes_from_the_build_s_pace(tmp_path):
     strategies = Strategies(str(tmp_path))
     rules = Rules()
     assert strategies.remaining(rules) is None  # no build
-    strategies.building[rules] = 0.0
+    strategies.building[rules] = None
     assert strategies.remaining(rules) is None  # waiting for another build
+    assert strategies.progress(rules) == 0.0
+    strategies.building[rules] = progress = Progress()
     strategies.started[rules] = time.monotonic() - 30
-    strategies.building[rules] = 0.01
+    progress.value = 0.01
     assert strategies.remaining(rules) is None  # too early to tell its pace
-    strategies.building[rules] = 0.25
+    progress.value = 0.25
+    assert strategies.progress(rules) == 0.25
     assert 89 < strategies.remaining(rules) < 92  # 30 s for a quarter: 90 s for the rest
+    progress.discard()
+    assert strategies.progress(rules) == 1.0  # read as its build ends

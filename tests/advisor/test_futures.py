@@ -108,6 +108,8 @@ RULE_SETS = [
     Rules(yams_bonus=False),
     Rules(vache=True),
     Rules.from_dict({"preset": "yatzy", "vache": True}),
+    Rules.from_dict({"preset": "yahtzee", "joker": "free_choice"}),
+    Rules.from_dict({"preset": "kniffel", "vache": True}),
 ]
 
 

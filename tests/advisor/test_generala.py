@@ -1,4 +1,4 @@
-"""Generala's Conseil (docs/rules.md §13): its exact table, whose first throw may score a
+"""Generala's Conseil (docs/rules.md §14): its exact table, whose first throw may score a
 servida, against the independent brute force on the end of a game; the keeps and boxes of
 each throw; the table's own value against the best keep of every first roll."""
 

@@ -187,6 +187,8 @@ def test_sec_takes_the_dice_of_the_first_throw_only(triple_sec):
         ({"preset": "triple", "columns": ["down", "up", "free", "sec"], "vache": True}, 2, None),
         ({"columns": ["down", "up"], "plus_minus": True, "dice": 6, "vache": True}, 3, 1),
         ({"preset": "yatzy", "columns": ["up", "down"], "vache": True}, 2, 0),
+        ({"preset": "kniffel", "columns": ["up", "down"], "vache": True}, 2, 1),
+        ({"preset": "yahtzee", "columns": ["up", "sec"], "joker": "free_choice"}, 1, 0),
     ],
 )
 def test_simulated_games_are_the_rules_engines(

@@ -159,7 +159,7 @@ SUB_GAMES = [
         id="sec-joker-and-100",
     ),
     pytest.param({"columns": ["sec"], "dice": 6}, ["sixes", "yams"], {}, id="sec-six-dice"),
-    # Generala (docs/rules.md §13): the first throw's servida, the Doble Generala after a
+    # Generala (docs/rules.md §14): the first throw's servida, the Doble Generala after a
     # Generala of 50 or not, no upper bonus. The solitaire table values a Generala servida
     # as 50 and the game going on: the brute force plays it so with servida_wins off.
     pytest.param(
@@ -192,6 +192,38 @@ SUB_GAMES = [
         {},
         id="generala-without-servida",
     ),
+    # Yahtzee with Verhoeff's joker: anywhere, full value once the face's box is filled.
+    pytest.param(
+        {"preset": "yahtzee", "joker": "free_choice"},
+        ["fours", "full_house", "large_straight"],
+        {"yams": 50},
+        id="yahtzee-verhoeffs-joker-and-100",
+    ),
+    pytest.param(
+        {"preset": "yahtzee", "joker": "free_choice", "columns": ["up"]},
+        ["ones", "twos", "threes"],
+        {"fours": 16, "yams": 0},
+        id="yahtzee-verhoeffs-joker-up",
+    ),
+    # Kniffel: +50 for a Kniffel in its number's box, the Kniffel box holding 0 or 50.
+    pytest.param(
+        {"preset": "kniffel"},
+        ["fours", "sixes", "large_straight"],
+        {"yams": 0, "ones": 3, "twos": 6, "threes": 9, "fives": 15},
+        id="kniffel-50-and-bonus",
+    ),
+    pytest.param(
+        {"preset": "kniffel", "columns": ["sec"]},
+        ["fives", "full_house", "chance"],
+        {"yams": 50},
+        id="kniffel-sec",
+    ),
+    pytest.param(
+        {"preset": "kniffel", "columns": ["down"]},
+        ["small_straight", "large_straight", "yams", "chance"],
+        {"sixes": 18},
+        id="kniffel-down",
+    ),
 ]
 
 
@@ -212,7 +244,12 @@ def test_sub_game_matches_brute_force(options, free, points):
 
 
 def test_placement_matches_the_rules_engine_on_every_sheet():
-    every_joker = [Rules(joker="official"), Rules(joker="free")]
+    every_joker = [
+        Rules(joker="official"),
+        Rules(joker="free"),
+        Rules(joker="free_choice"),
+        Rules.from_dict({"preset": "kniffel"}),
+    ]
     boxes = Rules().boxes
     yatzy = Rules.from_dict({"preset": "yatzy"})
     for filled in ([], ["yams"], ["yams", "sixes", "pair"]):
@@ -239,6 +276,9 @@ def test_placement_matches_the_rules_engine_on_every_sheet():
         {"dice": 6},
         {"dice": 6, "joker": "free"},
         {"columns": ["up"], "dice": 6},
+        {"joker": "free_choice"},
+        {"preset": "yahtzee", "joker": "free_choice", "columns": ["down"]},
+        {"preset": "kniffel", "columns": ["up"]},
     ],
 )
 def test_joker_matches_the_rules_engine_in_every_column_kind(options):
@@ -268,12 +308,17 @@ def test_joker_matches_the_rules_engine_in_every_column_kind(options):
         {"columns": ["up"]},
         {"columns": ["down"], "dice": 6},
         {"plus_minus": True, "dice": 6, "joker": "free"},
+        {"joker": "free_choice"},
+        {"preset": "yahtzee", "joker": "free_choice", "columns": ["up"]},
+        {"preset": "kniffel"},
     ],
 )
 def test_the_joker_of_many_masks_at_once_is_the_rule_asked_mask_by_mask(options):
     rules = Rules.from_dict(options)
     sheet = SheetIndex(rules, rules.columns[0])
-    masks = np.random.default_rng(6).choice(sheet.full + 1, 400, replace=False)
+    # The masks the column's order lets happen: the joker may look at which boxes are filled.
+    in_play = np.nonzero(sheet.in_play)[0]
+    masks = np.random.default_rng(6).choice(in_play, min(400, len(in_play)), replace=False)
     one_by_one = sheet.joker_points(masks, lambda *question: joker_choices(*question))
     np.testing.assert_array_equal(sheet.joker_points(masks), one_by_one)
 
@@ -287,6 +332,9 @@ def test_the_joker_of_many_masks_at_once_is_the_rule_asked_mask_by_mask(options)
         {"columns": ["up"], "plus_minus": True},
         {"preset": "yatzy", "columns": ["down"]},
         {"joker": "free", "yams_bonus": False},
+        {"preset": "yahtzee", "joker": "free_choice"},
+        {"preset": "kniffel"},
+        {"preset": "kniffel", "columns": ["up"]},
         {"preset": "generala"},
     ],
 )

@@ -11,8 +11,7 @@ from scorekeeper.advisor.strategy import Advice, Strategy, load, load_or_build
 from scorekeeper.advisor.tables import cache_path
 from scorekeeper.rules import Entry, RuleError, Rules
 from tests.advisor.brute_force import ROLLS, BruteForce
-from tests.advisor.conftest import FAKE_START_VALUE
-from tests.advisor.helpers import END_GAME_FILLED, game, solo_state
+from tests.advisor.helpers import END_GAME_FILLED, FAKE_START_VALUE, game, solo_state
 
 
 def _end_game_sheet(**points):

@@ -88,6 +88,22 @@ END_GAMES = [
         },
         id="yatzy",
     ),
+    pytest.param(
+        {"preset": "kniffel"},
+        {
+            "Mag": (["fours", "full_house"], {"yams": 0, "sixes": 18}),
+            "Alix": (["fours"], {"yams": 50, "fives": 15, "chance": 20}),
+        },
+        id="kniffel-50",
+    ),
+    pytest.param(
+        {"preset": "yahtzee", "joker": "free_choice"},
+        {
+            "Mag": (["twos", "large_straight"], {"yams": 50, "sixes": 18}),
+            "Alix": (["large_straight"], {"yams": 50, "chance": 20}),
+        },
+        id="yahtzee-verhoeffs-joker",
+    ),
 ]
 
 

@@ -102,3 +102,13 @@ def low_contrast_texts(page):
 def page_overflow(page):
     """How far the page itself scrolls sideways (the sheet scrolls in its own pane)."""
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+def check_page(page, artifacts, name):
+    """The page saved to look at, then checked: no sideways scroll, targets of 44 px, every
+    control named, every text contrasted."""
+    page.screenshot(path=artifacts / f"{name}.png", full_page=True)
+    assert page_overflow(page) <= 0, name
+    assert small_targets(page) == [], name
+    assert unnamed_controls(page) == [], name
+    assert low_contrast_texts(page) == [], name

@@ -9,24 +9,21 @@ skipped test that says why, unless SCOREKEEPER_REQUIRE_BROWSER=1 (set by .ci/run
 that test fails, and a CI machine cannot pass without them.
 """
 
-import contextlib
 import importlib.util
 import os
-import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import waitress
 
 from scorekeeper.app import create_app
 from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web import streams
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
-from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
+from scorekeeper.web.store import STORE_EXTENSION
+from tests.browser.tablets import PAGE_WAIT_MS, TABLETS, served_in_thread
 from tests.support.databases import give_database, take_database
 from tests.support.walk import NeverBuiltStrategies
 
@@ -41,14 +38,7 @@ CHROMIUM_ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
-TABLETS = {"portrait": (768, 1024), "landscape": (1024, 768), "ten-inch": (1280, 800)}
-PHONE = (390, 844)
 REQUIRE_BROWSER = "SCOREKEEPER_REQUIRE_BROWSER"
-# How long a page may take to reach the state a test waits for: a navigation, an element, an
-# expect(). A page answers in well under a second on a quiet machine, but on two cores at a
-# load of 20 a navigation took more than Playwright's 5 s. The bound times nothing: it only
-# makes a page that never gets there fail its test instead of hanging the run.
-PAGE_WAIT_MS = 30_000
 
 
 def _missing_browser() -> str | None:
@@ -92,8 +82,8 @@ def live_app(tmp_path_factory):
     instance = tmp_path_factory.mktemp("instance")
     # The database is named here so that a developer's SCOREKEEPER_DATABASE_URL is ignored.
     database_url = take_database(instance)
-    # Room for the streams of every page a test module opens: a closed page's stream is
-    # found gone at its next heartbeat only (web/streams.py).
+    # Room for the streams of the pages a test opens: a closed page's stream is found gone
+    # at its next heartbeat only (web/streams.py; see `_streams_of_pages_left_end_soon`).
     app = create_app({"DATABASE_URL": database_url, "LIVE_STREAMS": 64}, instance_path=instance)
     # A page that asks for the Conseil shows its build under way: a real build would go on
     # for a minute of CPU after the test (tests/browser/test_advice.py stands in its own).
@@ -103,25 +93,13 @@ def live_app(tmp_path_factory):
     give_database(database_url)
 
 
-@contextlib.contextmanager
-def served_in_thread(app) -> Iterator[str]:
-    """The base URL of ``app`` served by waitress on 127.0.0.1 from a thread, until the end."""
-    # As `scorekeeper serve`: the request threads, and one for each open page's stream.
-    threads = app.config["SERVER_THREADS"] + app.config["LIVE_STREAMS"]
-    served = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
-    thread = threading.Thread(target=served.run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{served.effective_port}"
-    finally:
-        # The open pages' streams end first: a thread still sending to a closed server errs.
-        changes = app.extensions[CHANGES_EXTENSION]
-        changes.stop()
-        deadline = time.monotonic() + 5
-        while changes.watchers and time.monotonic() < deadline:
-            time.sleep(0.01)
-        served.close()
-        thread.join(timeout=5)
+@pytest.fixture(autouse=True)
+def _streams_of_pages_left_end_soon(monkeypatch):
+    """A page left keeps its stream, a waitress thread and a connection until the stream's
+    next heartbeat finds it gone (web/streams.py, every 45 s): a test that loads a page at each
+    screen would hold a hundred of them, past waitress's 100 connections. Here the heartbeat
+    comes every 2 s; a page ignores it."""
+    monkeypatch.setattr(streams, "HEARTBEAT_SECONDS", 2)
 
 
 @pytest.fixture(scope="session")

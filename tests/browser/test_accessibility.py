@@ -5,9 +5,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from scorekeeper.store import HOME_HOUSEHOLD
-from tests.web.test_game_flow import GAME
-
-from .conftest import TABLETS
+from tests.browser.tablets import TABLETS
+from tests.support.games import GAME
 
 WCAG_21_AA = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},

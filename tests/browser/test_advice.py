@@ -19,13 +19,13 @@ from scorekeeper.advisor.strategy import save_array
 from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
+from tests.browser.checks import low_contrast_texts, page_overflow
+from tests.browser.tablets import load, screens
 from tests.support.advisor_tables import tables_of
 from tests.support.build_workers import tables_put_in_place
 from tests.support.games import PLAIN_DICE
 
-from .checks import low_contrast_texts, page_overflow
-from .conftest import TABLETS
-
+TABLET_SIZES = ("landscape", "portrait")
 # (name, rules, players, dice): the dice typed on the sheet after the turns seeded.
 GAMES = {
     "classique": ({}, ["Mag"], "66653"),
@@ -64,23 +64,17 @@ def stand_in_builds(live_app, shared_tables, tmp_path_factory):
     live_app.extensions[ADVISOR_EXTENSION] = server_builds
 
 
-@pytest.fixture
-def open_in(open_page):
-    """A page in a fresh context of this size and language."""
-    return lambda path, size, lang: open_page(path, size, lang=lang)
-
-
-@pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("name", list(GAMES))
-def test_the_conseil_says_what_to_do_then_shows_its_table(open_in, seed, artifacts, name, lang):
+def test_the_conseil_says_what_to_do_then_shows_its_table(open_page, seed, artifacts, name):
     rules, players, dice = GAMES[name]
     turns = [("66664", "free:sixes")] if len(players) > 1 else []
     game_id = seed(players, turns, **rules)
-    for size_name in ("landscape", "portrait"):
-        page = open_in(f"/games/{game_id}", TABLETS[size_name], lang)
+    page = open_page("/")
+    for size_name, lang in screens(page, TABLET_SIZES):
+        load(page, f"/games/{game_id}", lang)
         page.fill("#dice", dice)
         page.click("button[name=advice], input[name=advice]")
-        # The build's bar fills, then the page shows the advice by itself.
+        # The build's bar fills (the first time), then the page shows the advice by itself.
         page.wait_for_selector(".advice-verdict", timeout=BUILD_TIMEOUT_MS)
         # The page reloaded itself into the advice: measured once its stylesheet is in (the
         # verdict is there before; a header measured then had 4 px gaps, unstyled).
@@ -138,14 +132,14 @@ def end_game(live_app, seed):
     return seed(["Alix", "Mag"], turns + [(PLAIN_DICE["yams"], "free:yams")], **END_GAME_RULES)
 
 
-@pytest.mark.parametrize("lang", ["fr", "en"])
-def test_one_tap_ranks_the_keeps_to_win(open_in, end_game, artifacts, lang):
-    words = {
-        "fr": ("Garde 6 6 6", "Garde 5 6 6 6", "Pour gagner, garde plutôt 5 6 6 6 : "),
-        "en": ("Keep 6 6 6", "Keep 5 6 6 6", "To win, keep 5 6 6 6 instead: "),
-    }[lang]
-    for size_name in ("landscape", "portrait"):
-        page = open_in(f"/games/{end_game}/advice?dice=66653&throw=1", TABLETS[size_name], lang)
+def test_one_tap_ranks_the_keeps_to_win(open_page, end_game, artifacts):
+    page = open_page("/")
+    for size_name, lang in screens(page, TABLET_SIZES):
+        words = {
+            "fr": ("Garde 6 6 6", "Garde 5 6 6 6", "Pour gagner, garde plutôt 5 6 6 6 : "),
+            "en": ("Keep 6 6 6", "Keep 5 6 6 6", "To win, keep 5 6 6 6 instead: "),
+        }[lang]
+        load(page, f"/games/{end_game}/advice?dice=66653&throw=1", lang)
         assert page.inner_text(".advice-verdict").startswith(words[0])
         assert page.inner_text(".advice-other").startswith(words[2])
         chances = page.locator("td.chance").all_inner_texts()

@@ -12,7 +12,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.households import set_spectator_token
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
-from tests.browser.conftest import PAGE_WAIT_MS, served_in_thread
+from tests.browser.tablets import PAGE_WAIT_MS, served_in_thread
 from tests.support.databases import give_database, take_database
 
 TOKEN = "a-spectator-token"

@@ -1,4 +1,4 @@
-"""Generala at the table (docs/rules.md §13), tapped as a family would: a turn in six taps,
+"""Generala at the table (docs/rules.md §14), tapped as a family would: a turn in six taps,
 the servida in one more where it changes the score, the game won at once and its winner on
 the sheet; the boxes in Spanish in both languages; no WCAG violation with the servida asked."""
 

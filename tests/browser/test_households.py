@@ -2,40 +2,22 @@
 link of the join QR code, the two see the same game, and a removed tablet is signed out."""
 
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.app import create_app
-from scorekeeper.fairness import Busy
 from scorekeeper.rules import BOX_LABELS
-from scorekeeper.web.passphrases import WAIT_SECONDS, new_hash
+from scorekeeper.web.passphrases import WAIT_SECONDS
 from scorekeeper.web.store import STORE_EXTENSION
-from tests.browser.conftest import PAGE_WAIT_MS, TABLETS, served_in_thread
-from tests.browser.test_turns import tap_dice, write_box
+from tests.browser.tablets import PAGE_WAIT_MS, TABLETS, served_in_thread
+from tests.browser.taps import tap_dice, write_box
 from tests.support.databases import give_database, take_database
 
 PASSPHRASE = "la phrase de la maison"
-# A household's passphrase is hashed by a niced worker, which on a busy machine gets only the
-# CPU the rest leaves: its page comes within the server's own wait for the worker, after
-# which it would answer 503.
+# A household's passphrase is hashed in its turn, which on a busy machine may come late: its
+# page comes within the server's own wait for that turn, after which it would answer 503.
 HASHED_PAGE_TIMEOUT_MS = (WAIT_SECONDS + 5) * 1000
-# The passphrase workers' first start (a fork server importing what every worker runs) may
-# outlast one request's wait on a busy machine: the fixture waits for it, this long at most.
-WORKERS_START_SECONDS = 120
-
-
-def start_passphrase_workers(app) -> None:
-    """Hash a passphrase once, as the server's first sign-up would: the workers are then up."""
-    deadline = time.monotonic() + WORKERS_START_SECONDS
-    with app.app_context():
-        while True:
-            try:
-                new_hash("une première phrase")
-                return
-            except Busy:
-                assert time.monotonic() < deadline, "the passphrase workers never started"
 
 
 @pytest.fixture
@@ -45,7 +27,6 @@ def hosted_server(tmp_path):
         {"DATABASE_URL": database_url, "HOUSEHOLDS": True, "EXTERNAL_URL": "http://127.0.0.1"},
         instance_path=tmp_path,
     )
-    start_passphrase_workers(app)
     with served_in_thread(app) as base_url:
         # The links name the port the server was given.
         app.config["EXTERNAL_URL"] = base_url

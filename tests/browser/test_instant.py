@@ -24,9 +24,8 @@ import pytest
 from playwright.sync_api import expect
 
 from testing.live import LiveServer
-
-from .conftest import TABLETS
-from .test_turns import tap_dice
+from tests.browser.tablets import TABLETS
+from tests.browser.taps import tap_dice
 
 TABLETS_AT_ONCE = 4
 ROUNDS = 6

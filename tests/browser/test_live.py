@@ -1,41 +1,18 @@
-"""Two devices on one game: what one writes shows on the other within a second; a sheet
-refused its stream gets it back by itself."""
+"""A sheet's stream comes back by itself: refused (a full server, its database away), the page
+asks for the version later and opens its stream again; after a server restart, the tablet
+catches up with the turn written meanwhile. (The turns pushed to every tablet:
+test_around_the_table.py.)"""
 
+from pathlib import Path
+
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.play import play_turn
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
-
-
-def test_an_entry_from_one_tablet_shows_on_the_other(open_page, seed):
-    game_id = seed(["Mag", "Alix"])
-    watcher = open_page(f"/games/{game_id}/watch")
-    other = open_page(f"/games/{game_id}")
-    player = open_page(f"/games/{game_id}")
-    player.fill("#dice", "66662")
-    player.locator('button[name="target"][value="free:sixes"].preview').click()
-    # The next sheet comes in place of this one (no page load): it shows the entry written.
-    expect(player.locator('[data-live-seq="1"]')).to_have_count(1)
-    assert seed.state(game_id).sheets[0].total == 24
-    # Once the entry is written, every open sheet shows it by itself (pushed, then the sheet
-    # fetched and swapped in; the spectator's page too). Within a second on a quiet machine
-    # (bench/see_time.py measures it); a busy machine makes the fetch as slow as it is, so
-    # the wait is Playwright's own bound, not that second.
-    for page in (watcher, other):
-        expect(page.locator('[data-live-seq="1"]')).to_have_count(1)
-        expect(page.locator("h1")).to_contain_text("À Alix de jouer")
-
-
-def test_an_undo_shows_on_the_spectator_page(open_page, seed):
-    game_id = seed(["Mag"], [("66662", "free:sixes")])
-    watcher = open_page(f"/games/{game_id}/watch")
-    assert "24" in watcher.inner_text(".sheet")
-    player = open_page(f"/games/{game_id}/undo")
-    player.locator("form.actions [type=submit]").first.click()
-    player.wait_for_url(f"**/games/{game_id}")
-    assert seed.state(game_id).entries == ()
-    expect(watcher.locator('[data-live-seq="0"]')).to_have_count(1)
+from testing.live import LiveServer
+from tests.browser.tablets import PAGE_WAIT_MS, TABLETS
 
 
 def test_a_sheet_refused_its_stream_opens_it_again_once_there_is_room(open_page, seed, live_app):
@@ -65,3 +42,40 @@ def test_a_sheet_refused_its_stream_opens_it_again_once_there_is_room(open_page,
     play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
     expect(page.locator('[data-live-seq="1"]')).to_have_count(1)
     expect(page.locator("h1")).to_contain_text("À Alix de jouer")
+
+
+@pytest.fixture
+def own_server(live_app, tmp_path):
+    """`scorekeeper serve` on the live app's instance and database, for this test alone."""
+    server = LiveServer(
+        Path(live_app.instance_path),
+        tmp_path / "serve.log",
+        database_url=live_app.config["DATABASE_URL"],
+    )
+    with server:
+        yield server
+
+
+def test_a_tablet_catches_up_by_itself_after_a_server_restart(browser, own_server, seed, live_app):
+    game_id = seed(["Mag", "Alix"])
+    host, port = own_server.base
+    context = browser.new_context(
+        viewport=dict(zip(("width", "height"), TABLETS["landscape"], strict=True)),
+        locale="fr-FR",
+        base_url=f"http://{host}:{port}",
+    )
+    context.set_default_timeout(PAGE_WAIT_MS)
+    try:
+        page = context.new_page()
+        page.goto(f"/games/{game_id}")
+        page.wait_for_load_state("networkidle")
+        own_server.kill()  # a power cut
+        # Meanwhile a turn is written (the server's database, from elsewhere).
+        store = live_app.extensions[STORE_EXTENSION]
+        play_turn(store, game_id, 0, "free", "sixes", "66662", household=HOME_HOUSEHOLD)
+        own_server.start()  # the same address
+        expect(page.locator('[data-live-seq="1"]')).to_have_count(1)
+        expect(page.locator("h1")).to_contain_text("À Alix de jouer")
+        assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    finally:
+        context.close()

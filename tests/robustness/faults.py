@@ -210,6 +210,25 @@ def workers_of(master: int) -> list[int]:
     return [int(pid) for pid in children]
 
 
+def descendants(pid: int) -> set[int]:
+    """Every process started by ``pid``, and by those, as /proc shows them now."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with open(task / "children") as children:
+            for child in map(int, children.read().split()):
+                found |= {child, *descendants(child)}
+    return found
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
 def until(condition, what: str, seconds: float = 60) -> None:
     """Look again and again until ``condition()`` holds, ``seconds`` at most."""
     deadline = time.monotonic() + seconds

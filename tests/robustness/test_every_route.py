@@ -131,7 +131,7 @@ PASSPHRASE = "robust passphrase"
 # What is counted in the database by design: refused attempts (wrong PINs, passphrases,
 # sign-ups), and hosted the PDF pages a household has drawn this minute (a use is forgotten
 # a minute later, tests/web/test_quotas.py). The tables a refused request may change.
-COUNTED_TABLES = {"pin_failures", "attempt_counts", "quota_uses"}
+COUNTED_TABLES = {"attempt_counts", "quota_uses"}
 # The spectator link of the game in progress, and hosted the link that joins another
 # household: the routes that take a token get it.
 SPECTATOR_TOKEN = "spectator-token-of-the-game-in-progress"

@@ -36,7 +36,7 @@ from scorekeeper.store.households import (
 from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import REPO_ROOT, Client, free_port
 from tests.robustness.checks import PLAYERS, stored_entries
-from tests.robustness.test_gunicorn import _descendants, _running
+from tests.robustness.faults import descendants, running
 from tests.support.apps import PASSPHRASE
 from tests.support.databases import ON_POSTGRESQL, give_database, take_database
 from tests.support.forms import csrf_token_in
@@ -221,7 +221,13 @@ def _send_head(stack: Stack, head: str) -> str:
 
 @pytest.mark.parametrize(
     ("language", "words"),
-    [("fr-FR,fr;q=0.9,en;q=0.5", "Envoi trop gros"), ("en-GB,en;q=0.9", "Too large to send")],
+    [
+        ("fr-FR,fr;q=0.9,en;q=0.5", "Envoi trop gros"),
+        ("en-GB,en;q=0.9", "Too large to send"),
+        ("de-DE,de;q=0.9", "Zu groß zum Senden"),
+        ("nl-NL,es;q=0.8", "Envío demasiado grande"),
+        ("sv-SE", "För stort att skicka"),
+    ],
 )
 def test_a_body_over_the_limit_gets_the_413_page_in_the_readers_language_and_nothing_written(
     stack, language, words
@@ -317,7 +323,7 @@ def test_a_removed_devices_stream_ends_within_a_second(stack):
 
 
 def test_sigterm_ends_the_open_streams_at_once_then_every_process(stack):
-    processes = _descendants(stack.process.pid)
+    processes = descendants(stack.process.pid)
     names = {Path(f"/proc/{pid}/comm").read_text().strip() for pid in processes}
     # nginx, the pages' gunicorn and the streams', each a master and its workers.
     assert "nginx" in names and len(processes) >= 6, names
@@ -330,6 +336,6 @@ def test_sigterm_ends_the_open_streams_at_once_then_every_process(stack):
         assert seconds <= 5.0, seconds
     assert stack.process.wait(timeout=45) == 0
     deadline = time.monotonic() + 10
-    while any(map(_running, processes)) and time.monotonic() < deadline:
+    while any(map(running, processes)) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert [pid for pid in processes if _running(pid)] == []
+    assert [pid for pid in processes if running(pid)] == []

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 from types import ModuleType, SimpleNamespace
 
 import psycopg
@@ -24,7 +23,7 @@ from gunicorn.app.wsgiapp import WSGIApplication
 from scorekeeper import config
 from testing.live import REPO_ROOT, Client
 from tests.robustness.checks import create_games, stored_entries
-from tests.robustness.faults import gunicorn_server
+from tests.robustness.faults import descendants, gunicorn_server, running
 from tests.support.databases import ON_POSTGRESQL
 
 HOSTING_DOCUMENTS = ("README.md", "docs/hosting.md")
@@ -101,9 +100,13 @@ def _check_the_lifecycle(cfg) -> None:
         assert cfg.control_socket_disable is True
 
 
-def _handed_to_the_app(cfg, instance) -> tuple[int, int, int]:
+def _handed_to_the_app(cfg, instance, monkeypatch) -> tuple[int, int, int]:
     """The workers, request threads and stream seats the app counts, once gunicorn's
     master has run the configuration's hook (before it starts any worker)."""
+    # The hook writes the counts into the process's environment: here the test's own copy of
+    # it, or every app the test process makes afterwards (a server it starts too) would
+    # count them, 0 stream seats among them.
+    monkeypatch.setattr(os, "environ", dict(os.environ))
     cfg.on_starting(SimpleNamespace(cfg=cfg))
     settings = config.defaults(instance)
     return settings["SERVER_WORKERS"], settings["SERVER_THREADS"], settings["LIVE_STREAMS"]
@@ -127,7 +130,7 @@ def test_what_the_streams_configuration_sets(monkeypatch, tmp_path):
     files = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     seats = min(10_000, (1_000_000 if files == resource.RLIM_INFINITY else files) - 100)
     assert cfg.worker_connections == seats + 50
-    assert _handed_to_the_app(cfg, tmp_path) == (1, 4, seats)
+    assert _handed_to_the_app(cfg, tmp_path, monkeypatch) == (1, 4, seats)
 
 
 def test_workers_threads_and_addresses_come_from_the_environment(monkeypatch):
@@ -170,25 +173,7 @@ def test_the_app_counts_the_workers_and_threads_gunicorn_runs(
 ):
     cfg = gunicorn_settings(monkeypatch, *flags, **environment)
     assert (cfg.workers, cfg.threads) == (expected[0], threads)
-    assert _handed_to_the_app(cfg, tmp_path) == expected
-
-
-def _descendants(pid: int) -> set[int]:
-    found = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        with open(task / "children") as children:
-            for child in map(int, children.read().split()):
-                found |= {child, *_descendants(child)}
-    return found
-
-
-def _running(pid: int) -> bool:
-    """Alive and not a zombie waiting to be reaped."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
+    assert _handed_to_the_app(cfg, tmp_path, monkeypatch) == expected
 
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="the hosting command runs on PostgreSQL")
@@ -211,7 +196,7 @@ def test_gunicorn_finishes_the_turn_under_way_on_sigterm_and_ends_every_process(
         # A print starts the workers' processes for PDFs, which must end with the server.
         assert tablet.get("/sheets/blank.pdf?paper=a4").status == 200
         page, sheet = tablet.sheet(game)
-        processes = _descendants(server.process.pid)
+        processes = descendants(server.process.pid)
         assert len(processes) > 2, processes  # 2 workers, and the PDFs' processes
 
         holder.execute("SELECT id FROM games WHERE id = %s FOR UPDATE", (game,))
@@ -236,9 +221,9 @@ def test_gunicorn_finishes_the_turn_under_way_on_sigterm_and_ends_every_process(
         assert answer["page"].status == 303
         assert server.process.wait(timeout=40) == 0
         deadline = time.monotonic() + 10
-        while any(map(_running, processes)) and time.monotonic() < deadline:
+        while any(map(running, processes)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not [pid for pid in processes if _running(pid)]
+        assert not [pid for pid in processes if running(pid)]
     assert stored_entries(database_url)[(game, 0)] == ("free:chance", "12346")
     # No control socket, nor any other file, in the home folder.
     assert list(home.iterdir()) == []

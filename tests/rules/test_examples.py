@@ -1,4 +1,4 @@
-"""Every example of docs/rules.md §12, and the joker and +100 cases around them."""
+"""Every example of docs/rules.md §13, and the joker and +100 cases around them."""
 
 import pytest
 

@@ -103,7 +103,7 @@ def test_names_are_any_printable_unicode():
     ("options", "fragment"),
     [
         ({"colour": "red"}, "« colour »"),
-        ({"preset": "kniffel"}, "« kniffel »"),
+        ({"preset": "farkle"}, "« farkle »"),
         ({"four_kind": "sum40"}, "« sum40 »"),
         ({"dice": 7}, "« 7 »"),
         ({"vache": "yes"}, "« vache »"),
@@ -111,6 +111,9 @@ def test_names_are_any_printable_unicode():
         ({"columns": []}, "columns"),
         ({"columns": ["up", "up"]}, "deux fois"),
         ({"preset": "yatzy", "joker": "free"}, "« joker »"),
+        ({"preset": "kniffel", "joker": "free"}, "« joker »"),
+        ({"preset": "yahtzee", "four_kind": "fixed40"}, "« four_kind »"),
+        ({"preset": "yahtzee", "dice": 6}, "« dice »"),
         ("classique", "objet JSON"),
     ],
 )

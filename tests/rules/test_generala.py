@@ -1,4 +1,4 @@
-"""Generala, docs/rules.md §13: every worked example of its sources, each cited there, and
+"""Generala, docs/rules.md §14: every worked example of its sources, each cited there, and
 the throw an entry may say (the servida), the instant win and the refusals."""
 
 from itertools import product
@@ -253,7 +253,6 @@ def test_a_document_says_the_throw_and_reads_it_back():
     assert written["entries"] == document["entries"]
     assert written["rules"] == {
         "preset": "generala",
-        "vache": False,
         "columns": ["free"],
         "servida": True,
         "servida_wins": True,
@@ -312,13 +311,13 @@ def test_the_lower_boxes_keep_their_spanish_names_in_every_language():
         "Doble Generala",
     ]
     shout = str.upper
-    assert box_name(labels["four_kind"], shout) == "Póker"
-    assert box_name(labels["sixes"], shout) == "SIX"
+    assert box_name(labels, "four_kind", shout) == "Póker"
+    assert box_name(labels, "sixes", shout) == "SIX"
     assert isinstance(labels["full_house"], OwnWord)
 
 
 def reference(box, dice, served, rules):
-    """§13 restated plainly, apart from the engine."""
+    """§14 restated plainly, apart from the engine."""
     counts = sorted(dice.count(face) for face in set(dice))
     faces = set(dice)
     upper = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}

@@ -5,7 +5,14 @@ from dataclasses import fields
 import pytest
 
 from scorekeeper.rules import RuleError, Rules
-from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices, rules_from_query
+from scorekeeper.rules.options import (
+    GENERALA_OPTIONS,
+    OPTIONS,
+    PRESETS,
+    SEC,
+    rules_from_choices,
+    rules_from_query,
+)
 
 RULES_FIELDS = {field.name: field.default for field in fields(Rules)}
 
@@ -21,7 +28,7 @@ def test_each_option_is_a_rules_field_with_the_same_default(option):
 
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda option: option.name)
 def test_each_value_is_read_from_a_document_and_a_query(option):
-    preset = "generala" if option.generala else "classique"
+    preset = option.presets[0]
     for choice in option.choices:
         rules = Rules.from_dict({"preset": preset, option.name: choice.value})
         assert getattr(rules, option.name) == choice.value
@@ -30,19 +37,35 @@ def test_each_value_is_read_from_a_document_and_a_query(option):
         assert getattr(queried, option.name) == choice.value
 
 
-def test_the_french_sheet_options_are_refused_away_from_their_default_in_yatzy():
+@pytest.mark.parametrize("preset", PRESETS)
+def test_an_option_is_refused_away_from_its_default_by_a_preset_without_it(preset):
     for option in OPTIONS:
         for choice in option.choices[1:]:
-            if option.yatzy and not option.generala:
-                assert (
-                    getattr(
-                        Rules.from_dict({"preset": "yatzy", option.name: choice.value}), option.name
-                    )
-                    == choice.value
-                )
+            if option.applies_to(preset):
+                rules = Rules.from_dict({"preset": preset, option.name: choice.value})
+                assert getattr(rules, option.name) == choice.value
             else:
-                with pytest.raises(RuleError):
-                    Rules.from_dict({"preset": "yatzy", option.name: choice.value})
+                with pytest.raises(RuleError, match=option.name):
+                    Rules.from_dict({"preset": preset, option.name: choice.value})
+
+
+def test_which_presets_have_which_options():
+    # Yatzy, Yahtzee and Kniffel have rules of their own (docs/rules.md §11, §12): la vache
+    # and Sec for all, and Yahtzee its joker.
+    assert {option.name for option in OPTIONS if option.applies_to("yatzy")} == {"vache"}
+    assert {option.name for option in OPTIONS if option.applies_to("kniffel")} == {"vache"}
+    assert {option.name for option in OPTIONS if option.applies_to("yahtzee")} == {
+        "vache",
+        "joker",
+    }
+    # Generala has only its own three (docs/rules.md §14), and no Sec column.
+    assert {option.name for option in OPTIONS if option.applies_to("generala")} == {
+        "servida",
+        "servida_wins",
+        "ace_high_straight",
+    }
+    assert all(option.applies_to("triple") for option in OPTIONS if option not in GENERALA_OPTIONS)
+    assert SEC.form_presets == tuple(preset for preset in PRESETS if preset != "generala")
 
 
 @pytest.mark.parametrize(
@@ -51,6 +74,8 @@ def test_the_french_sheet_options_are_refused_away_from_their_default_in_yatzy()
         ("classique", ("free", "sec")),
         ("triple", ("down", "up", "free", "sec")),
         ("yatzy", ("free", "sec")),
+        ("yahtzee", ("free", "sec")),
+        ("kniffel", ("free", "sec")),
     ],
 )
 def test_sec_adds_its_column_after_the_presets(preset, columns):

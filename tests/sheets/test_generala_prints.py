@@ -1,4 +1,4 @@
-"""Generala on paper (docs/rules.md §13): its blank grid, one page, its boxes in Spanish in
+"""Generala on paper (docs/rules.md §14): its blank grid, one page, its boxes in Spanish in
 every language with what they score, no upper bonus; a played game's sheet with its
 servidas and the game won at once."""
 

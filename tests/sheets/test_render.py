@@ -61,6 +61,8 @@ RULES = {
     "triple sec": Rules.from_dict({"preset": "triple", "columns": ["free", "down", "up", "sec"]}),
     "plus_minus": Rules.from_dict({"plus_minus": True}),
     "yatzy": Rules.from_dict({"preset": "yatzy"}),
+    "yahtzee": Rules.from_dict({"preset": "yahtzee", "joker": "free_choice"}),
+    "kniffel": Rules.from_dict({"preset": "kniffel"}),
     "everything": Rules.from_dict(
         {
             "preset": "triple",
@@ -96,10 +98,14 @@ def test_every_blank_grid_is_one_page_of_its_paper(ctx, name, paper):
     width, height = SIZES[paper]
     assert page_size(reader.pages[0]) == ((height, width) if grid.landscape else (width, height))
     text = words(reader.pages[0])
-    for label in ("As", "Six", "Total haut", "Total bas", "Brelan", "Carré", "Total"):
+    rules = grid.rules
+    boxes = [rules.box_labels[box] for box in ("ones", "sixes", "three_kind", "four_kind")]
+    for label in ("Total haut", "Total bas", "Total", *boxes):
         assert label in text
-    assert text.count("Nom") == grid.games_per_page and text.count("Date") == grid.games_per_page
-    assert ("Prime Yams (+100)" in text) is grid.rules.has_yams_bonus
+    # A name above each game, or once for a block's page (Kniffel's).
+    assert text.count("Nom") == (1 if grid.one_player else grid.games_per_page)
+    assert text.count("Date") == grid.games_per_page
+    assert (f"(+{rules.yams_bonus_points})" in text) is bool(rules.yams_bonus_points)
 
 
 def test_many_pages_share_one_drawing(ctx):
@@ -322,10 +328,11 @@ def test_games_fill_the_page_and_hints_keep_to_one_line(app, name, paper, langua
         document, page, classes = _layout(grid)
     assert len(document.pages) == 1, "the grid overflowed onto another page"
     hints = [box for kind, box in classes if kind == "hint"]
-    assert len(hints) == len(grid.rules.boxes) + 1 + grid.rules.has_yams_bonus
+    extra_yams = bool(grid.rules.yams_bonus_points)
+    assert len(hints) == len(grid.rules.boxes) + 1 + extra_yams
     # Every hint of a box or of the upper bonus on one line: a second would eat the room of
     # the pencil (the extra-Yams row is taller and may take two).
-    box_hints = hints[:-1] if grid.rules.has_yams_bonus else hints
+    box_hints = hints[:-1] if extra_yams else hints
     assert all(len(hint.children) == 1 for hint in box_hints), [
         hint.children[0].children[0].text for hint in box_hints if len(hint.children) > 1
     ]
@@ -478,3 +485,33 @@ def test_the_printed_sheet_shows_what_the_screen_shows(ctx, store, rules):
     paper = _SheetRows(game_html(record, state, PAPERS["a4"])).rows
     assert set(screen) == set(paper)
     assert screen == paper
+
+
+def test_kniffel_prints_its_block_in_its_own_words(ctx):
+    # docs/rules.md §12: German boxes on a French page, six games of one player a page.
+    text = blank_text(RULES["kniffel"])
+    for words_of_the_block in (
+        "Einser",
+        "Sechser",
+        "Dreierpasch",
+        "Viererpasch",
+        "Full House",
+        "Kleine Straße",
+        "Große Straße",
+        "Kniffel",
+        "Chance",
+        "Prime Kniffel (+50)",
+    ):
+        assert words_of_the_block in text
+    assert [f"Partie {number}" in text for number in range(1, 8)] == [True] * 6 + [False]
+    assert "Kniffel en plus, case Kniffel remplie : dans la case du haut de sa face" in text
+    assert "Prime Yams" not in text and "+100" not in text and "Brelan" not in text
+
+
+def test_yahtzee_prints_its_name_and_its_joker(ctx):
+    text = blank_text(RULES["yahtzee"])
+    assert text.startswith("Yahtzee")
+    assert "Prime Yahtzee (+100)" in text and "joker au choix" in text
+    assert "Joker au choix : un Yams, case Yams remplie, va dans n'importe quelle" in text
+    # Its other boxes in the page's language, as on the classique sheet.
+    assert "Brelan" in text and "Dreierpasch" not in text

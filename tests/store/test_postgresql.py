@@ -79,7 +79,7 @@ def test_migrate_brings_the_database_up_to_date_and_exits(instance_path, databas
     assert "Database up to date" in result.output
     engine = create_engine(engine_url(database_url))
     try:
-        assert {"games", "entries", "pin_failures"} <= set(inspect(engine).get_table_names())
+        assert {"games", "entries", "attempt_counts"} <= set(inspect(engine).get_table_names())
     finally:
         engine.dispose()
 

@@ -23,8 +23,13 @@ from scorekeeper.store.schema import (
     rule_sets,
 )
 from testing.samples import random_document
-from testing.tables import expected_tables, stored_tables
-from tests.support.games import append_entry, import_documents, solo_document
+from testing.tables import stored_tables
+from tests.support.games import (
+    append_entry,
+    assert_cache_matches_replay,
+    import_documents,
+    solo_document,
+)
 
 
 def play_document(store, document):
@@ -43,11 +48,6 @@ def play_document(store, document):
 def aggregate_rows(store):
     with store.engine.connect() as connection:
         return stored_tables(connection)
-
-
-def assert_cache_matches_replay(store):
-    with store.engine.connect() as connection:
-        assert stored_tables(connection) == expected_tables(connection)
 
 
 def classique_streaks(store):

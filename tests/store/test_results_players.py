@@ -23,9 +23,12 @@ from scorekeeper.store.players import (
 )
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.transfer import import_games
-from tests.support.games import duo_document, every_row, solo_document
-
-from .test_results import assert_cache_matches_replay
+from tests.support.games import (
+    assert_cache_matches_replay,
+    duo_document,
+    every_row,
+    solo_document,
+)
 
 
 @pytest.fixture

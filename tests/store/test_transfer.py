@@ -151,7 +151,7 @@ def test_one_illegal_game_imports_nothing_and_every_problem_is_named(store):
             "« identities » donne le joueur de chaque place : une liste de 1 noms.",
         ),
         ({"players": []}, "Une partie se joue de 1 à 10 joueurs, pas 0."),
-        ({"rules": {"preset": "kniffel"}}, "Règles inconnues : « kniffel »"),
+        ({"rules": {"preset": "farkle"}}, "Règles inconnues : « farkle »"),
     ],
 )
 def test_bad_metadata_is_refused_with_a_french_message(change, message):

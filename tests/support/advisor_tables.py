@@ -32,9 +32,16 @@ from scorekeeper.rules import Rules
 
 CLASSIQUE = Rules()
 # Rule sets whose pages are checked on their real tables, beside the classique one: Triple
-# (Descendante, Montante, Libre), Yams 6 and Sec (Plus et Moins takes minutes, tests/advisor
-# checks its table on end-game sheets). La vache plays on the classique table.
-MORE_RULES = (Rules.from_dict({"preset": "triple"}), Rules(dice=6), Rules(columns=("free", "sec")))
+# (Descendante, Montante, Libre), Yams 6, Sec, Yahtzee with Verhoeff's joker and Kniffel
+# (Plus et Moins takes minutes, tests/advisor checks its table on end-game sheets). La vache,
+# and Yahtzee with its official joker, play on the classique table.
+MORE_RULES = (
+    Rules.from_dict({"preset": "triple"}),
+    Rules(dice=6),
+    Rules(columns=("free", "sec")),
+    Rules.from_dict({"preset": "yahtzee", "joker": "free_choice"}),
+    Rules.from_dict({"preset": "kniffel"}),
+)
 # The fixture (tests/conftest.py) of the tests that read the shared tables: a run that
 # collects none of them builds nothing.
 FIXTURE = "shared_tables"

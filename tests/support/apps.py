@@ -15,6 +15,8 @@ from scorekeeper.app import STORE_EXTENSION, create_app
 HOSTED = {"HOUSEHOLDS": True, "EXTERNAL_URL": "http://localhost"}
 # The passphrase of the households the tests make on it.
 PASSPHRASE = "correct horse battery"
+# The household PIN of the web tests' `pin_app`.
+PIN = "2580"
 
 
 @contextlib.contextmanager

@@ -35,6 +35,11 @@ def page(client, url: str, status: int = 200) -> str:
     return page_text(response)
 
 
+def totals_shown(html: str) -> list[int]:
+    """The totals a ranking or a hall of fame shows, in the order it shows them."""
+    return [int(total) for total in re.findall(r'data-total="(\d+)"', html)]
+
+
 def post(client, url: str, data: dict):
     """``data`` posted to ``url`` with a CSRF token, as the form of a page would."""
     return client.post(url, data={**data, "csrf_token": csrf_token(client)})

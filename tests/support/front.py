@@ -56,6 +56,10 @@ def location(block: str, match: str) -> str:
     return block[block.index("{", start) + 1 : end]
 
 
+def http_conf() -> str:
+    return (FRONT / "http.conf").read_text(encoding="utf-8")
+
+
 def server_conf() -> str:
     return (FRONT / "server.conf").read_text(encoding="utf-8")
 

@@ -18,6 +18,7 @@ from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import metadata
 from scorekeeper.store.transfer import import_games
 from testing.samples import random_document
+from testing.tables import expected_tables, stored_tables
 
 BONUS_UPPER = [
     ("ones", [1, 1, 1, 1, 2]),
@@ -43,6 +44,25 @@ LOWER = [
     ("large_straight", [1, 2, 3, 4, 5]),
     ("yams", [6, 6, 6, 6, 6]),
     ("chance", [6, 6, 5, 5, 4]),
+]
+
+
+# A two-player game, 13 turns each as the web and the browser play it: (Mag's dice, box),
+# (Alix's dice, box). Alix wins with 413 points, Mag has 332.
+GAME = [
+    (("66662", "sixes"), ("11123", "ones")),
+    (("55553", "fives"), ("22245", "twos")),
+    (("44441", "fours"), ("33312", "threes")),
+    (("33361", "threes"), ("44413", "fours")),
+    (("22216", "twos"), ("55512", "fives")),
+    (("11156", "ones"), ("66612", "sixes")),
+    (("66655", "three_kind"), ("12345", "large_straight")),
+    (("55552", "four_kind"), ("22233", "full_house")),
+    (("22233", "full_house"), ("12346", "small_straight")),
+    (("12346", "small_straight"), ("66666", "yams")),
+    (("23456", "large_straight"), ("55555", "four_kind")),
+    (("44444", "yams"), ("12356", "chance")),
+    (("66543", "chance"), ("66655", "three_kind")),
 ]
 
 
@@ -124,6 +144,12 @@ def every_row(store):
             table.name: sorted(connection.execute(select(table)).all(), key=repr)
             for table in metadata.sorted_tables
         }
+
+
+def assert_cache_matches_replay(store):
+    """The results' tables hold what a replay of every finished game gives, row for row."""
+    with store.engine.connect() as connection:
+        assert stored_tables(connection) == expected_tables(connection)
 
 
 def hall_of_fame(store):

@@ -44,7 +44,7 @@ class NeverBuiltStrategies(Strategies):
     """The advisor's tables as while their build runs: queued, never built (a build takes
     seconds of CPU; the advice page then answers "try again in a moment")."""
 
-    def _build_in_turn(self, rules, household, with_chances, ahead) -> None:
+    def _build_in_turn(self, rules, ticket, with_chances, ahead) -> None:
         pass
 
 

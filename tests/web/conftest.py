@@ -1,63 +1,15 @@
 """Helpers for driving the app through the Flask test client, CSRF token included."""
 
+import re
+
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION
-from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.games import game_version
-from testing.samples import new_game_form
-from tests.support.apps import HOSTED, app_on
-from tests.support.forms import csrf_token
+from scorekeeper.web.conseil import ADVISOR_EXTENSION
+from tests.support.apps import HOSTED, PIN, app_on
 from tests.support.games import every_row
-
-
-class Table:
-    """A client at the kitchen table: starts games and plays turns through real forms."""
-
-    def __init__(self, client):
-        self.client = client
-
-    def post(self, url, data, token=True):
-        data = dict(data)
-        if token:
-            data["csrf_token"] = csrf_token(self.client)
-        return self.client.post(url, data=data)
-
-    def new_game(self, names, **options):
-        data = {**new_game_form(names), **options}
-        for key in [k for k, v in data.items() if v is False]:
-            del data[key]
-        response = self.post("/games/new", data)
-        assert response.status_code == 303, response.get_data(as_text=True)
-        return int(response.headers["Location"].rsplit("/", 1)[1])
-
-    def version(self, game_id):
-        """The version a sheet of the game shows now (the form's hidden `version`)."""
-        store = self.client.application.extensions[STORE_EXTENSION]
-        found = game_version(store, game_id, household=HOME_HOUSEHOLD)
-        return found.token if found else "none"
-
-    def play(self, game_id, seq, dice, target, confirm=False, version=None):
-        data = {
-            "seq": seq,
-            "dice": dice,
-            "target": target,
-            "version": version or self.version(game_id),
-        }
-        if confirm:
-            data["confirm"] = "1"
-        return self.post(f"/games/{game_id}/entries", data)
-
-    def entry_form(self, game_id, seq, **fields):
-        """Any post to the entries of a game, made on its sheet as it is now."""
-        return self.post(
-            f"/games/{game_id}/entries", {"seq": seq, "version": self.version(game_id), **fields}
-        )
-
-    def undo(self, game_id, seq, version=None):
-        return self.post(
-            f"/games/{game_id}/undo", {"seq": seq, "version": version or self.version(game_id)}
-        )
+from tests.support.table import Table
+from tests.support.walk import NeverBuiltStrategies
 
 
 @pytest.fixture
@@ -70,10 +22,6 @@ def snapshot(app):
     """Every row of every table, to show that a refused request changed nothing."""
     store = app.extensions[STORE_EXTENSION]
     return lambda: every_row(store)
-
-
-# The household PIN of `pin_app`.
-PIN = "2580"
 
 
 @pytest.fixture
@@ -95,3 +43,59 @@ def hosted(instance_path, database_url):
     """The app of a hosted server (HOUSEHOLDS), with CSRF on."""
     with app_on(instance_path, database_url, **HOSTED) as app:
         yield app
+
+
+CLASSIQUE_TURNS = [
+    ("66662", "sixes"),
+    ("55553", "fives"),
+    ("44441", "fours"),
+    ("33361", "threes"),
+    ("22216", "twos"),
+    ("11156", "ones"),
+    ("66655", "three_kind"),
+    ("55552", "four_kind"),
+    ("22233", "full_house"),
+    ("12346", "small_straight"),
+    ("23456", "large_straight"),
+    ("12346", "yams"),
+    ("66543", "chance"),
+]
+
+
+@pytest.fixture
+def seeded(table, app):
+    """A game in progress, a finished one, an abandoned Triple, their players, a hall of fame.
+
+    The advisor's table is never built here (a minute of CPU, going on after the test): it
+    stays "being prepared".
+    """
+    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
+    finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
+    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
+        response = table.play(finished, seq, dice, f"free:{box}", confirm=True)
+        assert response.status_code == 303
+    playing = table.new_game(["Alix", "Sam"])
+    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS[:3]):
+        table.play(playing, seq, dice, f"free:{box}")
+    triple = table.new_game(["Sam", "Mag"], preset="triple", sec="y", plus_minus="y")
+    assert table.play(triple, 0, "66653", "down:ones", confirm=True).status_code == 303
+    assert table.play(triple, 1, "11111", "sec:yams").status_code == 303
+    assert table.post(f"/games/{triple}/abandon", {}).status_code == 303
+    players = sorted(
+        set(
+            map(
+                int,
+                re.findall(
+                    r'href="/players/(\d+)"', table.client.get("/players").get_data(as_text=True)
+                ),
+            )
+        )
+    )
+    assert len(players) == 3
+    return {
+        "playing": playing,
+        "finished": finished,
+        "triple": triple,
+        "players": players,
+        "seq": 3,
+    }

@@ -51,7 +51,7 @@ def with_table(classique_table, app):
 @pytest.fixture
 def with_tables(classique_table, app):
     """Every shared table in the app's instance folder: the classique one, its spreads, and
-    those of Triple, Yams 6 and Sec."""
+    those of advisor_tables.MORE_RULES."""
     for path in classique_table.parent.glob(CACHE_GLOB):
         shutil.copy(path, Path(app.instance_path) / path.name)
 
@@ -240,7 +240,9 @@ def test_review_counts_points_given_away(table, app, with_table):
     for seq, box in enumerate([box for box in Rules().boxes if box != "chance"], start=1):
         table.play(game_id, seq, "12346", f"free:{box}", confirm=True)
     page = table.client.get(f"/games/{game_id}/review").get_data(as_text=True)
-    assert "mieux : Yams" in page
+    # The points given away and the précision in the page's language's forms (Flask-Babel).
+    assert re.search(r"mieux : Yams, \d+,\d points laissés", page)
+    assert re.search(r"<td>\d+[\u00a0\u202f]%</td>", page)  # CLDR's space, not a typed one
 
 
 def test_the_sheet_asks_for_advice_with_the_throw(table):

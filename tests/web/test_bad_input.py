@@ -165,7 +165,7 @@ def test_bad_new_game(table, snapshot, names, message):
 
 def test_bad_option_values_are_refused(table, snapshot):
     before = snapshot()
-    response = table.post("/games/new", {"names-0": "Mag", "preset": "kniffel", "dice": "7"})
+    response = table.post("/games/new", {"names-0": "Mag", "preset": "farkle", "dice": "7"})
     assert response.status_code == 422
     assert snapshot() == before
 

@@ -16,7 +16,7 @@ from tests.support.apps import app_on
 from tests.support.databases import ON_POSTGRESQL
 from tests.support.forms import page_text
 from tests.support.games import every_row
-from tests.web.conftest import Table
+from tests.support.table import Table
 
 pytestmark = pytest.mark.skipif(
     not ON_POSTGRESQL, reason="PostgreSQL's lock_timeout, pool and max_connections"

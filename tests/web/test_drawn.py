@@ -1,36 +1,14 @@
 """The sheet of one version of a game is drawn once, in each language, and served to every
 tablet that asks (web/sheet_pages.py); each still gets its own CSRF token and its own messages."""
 
-import contextlib
-import re
 import threading
 import time
 
-from flask import template_rendered
-
 from scorekeeper.web.sheet_pages import DrawnPages
-from tests.support.forms import csrf_token_in, page_text
+from tests.support.forms import CSRF_FIELD, csrf_token_in, page_text
+from tests.support.live import SWAP, sheets_drawn
+from tests.support.table import Table
 from tests.support.threads import WAIT_SECONDS, joined
-from tests.web.conftest import Table
-
-SWAP = {"X-Sheet-Swap": "1"}
-TOKENS = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-@contextlib.contextmanager
-def sheets_drawn(app):
-    """The sheet's template drawn meanwhile, one item each time."""
-    drawn = []
-
-    def count(sender, template, context, **extra):
-        if template.name == "games/sheet.html":
-            drawn.append(template)
-
-    template_rendered.connect(count, app)
-    try:
-        yield drawn
-    finally:
-        template_rendered.disconnect(count, app)
 
 
 def test_every_tablet_gets_the_sheet_drawn_once_with_its_own_token_and_messages(app):
@@ -52,7 +30,7 @@ def test_every_tablet_gets_the_sheet_drawn_once_with_its_own_token_and_messages(
     assert "Mag marque 24 en Six." in page_text(answer)
     assert "Mag marque 24 en Six." not in page_text(seen)
     # Each page carries its own device's token (in the header's form and the sheet's).
-    mine, theirs = set(TOKENS.findall(answer.text)), set(TOKENS.findall(seen.text))
+    mine, theirs = set(CSRF_FIELD.findall(answer.text)), set(CSRF_FIELD.findall(seen.text))
     assert len(mine) == len(theirs) == 1 and mine != theirs
     assert "slot" not in seen.text
     # That token works: the other tablet writes the next turn from the page it was served.
@@ -142,3 +120,18 @@ def test_a_drawing_that_failed_is_done_again_by_a_request_that_waited():
     release.set()
     joined([thread, waiting])
     assert failed == [True] and got == ["drawn"]
+
+
+def test_only_the_latest_pages_are_kept():
+    pages = DrawnPages(size=2)
+    draws = []
+
+    def draw(key):
+        draws.append(key)
+        return f"<main>{key}</main>"
+
+    for key in ("a", "b", "a", "c"):  # a, used again, is kept before b
+        pages.get(key, lambda key=key: draw(key))
+    assert pages.kept("b") is None
+    assert pages.kept("a") == "<main>a</main>" and pages.kept("c") == "<main>c</main>"
+    assert draws == ["a", "b", "c"]

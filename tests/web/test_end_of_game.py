@@ -10,14 +10,13 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.support.apps import app_on
-from tests.web.conftest import Table
-from tests.web.test_drawn import SWAP
-from tests.web.test_game_flow import GAME
-from tests.web.test_live import Stream
-from tests.web.test_pushed_sheets import LASTING, _turn
+from tests.support.games import GAME
+from tests.support.live import LASTING, SWAP, Stream, turn_from
+from tests.support.table import Table
 
+# Each line of the ranking: the rank shown, the name, the points.
 RANKS = re.compile(
-    r'<li class="rank-(\d)">\s*<span class="rank">\d</span>\s*<span class="name">([^<]*)</span>'
+    r'<li class="rank-\d">\s*<span class="rank">(\d)</span>\s*<span class="name">([^<]*)</span>'
     r'\s*<span class="points">(\d+) points</span>'
 )
 
@@ -78,7 +77,7 @@ def test_the_last_turn_pushes_the_finished_sheet_to_the_other_tablets(instance_p
         page = player.client.get(f"/games/{game_id}").text
         dice, box = turns[-1]
         answer = player.client.post(
-            f"/games/{game_id}/entries", data=_turn(page, 25, dice, f"free:{box}"), headers=SWAP
+            f"/games/{game_id}/entries", data=turn_from(page, 25, dice, f"free:{box}"), headers=SWAP
         )
         assert answer.status_code == 200 and "Alix gagne avec 413 points !" in answer.text
         event = stream.version()

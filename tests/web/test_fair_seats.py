@@ -25,7 +25,7 @@ from scorekeeper.web.store import CHANGES_EXTENSION
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.databases import ON_POSTGRESQL
 from tests.support.forms import csrf_token
-from tests.web.test_live import Stream
+from tests.support.live import Stream
 
 CLOSED = {"closed": True}
 GONE = {"gone": True}

@@ -6,25 +6,8 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.games import games_in_progress, rematch
 from scorekeeper.store.lifecycle import delete_game
 from scorekeeper.web import main
-
-from .conftest import csrf_token
-
-# Two players, 13 turns each: (Mag's dice, box), (Alix's dice, box).
-GAME = [
-    (("66662", "sixes"), ("11123", "ones")),
-    (("55553", "fives"), ("22245", "twos")),
-    (("44441", "fours"), ("33312", "threes")),
-    (("33361", "threes"), ("44413", "fours")),
-    (("22216", "twos"), ("55512", "fives")),
-    (("11156", "ones"), ("66612", "sixes")),
-    (("66655", "three_kind"), ("12345", "large_straight")),
-    (("55552", "four_kind"), ("22233", "full_house")),
-    (("22233", "full_house"), ("12346", "small_straight")),
-    (("12346", "small_straight"), ("66666", "yams")),
-    (("23456", "large_straight"), ("55555", "four_kind")),
-    (("44444", "yams"), ("12356", "chance")),
-    (("66543", "chance"), ("66655", "three_kind")),
-]
+from tests.support.forms import csrf_token
+from tests.support.games import GAME
 
 
 def test_whole_two_player_game(table, app):

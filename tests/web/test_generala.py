@@ -1,4 +1,4 @@
-"""Generala through the web (docs/rules.md §13): the new-game form, the sheet in Spanish
+"""Generala through the web (docs/rules.md §14): the new-game form, the sheet in Spanish
 words, the servida asked where it changes the score, the game won at once, bad input in the
 reader's language, the documents, the hall of fame, the review and the Conseil."""
 

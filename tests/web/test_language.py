@@ -1,8 +1,8 @@
-"""The language switch, and every page and PDF in French and in English without a stray word.
+"""The language switch, and every page and PDF in each language without a stray word.
 
-The crawl compares each page with the English catalogue: an English page must hold no
-French text of the catalogue (a string rendered without translation), a French page no
-English one. Player names are plain ASCII so that they never match either.
+The crawl compares each page with the catalogues: a page must hold no text that another
+language's messages have and its own never do (a string rendered without translation, or
+translated into the wrong language). Player names are plain ASCII so that they never match.
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ from pypdf import PdfReader
 from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
-from tests.support.walk import NeverBuiltStrategies
-from tests.web.conftest import csrf_token
+from tests.support.crawl import crawl_urls
+from tests.support.forms import csrf_token
 
 # Shorter texts ("Six", "Full", "Chance", "Total") are words of both languages, or parts of
 # other words.
@@ -34,47 +33,48 @@ FRENCH_LETTERS = re.compile(r"[àâçéèêëîïôûùüÿœæ]")
 # The switch names each other language in that language: not a leftover.
 SWITCH_BUTTON = re.compile(r'<button[^>]*\blang="(\w+)"[^>]*>.*?</button>', re.S)
 
-CLASSIQUE_TURNS = [
-    ("66662", "sixes"),
-    ("55553", "fives"),
-    ("44441", "fours"),
-    ("33361", "threes"),
-    ("22216", "twos"),
-    ("11156", "ones"),
-    ("66655", "three_kind"),
-    ("55552", "four_kind"),
-    ("22233", "full_house"),
-    ("12346", "small_straight"),
-    ("23456", "large_straight"),
-    ("12346", "yams"),
-    ("66543", "chance"),
-]
-
 
 def _fragments(text: str) -> set[str]:
     return {part.strip() for part in FIELD.split(text)}
 
 
-def _texts_of_one_language_only() -> tuple[set[str], set[str]]:
-    """The pieces between placeholders, long enough to check, that only French (msgid) or
-    only English (msgstr) has."""
-    path = PACKAGE_DIR / "translations" / "en" / "LC_MESSAGES" / "messages.po"
-    with open(path, "rb") as file:
-        catalogue = read_po(file)
-    french, english = set(), set()
-    for message in catalogue:
-        if not message.id:
-            continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
-        source = set().union(*map(_fragments, ids))
-        translated = set().union(*map(_fragments, strings))
-        french |= {part for part in source - translated if len(part) >= SHORTEST_CHECKED}
-        english |= {part for part in translated - source if len(part) >= SHORTEST_CHECKED}
-    return french, english
+def _forms(text: str | tuple[str, ...]) -> tuple[str, ...]:
+    return text if isinstance(text, tuple) else (text,)
 
 
-FRENCH_ONLY, ENGLISH_ONLY = _texts_of_one_language_only()
+def _texts_by_language() -> dict[str, set[str]]:
+    """Each language's pieces of text between placeholders: French's from the msgids, every
+    other language's from its catalogue."""
+    texts: dict[str, set[str]] = {"fr": set()}
+    for path in sorted((PACKAGE_DIR / "translations").glob("*/LC_MESSAGES/messages.po")):
+        language = path.parent.parent.name
+        with open(path, "rb") as file:
+            catalogue = read_po(file)
+        texts[language] = set()
+        for message in catalogue:
+            if message.id:
+                texts["fr"] |= set().union(*map(_fragments, _forms(message.id)))
+                texts[language] |= set().union(*map(_fragments, _forms(message.string)))
+    return texts
+
+
+def _texts_of_other_languages() -> dict[str, set[str]]:
+    """For each language, the pieces long enough to check that another language's messages
+    hold and its own never do: on its pages, a message left in another language."""
+    texts = _texts_by_language()
+    return {
+        language: {
+            part
+            for other, parts in texts.items()
+            if other != language
+            for part in parts - own
+            if len(part) >= SHORTEST_CHECKED
+        }
+        for language, own in texts.items()
+    }
+
+
+FOREIGN = _texts_of_other_languages()
 
 
 def page_language(html: str) -> str:
@@ -90,11 +90,10 @@ def readable(html: str, language: str) -> str:
 
 def leftovers(html: str, language: str) -> list[str]:
     text = readable(html, language)
+    found = {part for part in FOREIGN[language] if part in text}
     if language == "en":
-        return sorted(
-            {part for part in FRENCH_ONLY if part in text} | set(FRENCH_LETTERS.findall(text))
-        )
-    return sorted(part for part in ENGLISH_ONLY if part in text)
+        found |= set(FRENCH_LETTERS.findall(text))
+    return sorted(found)
 
 
 def choose(client, language: str, next_url: str = "/", **headers):
@@ -121,8 +120,11 @@ def test_french_is_the_default(client):
         ("en-US,en;q=0.9", "en"),
         ("en-GB", "en"),
         ("fr-CA,en;q=0.5", "fr"),
-        ("de-DE,de", "fr"),
-        ("de,en-US;q=0.8,fr;q=0.5", "en"),
+        ("de-DE,de", "de"),
+        ("es-AR", "es"),
+        ("sv-SE,sv;q=0.9,en;q=0.8", "sv"),
+        ("it-IT,it,en-US;q=0.8,fr;q=0.5", "en"),
+        ("nl-NL,nl", "fr"),
         ("EN_us", "en"),
         ("en;q=0,fr", "fr"),
         ("*", "fr"),
@@ -201,7 +203,7 @@ def test_a_page_answering_a_refused_post_switches_back_to_the_form_it_came_from(
 @pytest.mark.parametrize(
     "language, next_url, status, location",
     [
-        ("de", "/print", 400, None),
+        ("it", "/print", 400, None),
         ("", "/print", 400, None),
         ("en", "//elsewhere.example/", 303, "/"),
         ("en", "https://elsewhere.example/print", 303, "/"),
@@ -222,81 +224,6 @@ def test_the_switch_refuses_other_languages_and_other_sites(
 # -- every page in both languages --------------------------------------------------------------
 
 
-@pytest.fixture
-def seeded(table, app):
-    """A game in progress, a finished one, an abandoned Triple, their players, a hall of fame.
-
-    The advisor's table is never built here (a minute of CPU, going on after the test): it
-    stays "being prepared".
-    """
-    app.extensions[ADVISOR_EXTENSION] = NeverBuiltStrategies(app.instance_path)
-    finished = table.new_game(["Mag"], vache="y", four_kind="fixed40")
-    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS):
-        response = table.play(finished, seq, dice, f"free:{box}", confirm=True)
-        assert response.status_code == 303
-    playing = table.new_game(["Alix", "Sam"])
-    for seq, (dice, box) in enumerate(CLASSIQUE_TURNS[:3]):
-        table.play(playing, seq, dice, f"free:{box}")
-    triple = table.new_game(["Sam", "Mag"], preset="triple", sec="y", plus_minus="y")
-    assert table.play(triple, 0, "66653", "down:ones", confirm=True).status_code == 303
-    assert table.play(triple, 1, "11111", "sec:yams").status_code == 303
-    assert table.post(f"/games/{triple}/abandon", {}).status_code == 303
-    players = sorted(
-        set(
-            map(
-                int,
-                re.findall(
-                    r'href="/players/(\d+)"', table.client.get("/players").get_data(as_text=True)
-                ),
-            )
-        )
-    )
-    assert len(players) == 3
-    return {
-        "playing": playing,
-        "finished": finished,
-        "triple": triple,
-        "players": players,
-        "seq": 3,
-    }
-
-
-# The PDFs are checked on their own below; JSON and the manifest hold no sentence.
-NOT_CRAWLED = {"static", "prints.game_sheet", "prints.blank"}
-
-
-def crawl_urls(app, seeded) -> list[str]:
-    urls = []
-    for rule in app.url_map.iter_rules():
-        if "GET" not in rule.methods or rule.endpoint in NOT_CRAWLED:
-            continue
-        if "<int:game_id>" in rule.rule:
-            urls += [
-                rule.rule.replace("<int:game_id>", str(seeded[name]))
-                for name in ("playing", "finished", "triple")
-            ]
-        elif "<int:player_id>" in rule.rule:
-            urls += [
-                rule.rule.replace("<int:player_id>", str(player)) for player in seeded["players"]
-            ]
-        else:
-            urls.append(rule.rule)
-    playing, seq = seeded["playing"], seeded["seq"]
-    return urls + [
-        f"/games/{playing}?dice=66653",
-        f"/games/{playing}?dice=12346",
-        f"/games/{playing}/turn?seq={seq}&dice=66653&target=free:three_kind",
-        f"/games/{playing}/turn?seq={seq}&dice=12345&target=free:yams",
-        f"/games/{playing}/advice?dice=66653",
-        f"/games/{seeded['finished']}/advice?dice=66653",
-        f"/games/{seeded['finished']}/review?step=4",
-        f"/games/{seeded['triple']}/review?step=1",
-        f"/games/{seeded['finished']}/review?step=99",
-        "/hall-of-fame?page=9",
-        "/nowhere",
-    ]
-
-
 def refused_posts(table, seeded):
     """Pages that only a POST shows: a box to cross out, bad dice, a name already taken."""
     playing, seq = seeded["playing"], seeded["seq"]
@@ -307,7 +234,7 @@ def refused_posts(table, seeded):
     yield table.post(f"/players/{player}/rename", {"name": "Sam"})
 
 
-@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("language", list(FOREIGN))
 def test_every_page_speaks_one_language(app, table, seeded, language):
     table.client.set_cookie(COOKIE, language)
     urls = crawl_urls(app, seeded)
@@ -329,12 +256,17 @@ def test_every_page_speaks_one_language(app, table, seeded, language):
         assert leftovers(response.get_data(as_text=True), language) == []
 
 
-def test_the_crawl_would_see_a_french_leftover(client):
-    """The check itself: an untranslated message on an English page is found."""
-    assert "Une case par tour" in " ".join(FRENCH_ONLY)
+def test_the_crawl_would_see_a_leftover(client):
+    """The check itself: a message left in French, or in the wrong language, is found."""
+    assert "Une case par tour" in " ".join(FOREIGN["en"])
     assert leftovers("<p>Joker : ce Yams doit aller dans la case {forced_box}.</p>", "en")
     assert leftovers("<p>Tout est pareil sauf l'accent : é</p>", "en") == ["é"]
     assert leftovers("<p>Type the dice: 5 digits from 1 to 6.</p>", "fr")
+    for language in ("de", "es", "sv"):
+        assert leftovers("<p>Tapez les dés : 5 chiffres de 1 à 6.</p>", language)
+        assert leftovers("<p>Type the dice: 5 digits from 1 to 6.</p>", language)
+    assert leftovers("<p>Skriv tärningarna: 5 siffror från 1 till 6.</p>", "de")
+    assert leftovers("<p>Geben Sie die Würfel ein: 5 Ziffern von 1 bis 6.</p>", "de") == []
 
 
 # -- PDFs ---------------------------------------------------------------------------------------

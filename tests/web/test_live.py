@@ -1,15 +1,14 @@
 """What keeps every open sheet live: the game's version, pushed as it changes, and the
 spectator page."""
 
-import json
-
 import pytest
 
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.lifecycle import abandon_game, delete_game
 from scorekeeper.web.store import CHANGES_EXTENSION, STORE_EXTENSION
 from tests.support.apps import app_on
-from tests.web.conftest import Table
+from tests.support.live import Stream
+from tests.support.table import Table
 
 
 def test_version_changes_with_every_entry_and_undo(table):
@@ -61,27 +60,6 @@ def live(instance_path, database_url):
     once), allowed two at a time."""
     with app_on(instance_path, database_url, LIVE_STREAM_SECONDS=60, LIVE_STREAMS=2) as app:
         yield app
-
-
-class Stream:
-    """An open sheet's stream of changes, read event by event through the test client. The
-    stream waits in the same thread: a change must be written before the next event is read."""
-
-    def __init__(self, client, path):
-        self.response = client.get(path, buffered=False)
-        self._chunks = iter(self.response.response)
-
-    def next(self) -> str:
-        return next(self._chunks).decode()
-
-    def version(self) -> dict:
-        chunk = self.next()
-        data = [line for line in chunk.splitlines() if line.startswith("data: ")]
-        assert data, chunk
-        return json.loads(data[-1].removeprefix("data: "))
-
-    def close(self):
-        self.response.close()
 
 
 def test_a_stream_sends_the_version_then_every_change_as_it_is_written(live):

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scorekeeper.web.language import COOKIE
-from tests.web.test_language import crawl_urls, seeded  # noqa: F401 - seeded is a fixture
+from tests.support.crawl import crawl_urls
 
 # The menu's disclosure, and the app's pages it leads to, on an HTML page.
 MENU = re.compile(r'<details class="head-menu">\s*<summary class="btn">(\w+)<.*?</details>', re.S)
@@ -14,7 +14,7 @@ PAGES = ["/", "/games/new", "/print", "/hall-of-fame"]
 
 
 @pytest.mark.parametrize(("language", "name"), [("fr", "Menu"), ("en", "Menu")])
-def test_every_page_has_the_menu(app, table, seeded, language, name):  # noqa: F811
+def test_every_page_has_the_menu(app, table, seeded, language, name):
     table.client.set_cookie(COOKIE, language)
     pages = []
     for url in crawl_urls(app, seeded):

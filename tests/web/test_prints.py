@@ -7,13 +7,12 @@ import pytest
 from pypdf import PdfReader
 
 from scorekeeper.app import STORE_EXTENSION, create_app
-from scorekeeper.rules.options import OPTION_BY_NAME, OPTIONS
+from scorekeeper.rules.options import OPTION_BY_NAME, OPTIONS, PRESETS, SEC
 from scorekeeper.sheets import blank_grid_from_query
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy
 from scorekeeper.web import prints
-
-from .test_game_flow import GAME
+from tests.support.games import GAME
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 HOSTILE = "<img src=/etc/passwd>"
@@ -62,11 +61,13 @@ def count_renders(monkeypatch):
 
 def test_print_page_offers_every_rule_set_paper_and_pages(client):
     page = client.get("/print").get_data(as_text=True)
-    assert page.count('action="/sheets/blank.pdf"') == 4
+    assert page.count('action="/sheets/blank.pdf"') == 6
     for value in (
         'value="classique"',
         'value="triple"',
         'value="yatzy"',
+        'value="yahtzee"',
+        'value="kniffel"',
         'value="generala"',
         'name="ace_high_straight"',
         'value="a4"',
@@ -103,31 +104,20 @@ class _Forms(HTMLParser):
 def test_print_page_offers_every_option_the_url_takes(client):
     parser = _Forms()
     parser.feed(client.get("/print").get_data(as_text=True))
-    classique, triple, yatzy, generala = parser.forms
-    for form in (classique, triple):
-        assert set(form) == {
-            "preset",
-            "paper",
-            "sec",
-            *(option.name for option in OPTIONS if not option.generala),
-        }
-    for form, options in (
-        (classique, [option for option in OPTIONS if not option.generala]),
-        (generala, [option for option in OPTIONS if option.generala]),
-    ):
-        for option in options:
+    # Each preset's form has the options that preset has, each with every value; Generala
+    # has no Sec column.
+    assert [form["preset"] for form in parser.forms] == [[preset] for preset in PRESETS]
+    for form in parser.forms:
+        [preset] = form["preset"]
+        mine = [option for option in OPTIONS if option.applies_to(preset)]
+        sec = {SEC.name} if SEC.applies_to(preset) else set()
+        assert set(form) == {"preset", "paper", *sec, *(option.name for option in mine)}
+        for option in mine:
             assert sorted(form[option.name]) == sorted(
                 choice.query
                 for choice in option.choices
                 if choice.value or not option.is_flag or option.default
             )
-    assert set(yatzy) == {
-        "preset",
-        "paper",
-        "sec",
-        *(option.name for option in OPTIONS if option.yatzy),
-    }
-    assert set(generala) == {"preset", "paper", *(o.name for o in OPTIONS if o.generala)}
     # Each value of each field, alone, is read into the rules it names.
     for form in parser.forms:
         for field, values in form.items():
@@ -189,7 +179,11 @@ def test_six_games_a_page_in_one_column(client):
         ("paper=a3", "Format de papier inconnu : « a3 » (a4 ou letter)."),
         ("pages=0", "Le nombre de pages va de 1 à 50 : « 0 » ne convient pas."),
         ("pages=1000", "Le nombre de pages va de 1 à 50 : « 1000 » ne convient pas."),
-        ("preset=poker", "Règles inconnues : « poker » (classique, triple, yatzy ou generala)."),
+        (
+            "preset=poker",
+            "Règles inconnues : « poker » "
+            "(classique, triple, yatzy, yahtzee, kniffel ou generala).",
+        ),
         ("size=xl", "Option de règle inconnue : « size »."),
         ("four_kind=60", "Valeur inconnue pour l&#39;option « four_kind » : « 60 »"),
         ("sec=maybe", "Le paramètre « sec » vaut 1 ou 0, pas « maybe »."),

@@ -10,19 +10,10 @@ from scorekeeper.store.households import create_household
 from scorekeeper.store.lifecycle import abandon_game
 from scorekeeper.web.passphrases import passphrase_hash
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
-from tests.support.forms import csrf_token_in, post
+from tests.support.forms import CSRF_FIELD, csrf_token_in, post
+from tests.support.live import LASTING, SWAP, Stream, sheets_drawn, turn_from
+from tests.support.table import Table
 from tests.support.walk import join_household
-from tests.web.conftest import Table
-from tests.web.test_drawn import SWAP, TOKENS, sheets_drawn
-from tests.web.test_live import Stream
-
-LASTING = {"LIVE_STREAM_SECONDS": 60}
-
-
-def _turn(page: str, seq: int, dice: str, target: str) -> dict:
-    version = re.search(r'name="version" value="([^"]*)"', page).group(1)
-    (token,) = set(TOKENS.findall(page))
-    return {"seq": seq, "version": version, "dice": dice, "target": target, "csrf_token": token}
 
 
 def test_the_other_tablets_get_the_new_sheet_drawn_once_each_with_its_own_token(
@@ -41,7 +32,7 @@ def test_the_other_tablets_get_the_new_sheet_drawn_once_each_with_its_own_token(
         with sheets_drawn(app) as drawn:
             answer = player.client.post(
                 f"/games/{game_id}/entries",
-                data=_turn(page, 0, "66662", "free:sixes"),
+                data=turn_from(page, 0, "66662", "free:sixes"),
                 headers=SWAP,
             )
             events = [stream.version() for stream in streams]
@@ -65,12 +56,12 @@ def test_the_other_tablets_get_the_new_sheet_drawn_once_each_with_its_own_token(
             # What the player's tablet was told stays there.
             assert "Mag marque 24 en Six." not in event["sheet"]
             assert "slot" not in event["sheet"]
-            tokens |= set(TOKENS.findall(event["sheet"]))
+            tokens |= set(CSRF_FIELD.findall(event["sheet"]))
         assert len(tokens) == 3
         # A tablet plays the next turn from the sheet it was pushed: its token is its own.
         response = others[1].post(
             f"/games/{game_id}/entries",
-            data=_turn(events[1]["sheet"], 1, "11123", "free:ones"),
+            data=turn_from(events[1]["sheet"], 1, "11123", "free:ones"),
         )
         assert response.status_code == 303
         assert [stream.version()["seq"] for stream in streams] == [2, 2, 2]
@@ -101,7 +92,7 @@ def test_a_removed_device_s_stream_ends_and_is_pushed_no_more_sheets(instance_pa
         stream = Stream(tablet, f"/games/{game_id}/events")
         stream.version()
         sheet = owner.get(f"/games/{game_id}").text
-        owner.post(f"/games/{game_id}/entries", data=_turn(sheet, 0, "66662", "free:sixes"))
+        owner.post(f"/games/{game_id}/entries", data=turn_from(sheet, 0, "66662", "free:sixes"))
         assert "Zoé" in stream.version()["sheet"]
         devices = owner.get("/household/devices").text
         # The latest seen first: the tablet, which joined last.
@@ -112,7 +103,9 @@ def test_a_removed_device_s_stream_ends_and_is_pushed_no_more_sheets(instance_pa
         sheet = owner.get(f"/games/{game_id}").text
         # Answered with the new sheet: drawn and kept before the stream looks for it.
         answer = owner.post(
-            f"/games/{game_id}/entries", data=_turn(sheet, 1, "11123", "free:ones"), headers=SWAP
+            f"/games/{game_id}/entries",
+            data=turn_from(sheet, 1, "11123", "free:ones"),
+            headers=SWAP,
         )
         assert answer.status_code == 200
         # Its stream ended at the removal (tests/web/test_fair_seats.py): its page reloads

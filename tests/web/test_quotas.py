@@ -12,10 +12,11 @@ import pytest
 from scorekeeper.advisor.builds import Strategies
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
-from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.apps import HOSTED, app_on
 from tests.support.build_workers import no_table
 from tests.support.forms import csrf_token
 from tests.support.games import every_row, solo_document
+from tests.support.households import family, new_game
 from tests.support.threads import WAIT_SECONDS
 
 LIMITS = {
@@ -30,38 +31,6 @@ LIMITS = {
 def hosted(instance_path, database_url):
     with app_on(instance_path, database_url, **HOSTED, **LIMITS) as app:
         yield app
-
-
-def _family(app, name="Les Martin", lang="fr"):
-    """A device of a new household, in ``lang``, that may import (its PIN typed)."""
-    client = app.test_client()
-    client.set_cookie("lang", lang)
-    response = client.post(
-        "/household/new",
-        data={
-            "name": name,
-            "passphrase": PASSPHRASE,
-            "csrf_token": csrf_token(client, "/household/new"),
-        },
-    )
-    assert response.status_code == 303
-    response = client.post(
-        "/household-pin",
-        data={
-            "csrf_token": csrf_token(client),
-            "household_pin": PASSPHRASE,
-            "household_next": "/import-export",
-        },
-    )
-    assert response.status_code == 303
-    return client
-
-
-def _new_game(client, name="Mag"):
-    return client.post(
-        "/games/new",
-        data={"names-0": name, "preset": "classique", "csrf_token": csrf_token(client)},
-    )
 
 
 def _upload(client, documents):
@@ -88,14 +57,14 @@ def _refused(response, *sentences):
     ],
 )
 def test_a_new_game_past_the_games_stored(hosted, lang, rule, held):
-    client = _family(hosted, lang=lang)
-    neighbour = _family(hosted, name="Les Voisins")
+    client = family(hosted, lang=lang)
+    neighbour = family(hosted, name="Les Voisins")
     for _ in range(3):
-        assert _new_game(client).status_code == 303
+        assert new_game(client).status_code == 303
     before = every_row(hosted.extensions[STORE_EXTENSION])
-    _refused(_new_game(client, "Zoé"), rule, held)
+    _refused(new_game(client, "Zoé"), rule, held)
     assert every_row(hosted.extensions[STORE_EXTENSION]) == before
-    assert _new_game(neighbour).status_code == 303  # the quota is each household's own
+    assert new_game(neighbour).status_code == 303  # the quota is each household's own
 
 
 @pytest.mark.parametrize(
@@ -106,9 +75,9 @@ def test_a_new_game_past_the_games_stored(hosted, lang, rule, held):
     ],
 )
 def test_an_import_past_the_games_stored(hosted, lang, rule, held):
-    client = _family(hosted, lang=lang)
-    assert _new_game(client).status_code == 303
-    assert _new_game(client).status_code == 303
+    client = family(hosted, lang=lang)
+    assert new_game(client).status_code == 303
+    assert new_game(client).status_code == 303
     before = every_row(hosted.extensions[STORE_EXTENSION])
     _refused(_upload(client, [solo_document("Zoé"), solo_document("Léa")]), rule, held)
     assert every_row(hosted.extensions[STORE_EXTENSION]) == before
@@ -122,14 +91,14 @@ def test_an_import_past_the_games_stored(hosted, lang, rule, held):
     ],
 )
 def test_imports_past_the_imports_a_day(hosted, lang, rule, when):
-    client = _family(hosted, lang=lang)
+    client = family(hosted, lang=lang)
     assert _upload(client, [solo_document("Zoé")]).status_code == 303
     before = every_row(hosted.extensions[STORE_EXTENSION])
     response = _upload(client, [solo_document("Léa")])
     _refused(response, rule, when)
     assert 23 * 3600 < int(response.headers["Retry-After"]) <= 24 * 3600
     assert every_row(hosted.extensions[STORE_EXTENSION]) == before
-    assert _upload(_family(hosted, name="Les Voisins"), [solo_document("Léa")]).status_code == 303
+    assert _upload(family(hosted, name="Les Voisins"), [solo_document("Léa")]).status_code == 303
 
 
 @pytest.mark.parametrize(
@@ -150,9 +119,9 @@ def test_imports_past_the_imports_a_day(hosted, lang, rule, when):
     ],
 )
 def test_prints_past_the_pdf_pages_a_minute(hosted, lang, rule, when, too_big):
-    client = _family(hosted, lang=lang)
+    client = family(hosted, lang=lang)
     assert client.get("/sheets/blank.pdf?pages=3").status_code == 200
-    assert _new_game(client).status_code == 303
+    assert new_game(client).status_code == 303
     game = client.get("/").get_data(as_text=True)
     game_id = re.search(r'href="/games/(\d+)"', game).group(1)
     assert client.get(f"/games/{game_id}/sheet.pdf").status_code == 200  # one page: 4
@@ -165,7 +134,7 @@ def test_prints_past_the_pdf_pages_a_minute(hosted, lang, rule, when, too_big):
     assert every_row(hosted.extensions[STORE_EXTENSION]) == before
     # A PDF drawn before costs nothing, and the neighbours have their own pages.
     assert client.get("/sheets/blank.pdf?pages=3").status_code == 200
-    assert _family(hosted, name="Les Voisins").get("/sheets/blank.pdf?pages=5").status_code == 200
+    assert family(hosted, name="Les Voisins").get("/sheets/blank.pdf?pages=5").status_code == 200
 
 
 @pytest.mark.parametrize(
@@ -178,8 +147,8 @@ def test_prints_past_the_pdf_pages_a_minute(hosted, lang, rule, when, too_big):
 def test_advice_past_the_advisor_builds_a_day(hosted, lang, rule):
     strategies = Strategies(hosted.instance_path, worker=no_table)
     hosted.extensions[ADVISOR_EXTENSION] = strategies
-    client = _family(hosted, lang=lang)
-    assert _new_game(client).status_code == 303
+    client = family(hosted, lang=lang)
+    assert new_game(client).status_code == 303
     game_id = re.search(r'href="/games/(\d+)"', client.get("/").get_data(as_text=True)).group(1)
     assert client.get(f"/games/{game_id}/advice?dice=66653").status_code == 503  # building
     # The build process's start and end, in the time a busy machine gives them.
@@ -200,5 +169,5 @@ def test_at_home_nothing_is_limited(instance_path, database_url):
     with app_on(instance_path, database_url, **settings) as app:
         client = app.test_client()
         for _ in range(2):
-            assert _new_game(client).status_code == 303
+            assert new_game(client).status_code == 303
         assert client.get("/sheets/blank.pdf?pages=4").status_code == 200

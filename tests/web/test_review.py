@@ -8,10 +8,8 @@ from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.play import load
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.games import load_game
-from tests.support.forms import page, page_text, post
+from tests.support.forms import page, page_text, post, totals_shown
 from tests.support.games import duo_document, every_row, import_documents, solo_document
-
-from .test_halloffame import totals_shown
 
 
 @pytest.fixture

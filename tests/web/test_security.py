@@ -16,8 +16,9 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.games import load_game
 from scorekeeper.web import security
 from scorekeeper.web.security import require_pin
+from tests.support.apps import PIN
+from tests.support.forms import csrf_token
 from tests.support.walk import filled_paths
-from tests.web.conftest import PIN, csrf_token
 
 
 def _paths(app, value: str):
@@ -292,7 +293,7 @@ def test_wrong_pins_are_limited_per_address(pin_table, pin_app, monkeypatch):
         == 303
     )
     # And the first one may try again once the window has passed.
-    later = time.time() + security.PIN_WINDOW_SECONDS + 1
+    later = time.time() + security.PIN_WINDOW.total_seconds() + 1
     monkeypatch.setattr(security.time, "time", lambda: later)
     again = pin_table.new_game(["Alix"])
     fields = _held_fields(_delete(pin_table, again))

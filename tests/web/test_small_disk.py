@@ -15,7 +15,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.forms import page_text
-from tests.web.conftest import Table
+from tests.support.table import Table
 
 BOXES = Rules().boxes
 

@@ -11,7 +11,8 @@ from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.games import load_game
-from tests.web.conftest import PIN, Table
+from tests.support.apps import PIN
+from tests.support.table import Table
 
 
 def _entries(app, game_id):

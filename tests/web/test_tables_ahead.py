@@ -11,13 +11,13 @@ from html import unescape
 
 import pytest
 
-from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.builds import Progress, Strategies
 from scorekeeper.advisor.tables import cache_path, spreads_path
 from scorekeeper.rules import Rules
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.apps import HOSTED, app_on
-from tests.web.conftest import Table
-from tests.web.test_quotas import _family, _new_game
+from tests.support.households import family, new_game
+from tests.support.table import Table
 
 
 class Recorded(Strategies):
@@ -87,13 +87,13 @@ def test_hosted_a_game_built_ahead_costs_a_build_and_past_them_is_still_created(
     settings = {**HOSTED, "QUOTA_ADVISOR_BUILDS_PER_DAY": 1, "ADVISOR_TABLES_AHEAD": True}
     with app_on(instance_path, database_url, **settings) as hosted:
         strategies = _recorded(hosted)
-        client = _family(hosted)
-        assert _new_game(client).status_code == 303
-        # The form as _new_game posts it: no checkbox ticked, the Yams bonus among them.
+        client = family(hosted)
+        assert new_game(client).status_code == 303
+        # The form as new_game posts it: no checkbox ticked, the Yams bonus among them.
         assert strategies.asked == [(Rules(yams_bonus=False), False, True)]
         # The household's one build is spent: the next game is created, nothing built.
         strategies.asked.clear()
-        assert _new_game(client, "Alix").status_code == 303
+        assert new_game(client, "Alix").status_code == 303
         assert strategies.asked == []
 
 
@@ -132,13 +132,15 @@ def test_a_table_building_says_the_time_left_in_words(
         return re.search(r'<p class="advice-time-left">(.*?)</p>', text).group(1)
 
     # Queued behind another build: its time is not known yet.
-    strategies.building[rules] = 0.0
+    strategies.building[rules] = None
     assert page() == waiting
     # A quarter done in a minute: three more.
+    strategies.building[rules] = building_progress = Progress()
     strategies.started[rules] = time.monotonic() - 60
-    strategies.building[rules] = 0.25
+    building_progress.value = 0.25
     assert page() == under_way
     progress = table.client.get(f"/games/{game_id}/advice/progress").json
     assert progress == {"ready": False, "progress": 0.25, "time_left": under_way}
-    strategies.building[rules] = 0.99
+    building_progress.value = 0.99
     assert page() == soon
+    building_progress.discard()

@@ -69,15 +69,16 @@ OWNERS = {
         of.player(row["player_id"]),
     ],
     "rule_sets": lambda row, of: [row["household_id"]],
+    "coach_figures": lambda row, of: [row["household_id"], of.game(row["game_id"])],
     "player_stats": lambda row, of: [of.player(row["player_id"])],
     "player_box_stats": lambda row, of: [of.player(row["player_id"])],
     "spectator_links": lambda row, of: [of.game(row["game_id"])],
     "devices": lambda row, of: [row["household_id"]],
     "join_links": lambda row, of: [row["household_id"]],
-    "pin_failures": lambda row, of: [row["household_id"]],
     "quota_uses": lambda row, of: [row["household_id"]],
     # The server's own limits: tries counted per address, per name tried and overall (a
-    # name only as its hash). No household's data; every sign-in attempt counts by design.
+    # name only as its hash), and a household's wrong PINs per address (under its id). No
+    # household's data; every sign-in attempt counts by design.
     "attempt_counts": None,
     # The schema's version is no household's: no request may change it.
     "alembic_version": lambda row, of: [],

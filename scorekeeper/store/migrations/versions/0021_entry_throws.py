@@ -2,14 +2,14 @@
 at once left empty.
 
 An entry of a Generala game may say that its dice came from the turn's first throw (a
-servida, docs/rules.md §13), which the replay needs: ``entries.throw``, NULL where the
+servida, docs/rules.md §14), which the replay needs: ``entries.throw``, NULL where the
 entry said nothing (every entry written before). A Generala servida ends the game before
 every box is filled: ``results.empty_cells`` names those cells ("column:box" words, as
 ``barred_cells``), so that the counters of filled boxes count only the filled ones; every
 result written before filled every box ('').
 
-Revision ID: 0018
-Revises: 0017
+Revision ID: 0021
+Revises: 0020
 Create Date: 2026-12-06
 """
 
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0018"
-down_revision: str | None = "0017"
+revision: str = "0021"
+down_revision: str | None = "0020"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

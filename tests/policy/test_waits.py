@@ -10,18 +10,17 @@ its reason. `python -m scripts.under_load` runs the suite beside CPU burners.
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ["tests", "testing"]
 WAITS = {"join", "wait", "acquire", "result", "communicate"}
 # (file, function): why its sleep outside a loop is a duration, not a wait for a state.
 DURATIONS = {
     ("tests/robustness/faults.py", "_run"): "the fault run's phases: windows of time in "
     "which the tablets' answers are counted",
-    ("tests/web/test_passphrases.py", "held"): "a hash that takes this long, in a worker",
-    (
-        "tests/browser/test_push.py",
-        "test_another_tablets_turn_arrives_with_no_poll_and_the_typed_dice_stay",
-    ): ("a window in which no poll may come (the sheet polled every 0.4 s)"),
+    ("tests/web/test_passphrases.py", "held"): "a hash that takes this long",
+    ("tests/browser/test_around_the_table.py", "test_every_tablet_follows_the_game"): (
+        "a window in which no poll may come (the sheet polled every 0.4 s)"
+    ),
     (
         "tests/web/test_fair_seats.py",
         "test_another_process_ends_a_removed_device_s_stream_within_a_second",

@@ -3,7 +3,7 @@ never one outside the repository."""
 
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FOREIGN = "RULES" + ".md"  # written in two pieces so that this file does not cite it
 
 
