@@ -112,3 +112,17 @@ def check_page(page, artifacts, name):
     assert small_targets(page) == [], name
     assert unnamed_controls(page) == [], name
     assert low_contrast_texts(page) == [], name
+
+
+WCAG_21_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+
+
+def violations(axe, page):
+    results = axe.run(page, options=WCAG_21_AA).response["violations"]
+    return [
+        (found["id"], found["help"], [node["target"] for node in found["nodes"]][:3])
+        for found in results
+    ]

@@ -14,12 +14,15 @@ from urllib.parse import urlsplit
 
 import waitress
 
+from scorekeeper.web.language import LANGUAGE_NAMES
 from scorekeeper.web.store import CHANGES_EXTENSION
 
 TABLETS = {"portrait": (768, 1024), "landscape": (1024, 768), "ten-inch": (1280, 800)}
 PHONE = (390, 844)
 SCREENS = {**TABLETS, "phone": PHONE}
 LANGUAGES = ("fr", "en")
+# Every language of the app, for the checks that read each page in each (axe-core).
+ALL_LANGUAGES = tuple(LANGUAGE_NAMES)
 
 # How long a page may take to reach the state a test waits for: a navigation, an element, an
 # expect(). A page answers in well under a second on a quiet machine, but on two cores at a

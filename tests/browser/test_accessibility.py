@@ -5,13 +5,9 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from scorekeeper.store import HOME_HOUSEHOLD
-from tests.browser.tablets import TABLETS
+from tests.browser.checks import violations
+from tests.browser.tablets import ALL_LANGUAGES, TABLETS
 from tests.support.games import GAME
-
-WCAG_21_AA = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-    "resultTypes": ["violations"],
-}
 
 
 @pytest.fixture(scope="module")
@@ -55,15 +51,7 @@ def pages(seed, live_app):
     }
 
 
-def violations(axe, page):
-    results = axe.run(page, options=WCAG_21_AA).response["violations"]
-    return [
-        (found["id"], found["help"], [node["target"] for node in found["nodes"]][:3])
-        for found in results
-    ]
-
-
-@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("language", ALL_LANGUAGES)
 def test_every_page_has_no_wcag_violation(open_page, pages, axe, language):
     """Each page as it loads, then the sheet's states: a box to confirm, a refusal, the menu."""
     page = open_page("/", size=TABLETS["landscape"])
@@ -82,8 +70,10 @@ def test_every_page_has_no_wcag_violation(open_page, pages, axe, language):
     page.locator('td[data-box="free:yams"]').click()
     page.locator(".refusal").wait_for()
     found["sheet-refusal"] = violations(axe, page)
-    page.locator("summary", has_text="Menu").click()
+    page.locator(".head-menu:not(.language) summary").click()
     found["sheet-menu"] = violations(axe, page)
+    page.locator(".head-menu.language summary").click()
+    found["sheet-languages"] = violations(axe, page)
     page.set_viewport_size(dict(zip(("width", "height"), TABLETS["portrait"], strict=True)))
     page.goto(pages["sheet-dice"])
     found["sheet-portrait"] = violations(axe, page)

@@ -1,5 +1,5 @@
-"""axe-core on the pages of the coach and of BG Stats, in French and in English, at tablet
-size, with what they show once games are counted: a player's chart of points left to the
+"""axe-core on the pages of the coach and of BG Stats, in every language of the app, at
+tablet size, with what they show once games are counted: a player's chart of points left to the
 Conseil with its trend and games still to count, the hall of fame's most precise player,
 the export page's BG Stats file. The same check as tests/browser/test_accessibility.py, on
 these pages in these states."""
@@ -12,10 +12,9 @@ from scorekeeper.store.coach import SeatFigure, record_coach_figures
 from scorekeeper.store.games import game_version
 from scorekeeper.store.players import list_players
 from scorekeeper.web.store import STORE_EXTENSION
-from tests.web.test_game_flow import GAME
-
-from .conftest import TABLETS
-from .test_accessibility import violations
+from tests.browser.checks import violations
+from tests.browser.tablets import ALL_LANGUAGES, TABLETS
+from tests.support.games import GAME
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +40,7 @@ def pages(seed, live_app):
     }
 
 
-@pytest.mark.parametrize("language", ["fr", "en"])
+@pytest.mark.parametrize("language", ALL_LANGUAGES)
 def test_the_coach_and_bg_stats_pages_have_no_wcag_violation(open_page, pages, axe, language):
     page = open_page("/", size=TABLETS["landscape"])
     page.context.add_cookies([{"name": "lang", "value": language, "url": page.url}])

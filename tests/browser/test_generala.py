@@ -13,8 +13,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.store import STORE_EXTENSION
-
-from .conftest import TABLETS
+from tests.browser.tablets import TABLETS
 
 TURN_FORM = "form[data-turn-url]"
 WCAG_21_AA = {

@@ -20,7 +20,7 @@ from scorekeeper.web.store import STORE_EXTENSION
 from testing.live import LiveServer
 from testing.network_cut import MOMENTS, STYLES, NetworkCut, Plan, tap_through_cut
 from testing.samples import SCORING_TURNS
-from tests.browser.conftest import PAGE_WAIT_MS, TABLETS
+from tests.browser.tablets import PAGE_WAIT_MS, TABLETS
 
 WAITING = "Pas de réseau : le tour partira dès son retour."
 TURN_FORM = "form[data-turn-url]"

@@ -28,8 +28,7 @@ from scorekeeper.store.players import get_player, list_players, merge_players
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.schema import coach_figures
 from scorekeeper.store.transfer import import_games
-from tests.store.test_results import play_document
-from tests.support.games import duo_document, import_documents, solo_document
+from tests.support.games import duo_document, import_documents, play_document, solo_document
 
 CLASSIQUE = rules_key({"preset": "classique"})
 START = datetime(2026, 1, 5, 20, 0, tzinfo=UTC)

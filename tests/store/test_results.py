@@ -6,7 +6,7 @@ import random
 import pytest
 from sqlalchemy import delete, select, update
 
-from scorekeeper.play import load, play_turn, start_game, undo_turn
+from scorekeeper.play import load, play_turn, undo_turn
 from scorekeeper.rules import Rules, read_document
 from scorekeeper.rules.results import rules_key, seat_results
 from scorekeeper.store import HOME_HOUSEHOLD, EntryRecord
@@ -28,21 +28,9 @@ from tests.support.games import (
     append_entry,
     assert_cache_matches_replay,
     import_documents,
+    play_document,
     solo_document,
 )
-
-
-def play_document(store, document):
-    """Play a whole document through play_turn, as the web forms do."""
-    parsed = read_document(document)
-    game_id = start_game(
-        store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
-    )
-    for seq, entry in enumerate(parsed.entries):
-        play_turn(
-            store, game_id, seq, entry.column, entry.box, entry.dice, household=HOME_HOUSEHOLD
-        )
-    return game_id
 
 
 def aggregate_rows(store):

@@ -4,6 +4,7 @@ carries."""
 from __future__ import annotations
 
 import html
+import io
 import re
 
 CSRF_FIELD = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -43,3 +44,10 @@ def totals_shown(html: str) -> list[int]:
 def post(client, url: str, data: dict):
     """``data`` posted to ``url`` with a CSRF token, as the form of a page would."""
     return client.post(url, data={**data, "csrf_token": csrf_token(client)})
+
+
+def upload(client, content, name="games.json", token=True):
+    data = {"file": (io.BytesIO(content), name)}
+    if token:
+        data["csrf_token"] = csrf_token(client)
+    return client.post("/import-export/import", data=data, content_type="multipart/form-data")

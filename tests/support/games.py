@@ -7,7 +7,8 @@ import random
 
 from sqlalchemy import select
 
-from scorekeeper.rules import Rules
+from scorekeeper.play import play_turn, start_game
+from scorekeeper.rules import Rules, read_document
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store import halloffame as hof
 from scorekeeper.store.documents import check_files
@@ -232,3 +233,16 @@ def append_entry(store, game_id, entry, finished=False, *, household=HOME_HOUSEH
     just read it would), without the rules' replay: a test of the store alone."""
     seen_at = load_game(store, game_id, household=household).updated_at
     return add_entry(store, game_id, entry, seen_at=seen_at, finished=finished, household=household)
+
+
+def play_document(store, document):
+    """Play a whole document through play_turn, as the web forms do."""
+    parsed = read_document(document)
+    game_id = start_game(
+        store, parsed.rules, parsed.players, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS
+    )
+    for seq, entry in enumerate(parsed.entries):
+        play_turn(
+            store, game_id, seq, entry.column, entry.box, entry.dice, household=HOME_HOUSEHOLD
+        )
+    return game_id

@@ -1,6 +1,5 @@
 """Export and import in the browser: download, upload with CSRF, all or nothing."""
 
-import io
 import json
 
 import pytest
@@ -8,20 +7,13 @@ import pytest
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.transfer import export_documents
-from tests.support.forms import csrf_token, page, page_text
+from tests.support.forms import csrf_token, page, page_text, upload
 from tests.support.games import every_row, hall_of_fame, solo_document, some_games
 
 
 @pytest.fixture
 def store(app):
     return app.extensions[STORE_EXTENSION]
-
-
-def upload(client, content, name="games.json", token=True):
-    data = {"file": (io.BytesIO(content), name)}
-    if token:
-        data["csrf_token"] = csrf_token(client)
-    return client.post("/import-export/import", data=data, content_type="multipart/form-data")
 
 
 def test_the_page_offers_the_download_and_the_upload(client):

@@ -1,10 +1,8 @@
 """Printing through the Flask test client: the print page, blank grids, and game sheets."""
 
-import io
 from html.parser import HTMLParser
 
 import pytest
-from pypdf import PdfReader
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.rules.options import OPTION_BY_NAME, OPTIONS, PRESETS, SEC
@@ -13,8 +11,8 @@ from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy
 from scorekeeper.web import prints
 from tests.support.games import GAME
+from tests.support.prints import SIZES, pdf_of, sizes, text
 
-SIZES = {"a4": (595, 842), "letter": (612, 792)}
 HOSTILE = "<img src=/etc/passwd>"
 
 RULE_SETS = {
@@ -25,24 +23,6 @@ RULE_SETS = {
     "plus_minus": "preset=classique&plus_minus=1",
     "yatzy": "preset=yatzy",
 }
-
-
-def pdf_of(response) -> PdfReader:
-    assert response.status_code == 200, response.get_data(as_text=True)[-800:]
-    assert response.mimetype == "application/pdf"
-    assert response.data.startswith(b"%PDF-")
-    return PdfReader(io.BytesIO(response.data))
-
-
-def sizes(reader: PdfReader) -> set[tuple[int, int]]:
-    return {
-        (round(float(page.mediabox.width)), round(float(page.mediabox.height)))
-        for page in reader.pages
-    }
-
-
-def text(reader: PdfReader) -> str:
-    return " ".join(" ".join(page.extract_text() for page in reader.pages).split())
 
 
 @pytest.fixture

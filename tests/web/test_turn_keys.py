@@ -23,8 +23,8 @@ from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.passphrases import passphrase_hash
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
 from tests.support.forms import csrf_token, page_text
+from tests.support.table import Table
 from tests.support.walk import join_household
-from tests.web.conftest import Table
 
 SWAP = {"X-Sheet-Swap": "1"}
 KEY = "5f0c2a9e41d8b7c3a6e2f9d0c4b1a8e7"

@@ -14,11 +14,9 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web.language import COOKIE as LANGUAGE_COOKIE
 from testing.samples import random_document
-from tests.support.forms import page, page_text
+from tests.support.forms import page, page_text, upload
 from tests.support.games import import_documents
-
-from .test_halloffame_transfer import upload
-from .test_prints import SIZES, pdf_of, sizes, text
+from tests.support.prints import SIZES, pdf_of, sizes, text
 
 KNIFFEL = Rules.from_dict({"preset": "kniffel"})
 
