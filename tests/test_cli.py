@@ -11,7 +11,7 @@ import pytest
 import waitress
 from click.testing import CliRunner
 
-from scorekeeper import cli
+from scorekeeper import cli, workers
 from scorekeeper.app import DATABASE_FILE, DATABASE_URL_ENV, SECRET_KEY_FILE, create_app
 from scorekeeper.config import BY_NAME
 from scorekeeper.net import lan_address
@@ -39,11 +39,16 @@ def test_serve_prints_the_instance_and_the_addresses_then_serves(tmp_path, monke
 
     monkeypatch.setattr(waitress, "create_server", create_server)
     monkeypatch.setattr(cli, "lan_address", lambda: "192.168.1.20")
+    # Serving in this process, whose pools of workers (the PDFs', the imports') the tests
+    # after it share: its stop ends no pool here, and says that it would.
+    stopped = []
+    monkeypatch.setattr(workers, "stop_workers", lambda: stopped.append(True))
     instance = tmp_path / "home"
 
     result = CliRunner().invoke(cli.main, ["serve", "--port", "8123", "--instance", str(instance)])
 
     assert result.exit_code == 0, result.output
+    assert stopped == [True]
     assert str(instance.resolve()) in result.output
     assert "http://localhost:8123" in result.output
     assert "http://192.168.1.20:8123" in result.output

@@ -67,9 +67,9 @@ class HeldWorkers:
 
 
 def points_left_shown(html: str) -> list[float]:
-    """The review's « Points laissés », one a player, in seat order."""
+    """The review's « Points laissés », one a player, in seat order (French: « 2,5 »)."""
     table = html.split('id="precision-title"', 1)[1].split("</table>", 1)[0]
-    return [float(value) for value in re.findall(r"<td>(\d+\.\d)</td>", table)]
+    return [float(value.replace(",", ".")) for value in re.findall(r"<td>(\d+,\d)</td>", table)]
 
 
 def test_the_last_turn_answers_first_and_the_coach_counts_the_game_after_it(
