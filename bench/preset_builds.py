@@ -1,6 +1,7 @@
 """The first Conseil of each preset: the build of every table a new game of it needs, from an
-empty instance folder, as the server's build worker does it; Yahtzee (both jokers) and
-Kniffel against classique, in turns, in one run. Figures measured in one run; not a test.
+empty instance folder, as the server's build worker does it; every other preset (Triple,
+Yatzy, Yahtzee with both jokers, Kniffel, Generala) against classique, in turns, in one
+run. Figures measured in one run; not a test.
 
     python -m bench.preset_builds [--repeats 3]
 
@@ -30,6 +31,9 @@ PRESETS = [
     ("Yahtzee (official joker)", {"preset": "yahtzee"}),
     ("Yahtzee (Verhoeff's joker)", {"preset": "yahtzee", "joker": "free_choice"}),
     ("Kniffel", {"preset": "kniffel"}),
+    ("Generala", {"preset": "generala"}),
+    ("Triple (three tables)", {"preset": "triple"}),
+    ("Yatzy", {"preset": "yatzy"}),
 ]
 
 

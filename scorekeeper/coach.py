@@ -67,8 +67,10 @@ def review_games(instance_path: str, games: Sequence[GameRecord]) -> list[list[S
         if strategies[rules] is None:
             figures.append(None)
             continue
+        # With each entry's throw: a Generala servida scores more, and may end the game.
         entries = (
-            Entry(entry.seat, entry.column, entry.box, entry.dice) for entry in record.entries
+            Entry(entry.seat, entry.column, entry.box, entry.dice, entry.throw)
+            for entry in record.entries
         )
         _turns, players = review_game(strategies[rules], replay(rules, record.players, entries))
         figures.append(

@@ -3,13 +3,20 @@ every state, solved backwards from the full column (Verhoeff 1999, Glenn 2006).
 
 Every column kind the app plays has its table: ``free`` (any order, three throws a turn),
 ``sec`` (any order, one throw), ``down`` and ``up`` (one fixed order), with five or six dice
-and with or without Plus et Moins.
+and with or without Plus et Moins; and Generala's sheet, whose first throw scores more.
 
 A state is what the rest of a column's game depends on: which boxes are filled (a bitmask in
 sheet order; in an ordered column only the masks of its order happen), the upper total
-capped at 63 (the bonus only asks whether 63 is reached), whether the Yams box holds 50 (the
-+100; without it, always 0) and, with Plus et Moins, the value written in one of the two
-while the other is free (the other must then end below or above it).
+capped at 63 (the bonus only asks whether 63 is reached; Generala has no bonus), whether the
+Yams box holds 50 (the +100; Generala: whether its Generala box does, for the Doble
+Generala; without either, always 0) and, with Plus et Moins, the value written in one of the
+two while the other is free (the other must then end below or above it).
+
+Generala (docs/rules.md §14): a roll of the first throw may be scored at once with the
+servida's points, as a Sec column's only roll is (``Throws.turn_value``'s ``first_only``).
+A Generala servida that wins the game at once is valued as a Generala of 50 and the game
+going on: the solitaire table counts points, and the win is counted where winning is
+(« Pour gagner »).
 
 The values of a column are one flat array: ``SheetIndex.slots`` gives the place of each
 (mask, yams50, upper), to which the Plus et Moins value adds. States whose upper total no
@@ -166,18 +173,37 @@ class SheetIndex:
         self.position = {box: index for index, box in enumerate(self.boxes)}
         self.bit = {box: 1 << index for index, box in enumerate(self.boxes)}
         self.full = (1 << len(self.boxes)) - 1
-        self.yams_bit = self.bit["yams"]
+        self.yams_bit = self.bit.get("yams", 0)
+        # The box whose 50 the state remembers: the Yams box for the +100, Generala's for
+        # its Doble Generala; None when nothing depends on it.
+        self.fifty_box = (
+            "generala" if rules.is_generala else "yams" if rules.has_yams_bonus else None
+        )
+        self.fifty_bit = self.bit[self.fifty_box] if self.fifty_box else 0
+        # Generala's Doble Generala: its points count only once the Generala box holds 50.
+        self.double = self.position.get("double_generala") if rules.is_generala else None
+        # Whether a roll of the turn's first throw may score more (Generala's servida).
+        self.served = rules.is_generala and rules.servida
         # The upper boxes come first in sheet order: the mask's six low bits.
         self.upper_bits = sum(self.bit[box] for box in UPPER_BOXES)
         self.bits = np.array([self.bit[box] for box in self.boxes], dtype=np.int64)
         self.pm = [self.position[box] for box in ("plus", "minus") if box in self.bit]
         self.pm_bits = sum(int(self.bits[index]) for index in self.pm)
         rolls = self.throws.rolls
-        # Points of each box for each roll, from the rules engine itself.
+        # Points of each box for each roll, from the rules engine itself; and made on the
+        # first throw, where the servida scores more.
         self.points = {
             box: np.array([score(rules, box, roll) for roll in rolls], dtype=float)
             for box in self.boxes
         }
+        self.served_points = (
+            {
+                box: np.array([score(rules, box, roll, served=True) for roll in rolls], dtype=float)
+                for box in self.boxes
+            }
+            if self.served
+            else self.points
+        )
         self.yams_rolls = np.array(
             [index for index, roll in enumerate(rolls) if yams_face(roll) is not None]
         )
@@ -256,11 +282,16 @@ class SheetIndex:
         self._row = np.full(len(masks), len(rows) - 1, dtype=np.int32)
         self._row[rows[:-1]] = np.arange(len(rows) - 1, dtype=np.int32)
         uppers = np.arange(UPPERS)
-        with_fifty = (rows & self.yams_bit != 0) & self.rules.has_yams_bonus
+        with_fifty = (rows & self.fifty_bit != 0) & (self.fifty_bit != 0)
         flags = np.stack([np.ones(len(rows), dtype=bool), with_fifty], axis=1)
         reachable = _reachable_uppers()[rows & self.upper_bits][:, None, :] & flags[:, :, None]
         reachable[-1] = False
-        settled = (uppers >= UPPER_CAP) | (uppers + self.upper_room[rows][:, None] < UPPER_CAP)
+        settled = (
+            (uppers >= UPPER_CAP)
+            | (uppers + self.upper_room[rows][:, None] < UPPER_CAP)
+            # Without an upper bonus (Generala) the upper total never matters.
+            | (not self.rules.has_upper_bonus)
+        )
         settled_reachable = reachable & settled[:, None, :]
         first_settled = settled_reachable & (
             np.cumsum(settled_reachable, axis=2, dtype=np.int8) == 1
@@ -310,11 +341,12 @@ class SheetIndex:
 
         The rows: each lower box with each of its points, each upper box with each count
         from 1 to 5, Plus and Moins with each sum, then the Yams box at 50 when a +100
-        exists. ``choices`` lists, for the n-th row of every roll that has n rows or more,
-        those rolls (None: all) and rows. Every roll has a first row: it scores in the upper
-        box of each face it shows.
+        exists (Generala's box, for its Doble). ``choices`` lists, for the n-th row of every
+        roll that has n rows or more, those rolls (None: all) and rows; ``served_choices``
+        the same for a roll of the first throw. Every roll has a first row: it scores in the
+        upper box of each face it shows.
         """
-        bonus_box = self.position["yams"] if self.rules.has_yams_bonus else None
+        bonus_box = self.position[self.fifty_box] if self.fifty_box else None
         self.lower = [
             index
             for index, box in enumerate(self.boxes)
@@ -323,8 +355,9 @@ class SheetIndex:
         pairs = sorted(
             {
                 (index, value)
+                for points in (self.points, self.served_points)
                 for index in self.lower
-                for value in self.points[self.boxes[index]]
+                for value in points[self.boxes[index]]
                 if value > 0
             }
         )
@@ -337,12 +370,32 @@ class SheetIndex:
             self.upper_options.stop, self.upper_options.stop + len(self.pm) * len(PM_SUMS)
         )
         self.option_count = self.pm_options.stop + (bonus_box is not None)
+        self.double_rows = (
+            np.zeros(len(pairs), dtype=bool)
+            if self.double is None
+            else self.option_box == self.double
+        )
+        self.choices = self._choices_of(self.points, row_of, upper_start, bonus_box)
+        self.served_choices = (
+            self._choices_of(self.served_points, row_of, upper_start, bonus_box)
+            if self.served
+            else self.choices
+        )
+
+    def _choices_of(
+        self,
+        points: Mapping[str, np.ndarray],
+        row_of: Mapping[tuple[int, float], int],
+        upper_start: int,
+        bonus_box: int | None,
+    ) -> list[tuple[np.ndarray | None, np.ndarray]]:
+        """``choices`` (see ``_list_choices``) for rolls scoring ``points``."""
         rows_of_roll = []
         for roll_index, roll in enumerate(self.throws.rolls):
             rows = [
-                row_of[index, self.points[self.boxes[index]][roll_index]]
+                row_of[index, points[self.boxes[index]][roll_index]]
                 for index in self.lower
-                if self.points[self.boxes[index]][roll_index] > 0
+                if points[self.boxes[index]][roll_index] > 0
             ]
             rows += [
                 upper_start + MOST_COUNTED * position + count - 1
@@ -359,13 +412,12 @@ class SheetIndex:
             if bonus_box is not None and yams_face(roll) is not None:
                 rows.append(self.option_count - 1)
             rows_of_roll.append(rows)
-        self.choices = []
+        choices = []
         for number in range(max(len(rows) for rows in rows_of_roll)):
             rolls = [index for index, rows in enumerate(rows_of_roll) if len(rows) > number]
             rows = np.array([rows_of_roll[index][number] for index in rolls])
-            self.choices.append(
-                (None if len(rolls) == len(rows_of_roll) else np.array(rolls), rows)
-            )
+            choices.append((None if len(rolls) == len(rows_of_roll) else np.array(rolls), rows))
+        return choices
 
     def mask(self, filled: Iterable[str]) -> int:
         return sum(self.bit[box] for box in filled)
@@ -385,7 +437,7 @@ class SheetIndex:
     def _key(self, points: Mapping[str, int]) -> tuple[int, int, int, int]:
         mask = self.mask(points)
         upper = min(UPPER_CAP, sum(points[box] for box in UPPER_BOXES if box in points))
-        yams50 = int(self.rules.has_yams_bonus and points.get("yams", 0) > 0)
+        yams50 = int(self.fifty_box is not None and points.get(self.fifty_box, 0) > 0)
         written = [points[box] for box in ("plus", "minus") if box in points]
         pm = int(pm_place(written[0])) if len(written) == 1 else 0
         return mask, yams50, upper, pm
@@ -477,11 +529,15 @@ def build_table(
                 part = batch.take(slice(start, start + CHUNK))
                 rows = None if joker is None else joker[np.searchsorted(masks, part.mask)]
                 last_roll = _last_roll_values(sheet, values, part, rows)
-                values[sheet.place(part)] = (
-                    sheet.throws.turn_value(None, last_roll)
-                    if sheet.one_throw
-                    else sheet.throws.turn_value(last_roll)
-                )
+                if sheet.one_throw:
+                    value = sheet.throws.turn_value(None, last_roll)
+                elif sheet.served:
+                    # The first throw's roll may be scored at once, as a servida.
+                    first = _last_roll_values(sheet, values, part, rows, served=True)
+                    value = sheet.throws.turn_value(last_roll, first)
+                else:
+                    value = sheet.throws.turn_value(last_roll)
+                values[sheet.place(part)] = value
                 done += len(part.mask)
                 if progress is not None:
                     progress(done, total)
@@ -489,19 +545,24 @@ def build_table(
 
 
 def roll_values(
-    sheet: SheetIndex, values: np.ndarray, states: States, floors: np.ndarray | None = None
+    sheet: SheetIndex,
+    values: np.ndarray,
+    states: States,
+    floors: np.ndarray | None = None,
+    served: bool = False,
 ) -> np.ndarray:
     """What each roll (row) is worth as the last of the turn in each of ``states`` (column)
     of a solved table: the best open box's points, bonuses included, plus the expected rest
     of the game after it; -inf when no box is open. ``floors[box, state]``: the least each
-    box may score (la vache), 0 for none."""
+    box may score (la vache), 0 for none. ``served``: the rolls of the first throw, scored
+    with the servida's points (Generala)."""
     masks = np.unique(states.mask)
     joker = (
         sheet.joker_points(masks)[np.searchsorted(masks, states.mask)]
         if sheet.rules.has_joker
         else None
     )
-    return _last_roll_values(sheet, values, states, joker, floors)
+    return _last_roll_values(sheet, values, states, joker, floors, served)
 
 
 class _Gains(NamedTuple):
@@ -561,9 +622,10 @@ def _gains(
             pm_written[number] = written
 
     fifty = None
-    if sheet.rules.has_yams_bonus:
-        # Only a Yams fills the Yams box with 50, and then a later Yams earns the +100.
-        yams = sheet.position["yams"]
+    if sheet.fifty_box is not None:
+        # Only a Yams fills the Yams box with 50, and then a later Yams earns the +100 (a
+        # Generala of 50 opens its Doble Generala: GENERALA_POINTS is 50 too).
+        yams = sheet.position[sheet.fifty_box]
         fifty = np.where(
             is_open[yams],
             YAMS_POINTS
@@ -579,12 +641,14 @@ def _last_roll_values(
     states: States,
     joker: np.ndarray | None,
     floors: np.ndarray | None = None,
+    served: bool = False,
 ) -> np.ndarray:
     """What each roll (row) is worth as the last of the turn, in each state (column): the best
     open box's points, bonuses included, plus the expected rest of the game after it.
 
     ``joker`` holds each state's ``joker_points`` row, or is None for a sheet without joker.
-    Every box is looked up for every state at once: a few dozen numpy calls per chunk.
+    ``served``: the rolls of the first throw, with the servida's points (Generala). Every
+    box is looked up for every state at once: a few dozen numpy calls per chunk.
     """
     gains = _gains(sheet, values, states, floors)
     rest = gains.rest
@@ -602,8 +666,15 @@ def _last_roll_values(
         options[sheet.pm_options] = gains.pm.reshape(-1, len(states.mask))
     if gains.fifty is not None:
         options[-1] = gains.fifty
-    best = np.maximum(rest.max(axis=0), options[sheet.choices[0][1]])
-    for rolls, rows in sheet.choices[1:]:
+    if sheet.double is not None:
+        # The Doble Generala scores only once the Generala box holds 50; before, the dice
+        # bar it, which filling it with 0 (rest) already counts.
+        options[:scored][sheet.double_rows] = np.where(
+            states.yams50 == 1, options[:scored][sheet.double_rows], -np.inf
+        )
+    choices = sheet.served_choices if served else sheet.choices
+    best = np.maximum(rest.max(axis=0), options[choices[0][1]])
+    for rolls, rows in choices[1:]:
         if rolls is None:
             np.maximum(best, options[rows], out=best)
         else:
@@ -670,6 +741,8 @@ def box_values(
     gains = _gains(sheet, values, states, floors)
     columns = np.arange(len(rolls))
     points = np.array([sheet.points[box][rolls] for box in sheet.boxes])
+    if sheet.double is not None:
+        points[sheet.double] = np.where(states.yams50 == 1, points[sheet.double], 0)
     written = points if floors is None else np.where(points >= floors, points, 0)
     value = written + gains.rest
     value[sheet.upper] = gains.upper[
@@ -681,7 +754,7 @@ def box_values(
         written[box] = gains.pm_written[number, sums, columns]
     is_yams = np.isin(rolls, sheet.yams_rolls)
     if gains.fifty is not None:
-        yams = sheet.position["yams"]
+        yams = sheet.position[sheet.fifty_box]
         value[yams] = np.where(is_yams, gains.fifty, value[yams])
     value = np.where(np.isfinite(gains.rest), value, -np.inf)
     has_joker = (states.mask & sheet.yams_bit != 0) & is_yams & sheet.rules.has_joker

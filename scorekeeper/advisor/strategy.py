@@ -11,6 +11,9 @@ once and cached in the instance folder.
   dice of a first throw may go to Sec. Committing each turn to a column before throwing is
   worth exactly that sum; choosing after the dice can only do better (``simulation``
   measures how much, ``bench/advisor.py`` prints it).
+- **Generala**: its one column's exact table, whose first throw may be scored at once with
+  the servida's points; the dice of a first throw are advised with them. A Generala
+  servida is valued as its 50 and the game going on (docs/advisor.md says why).
 """
 
 import contextlib
@@ -109,7 +112,9 @@ class Strategy:
             for kind, column in sheet.columns.items()
         }
         advice = []
-        for (kind, box), cell in state.preview(dice, player).items():
+        # Generala: the dice of the first throw score as a servida.
+        throw = THROWS[0] if first_throw and self.rules.counts_throws else None
+        for (kind, box), cell in state.preview(dice, player, throw).items():
             if kind in ONE_THROW_COLUMNS and not first_throw:
                 continue
             after = sheet.columns[kind].with_score(cell)
@@ -199,6 +204,10 @@ class Strategy:
                 first_only = worth if first_only is None else np.maximum(first_only, worth)
             else:
                 last_roll = worth if last_roll is None else np.maximum(last_roll, worth)
+            if index.served:
+                # Generala: the first throw's dice scored at once, with the servida's points.
+                served = roll_values(index, self.tables[kind], index.state(points), served=True)
+                first_only = served[:, 0] - rest
         return base, last_roll, first_only
 
     @staticmethod

@@ -340,4 +340,8 @@ def replay_file(path: Path) -> dict:
         }
         for sheet in state.sheets
     ]
-    return {"file": str(path), "players": players}
+    result = {"file": str(path), "players": players}
+    if state.rules.is_generala and state.winner is not None:
+        # A Generala servida won the game at once: its player is first, whatever the totals.
+        result["won_at_once"] = state.players[state.winner]
+    return result

@@ -3,6 +3,9 @@
 {"rules": {"preset": "classique"},
  "players": ["Mag", "Alix"],
  "entries": [{"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 2]}, ...]}
+
+An entry of a Generala game may say the throw its dice came from (``"throw": 1``, a
+servida); the rules derive what it scores.
 """
 
 import json
@@ -132,6 +135,8 @@ def write_document(state: GameState) -> dict:
         }
         if not single_column:
             written["column"] = entry.column
+        if entry.throw is not None:
+            written["throw"] = entry.throw
         entries.append(written)
     return {"rules": state.rules.to_dict(), "players": list(state.players), "entries": entries}
 
@@ -141,7 +146,7 @@ def _read_entry(number: int, raw: object, rules: Rules, players: list[str]) -> E
         if not isinstance(raw, dict):
             raise RuleError(N_("une entrée est un objet avec « player », « box » et « dice »."))
         for key in raw:
-            if key not in ("player", "box", "dice", "column"):
+            if key not in ("player", "box", "dice", "column", "throw"):
                 raise RuleError(N_("clé inconnue « {name} »."), name=key)
         name = raw.get("player")
         if not isinstance(name, str) or name not in players:
@@ -167,6 +172,13 @@ def _read_entry(number: int, raw: object, rules: Rules, players: list[str]) -> E
                 N_("« dice » est la liste des dés, par exemple [6, 6, 6, 6, 2], pas « {value} »."),
                 value=dice,
             )
-        return Entry(players.index(name), column, box, dice)
+        throw = raw.get("throw")
+        # A throw is a whole number, 1 to 3 (the rules say which they count): not "1" or true.
+        if "throw" in raw and type(throw) is not int:
+            raise RuleError(
+                N_("« throw » est le lancer d'où viennent les dés : 1, 2 ou 3, pas « {value} »."),
+                value=throw,
+            )
+        return Entry(players.index(name), column, box, dice, throw)
     except RuleError as error:
         raise IllegalEntry(number, error) from error

@@ -6,7 +6,6 @@ from scorekeeper.rules.labels import (
     BOX_LABELS,
     COLUMN_LABELS,
     PRESET_LABELS,
-    OwnWords,
     box_name,
 )
 
@@ -55,10 +54,9 @@ class RuleError(ValueError):
 
     def __reduce__(self):
         # An import is checked in a worker process, and its errors read in the server's:
-        # the error, its subclass and its fields come back whole (box labels as a dict, or
-        # as the game's own words).
-        labels = self.box_labels
-        kept = labels if isinstance(labels, OwnWords) else dict(labels)
+        # the error, its subclass and its fields come back whole (box labels as a dict, the
+        # game's own words kept as such).
+        kept = dict(self.box_labels)
         return _restore, (type(self), self.args, {**self.__dict__, "box_labels": kept})
 
 

@@ -29,16 +29,22 @@ from scorekeeper.rules.scoring import is_variable, score
 BARRED_BY_DICE = "dice"  # the dice do not make the box's combination
 BARRED_BY_VACHE = "vache"  # under the floor another player set on this row
 BARRED_BY_PLUS_MINUS = "plus_minus"  # Plus would not end above Moins
+BARRED_BY_GENERALA = "generala"  # a Doble Generala before a Generala of 50 (§14)
+
+# The throws of a turn: an entry may say which one its dice came from (Generala's servida).
+THROWS = (1, 2, 3)
 
 
 @dataclass(frozen=True)
 class Entry:
-    """One turn as played: who, where, and the dice on the table."""
+    """One turn as played: who, where, and the dice on the table; ``throw``, the throw they
+    came from when the player said it (1: Generala's servida), else None."""
 
     player: int
     column: str
     box: str
     dice: Dice
+    throw: int | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,15 @@ class Score:
     barred_by: str | None = None
     joker: bool = False
     yams_bonus: int = 0
+    # The throw the dice came from, as the entry said it (None: not said).
+    throw: int | None = None
+    # A Generala servida under ``servida_wins``: the game ends, this player first.
+    wins: bool = False
+
+    @property
+    def served(self) -> bool:
+        """Made on the turn's first throw (Generala's servida)."""
+        return self.throw == 1
 
     @property
     def barred(self) -> bool:
@@ -212,9 +227,20 @@ class GameState:
         )
         return cls(rules, players, sheets, ())
 
+    @cached_property
+    def winner(self) -> int | None:
+        """The seat whose entry won the game at once (a Generala servida), if one did."""
+        for seat, sheet in enumerate(self.sheets):
+            for column in sheet.columns.values():
+                if any(cell.wins for cell in column.cells.values()):
+                    return seat
+        return None
+
     @property
     def is_over(self) -> bool:
-        return len(self.entries) == len(self.players) * self.rules.turns_per_player
+        """Every box of every sheet filled, or a Generala servida won the game at once."""
+        full = len(self.entries) == len(self.players) * self.rules.turns_per_player
+        return full or (self.rules.is_generala and self.winner is not None)
 
     @property
     def active_player(self) -> int | None:
@@ -336,6 +362,7 @@ class GameState:
         if entry.box not in self.rules.boxes:
             raise RuleError(N_("Cette partie n'a pas de case « {name} »."), name=entry.box)
         dice = parse_dice(entry.dice, self.rules.dice)
+        self._check_throw(entry.throw)
         column = self.sheets[active].columns[entry.column]
         if entry.box in column.cells:
             raise RuleError(
@@ -354,19 +381,35 @@ class GameState:
                 column=entry.column,
                 next_box=placement.boxes[0],
             )
-        return self._score_allowed(active, column, entry.box, dice)
+        return self._score_allowed(active, column, entry.box, dice, entry.throw)
 
-    def preview(self, dice: Dice, player: int | None = None) -> dict[tuple[str, str], Score]:
-        """What each box the dice may fill would score, keyed by (column, box)."""
+    def preview(
+        self, dice: Dice, player: int | None = None, throw: int | None = None
+    ) -> dict[tuple[str, str], Score]:
+        """What each box the dice (of ``throw``, when said) may fill would score, keyed by
+        (column, box)."""
         player = self.active_player if player is None else player
         if player is None:
             return {}
         dice = parse_dice(dice, self.rules.dice)
+        self._check_throw(throw)
         scores = {}
         for kind, column in self.sheets[player].columns.items():
             for box in self.placement(player, kind, dice).boxes:
-                scores[kind, box] = self._score_allowed(player, column, box, dice)
+                scores[kind, box] = self._score_allowed(player, column, box, dice, throw)
         return scores
+
+    def served_changes(self, dice: Dice, player: int | None = None) -> bool:
+        """Whether saying that these dice came from the first throw (servida) changes what a
+        box the player may fill would score: the sheet asks it only then."""
+        if not self.rules.counts_throws:
+            return False
+        later = self.preview(dice, player)
+        first = self.preview(dice, player, 1)
+        return any(
+            (cell.points, cell.wins) != (first[key].points, first[key].wins)
+            for key, cell in later.items()
+        )
 
     def play(self, entry: Entry) -> "GameState":
         return self.apply(entry, self.score(entry))
@@ -379,19 +422,49 @@ class GameState:
         columns = dict(sheet.columns)
         columns[entry.column] = columns[entry.column].with_score(cell)
         sheets[entry.player] = Sheet(sheet.name, MappingProxyType(columns))
-        entry = Entry(entry.player, entry.column, entry.box, cell.dice)
+        entry = Entry(entry.player, entry.column, entry.box, cell.dice, cell.throw)
         return GameState(self.rules, self.players, tuple(sheets), self.entries + (entry,))
 
     def ranking(self) -> list[Standing]:
-        """Players by total, best first; equal totals share a rank (1, 1, 3)."""
-        order = sorted(range(len(self.players)), key=lambda seat: -self.sheets[seat].total)
+        """Players by total, best first; equal totals share a rank (1, 1, 3). A player who
+        won at once (a Generala servida) is first alone, whatever the totals."""
+        winner = self.winner if self.rules.is_generala else None
+        order = sorted(
+            range(len(self.players)),
+            key=lambda seat: (seat != winner, -self.sheets[seat].total),
+        )
         standings: list[Standing] = []
         for position, seat in enumerate(order):
             total = self.sheets[seat].total
-            tied = standings and standings[-1].total == total
+            tied = (
+                standings
+                and standings[-1].total == total
+                and winner
+                not in (
+                    seat,
+                    standings[-1].player,
+                )
+            )
             rank = standings[-1].rank if tied else position + 1
             standings.append(Standing(rank, seat, self.players[seat], total))
         return standings
+
+    def _check_throw(self, throw: object) -> None:
+        """RuleError unless ``throw`` is None or a throw these rules count (§14)."""
+        if throw is None:
+            return
+        if not self.rules.counts_throws:
+            raise RuleError(
+                N_(
+                    "Le lancer d'où viennent les dés ne compte qu'à la Generala : "
+                    "cette partie ne le note pas."
+                )
+            )
+        if isinstance(throw, bool) or throw not in THROWS:
+            raise RuleError(
+                N_("Un tour a trois lancers : le lancer vaut 1, 2 ou 3, pas « {value} »."),
+                value=throw,
+            )
 
     def _joker_applies(self, column: Column, dice: Dice) -> bool:
         return self.rules.has_joker and yams_face(dice) is not None and "yams" in column.cells
@@ -417,20 +490,49 @@ class GameState:
             return KNIFFEL_BONUS
         return 0
 
-    def _score_allowed(self, player: int, column: Column, box: str, dice: Dice) -> Score:
+    def _score_allowed(
+        self, player: int, column: Column, box: str, dice: Dice, throw: int | None = None
+    ) -> Score:
         # Order of checks (docs/rules.md §10): the box's formula, then Plus/Moins, then la vache;
         # the +100 is earned by the dice whatever happens to the box.
         joker = self._full_value(column, dice)
-        points = score(self.rules, box, dice, joker=joker)
+        served = throw == 1
+        points = score(self.rules, box, dice, joker=joker, served=served)
         barred_by = None if points else BARRED_BY_DICE
+        if self.rules.is_generala:
+            return self._generala_cell(column, box, dice, throw, points, barred_by)
         if points and _breaks_plus_minus(column, box, points):
             points, barred_by = 0, BARRED_BY_PLUS_MINUS
         floor = self.vache_floor(player, column.kind, box)
         if points and floor is not None and points < floor:
             points, barred_by = 0, BARRED_BY_VACHE
         return Score(
-            column.kind, box, dice, points, barred_by, joker, self._yams_bonus(column, box, dice)
+            column.kind,
+            box,
+            dice,
+            points,
+            barred_by,
+            joker,
+            self._yams_bonus(column, box, dice),
+            throw,
         )
+
+    def _generala_cell(
+        self,
+        column: Column,
+        box: str,
+        dice: Dice,
+        throw: int | None,
+        points: int,
+        barred_by: str | None,
+    ) -> Score:
+        """Generala's cell (docs/rules.md §14): the Doble Generala counts once the Generala
+        box holds 50; a Generala servida wins the game at once under ``servida_wins``."""
+        generala = column.cells.get("generala")
+        if box == "double_generala" and points and (generala is None or not generala.points):
+            points, barred_by = 0, BARRED_BY_GENERALA
+        wins = box == "generala" and points > 0 and throw == 1 and self.rules.servida_wins
+        return Score(column.kind, box, dice, points, barred_by, throw=throw, wins=wins)
 
 
 def _breaks_plus_minus(column: Column, box: str, points: int) -> bool:

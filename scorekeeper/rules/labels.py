@@ -2,7 +2,7 @@
 
 French source strings, marked with ``N_`` so that the translation catalogue picks them up
 while this package stays free of Flask: the layers above translate them when they render,
-all but a game's own words (``OwnWords``), shown as they are.
+all but a game's own words (``OwnWord``), shown as they are.
 """
 
 from collections.abc import Callable, Mapping
@@ -38,34 +38,51 @@ YATZY_BOX_LABELS = {**BOX_LABELS, "yams": N_("Yatzy")}
 YAHTZEE_BOX_LABELS = {**BOX_LABELS, "yams": N_("Yahtzee")}
 
 
-class OwnWords(dict):
-    """A game's names for its boxes in its own words, shown as written whatever the page's
-    language: a Kniffel sheet says Dreierpasch in French, English or Swedish alike, as its
-    paper block does (docs/rules.md §12)."""
+class OwnWord(str):
+    """A box's name in the words of its game, shown as it is in every language: a Kniffel
+    sheet says Dreierpasch in French, English or Swedish alike, as its paper block does
+    (docs/rules.md §12), and Generala's Póker stays Póker on an English or a French sheet, as
+    on the tables that play it (§14)."""
+
+    __slots__ = ()
 
 
 def box_name(labels: Mapping[str, str], box: str, translate: Callable[[str], str]) -> str:
     """The name of ``box`` in the page's language (``translate``), or in the game's own words."""
     label = labels[box]
-    return label if isinstance(labels, OwnWords) else translate(label)
+    return label if isinstance(label, OwnWord) else translate(label)
 
 
 # Kniffel's words, as Schmidt Spiele's block prints them: not for translation.
-KNIFFEL_BOX_LABELS = OwnWords(
-    ones="Einser",
-    twos="Zweier",
-    threes="Dreier",
-    fours="Vierer",
-    fives="Fünfer",
-    sixes="Sechser",
-    three_kind="Dreierpasch",
-    four_kind="Viererpasch",
-    full_house="Full House",
-    small_straight="Kleine Straße",
-    large_straight="Große Straße",
-    yams="Kniffel",
-    chance="Chance",
-)
+KNIFFEL_BOX_LABELS = {
+    box: OwnWord(label)
+    for box, label in {
+        "ones": "Einser",
+        "twos": "Zweier",
+        "threes": "Dreier",
+        "fours": "Vierer",
+        "fives": "Fünfer",
+        "sixes": "Sechser",
+        "three_kind": "Dreierpasch",
+        "four_kind": "Viererpasch",
+        "full_house": "Full House",
+        "small_straight": "Kleine Straße",
+        "large_straight": "Große Straße",
+        "yams": "Kniffel",
+        "chance": "Chance",
+    }.items()
+}
+
+# Generala's boxes below the upper six are Spanish words at every table (docs/rules.md §14);
+# not marked for translation, and never translated.
+GENERALA_BOX_LABELS = {
+    **{box: BOX_LABELS[box] for box in ("ones", "twos", "threes", "fours", "fives", "sixes")},
+    "straight": OwnWord("Escalera"),
+    "full_house": OwnWord("Full"),
+    "four_kind": OwnWord("Póker"),
+    "generala": OwnWord("Generala"),
+    "double_generala": OwnWord("Doble Generala"),
+}
 
 COLUMN_LABELS = {
     "free": N_("Libre"),
@@ -80,6 +97,7 @@ PRESET_LABELS = {
     "yatzy": N_("Yatzy"),
     "yahtzee": N_("Yahtzee"),
     "kniffel": N_("Kniffel"),
+    "generala": N_("Generala"),
 }
 
 # The game's name, as a printed sheet's title and the rules summary say it.
@@ -88,6 +106,7 @@ GAME_NAMES = {
     "yatzy": N_("Yatzy"),
     "yahtzee": N_("Yahtzee"),
     "kniffel": N_("Kniffel"),
+    "generala": N_("Generala"),
 }
 
 # The row of the Yams after the first, by preset (docs/rules.md §3, §12).

@@ -1,7 +1,8 @@
 """The rules of one game: one immutable value holding every option.
 
 The options are those of docs/rules.md §3 to §9; the presets Yatzy (§11), Yahtzee and
-Kniffel (§12) have fixed rules of their own and only some of the options.
+Kniffel (§12) have fixed rules of their own and only some of the options, and Generala (§14)
+has only options of its own.
 
 A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 ``Rules.from_dict()``; they never change after the first entry.
@@ -15,6 +16,7 @@ from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.labels import (
     BOX_LABELS,
     GAME_NAMES,
+    GENERALA_BOX_LABELS,
     KNIFFEL_BOX_LABELS,
     N_,
     YAHTZEE_BOX_LABELS,
@@ -47,6 +49,8 @@ YATZY_LOWER = (
     "chance",
     "yams",
 )
+# Generala's sheet after its six upper boxes: Escalera, Full, Póker, Generala, Doble Generala.
+GENERALA_LOWER = ("straight", "full_house", "four_kind", "generala", "double_generala")
 
 # The order columns are shown in, whatever order a game listed them in: Triple's paper sheet is
 # filled left to right as Descendante, Montante, Libre (docs/rules.md §5), and Sec comes last.
@@ -130,7 +134,7 @@ class Option:
 
 
 # The presets a game document names; Triple is stored as classique with its columns.
-PRESETS = ("classique", "triple", "yatzy", "yahtzee", "kniffel")
+PRESETS = ("classique", "triple", "yatzy", "yahtzee", "kniffel", "generala")
 EVERY_PRESET = ("classique", "yatzy", "yahtzee", "kniffel")
 
 
@@ -244,6 +248,39 @@ OPTIONS = (
         ),
     ),
 )
+# Generala's own options (docs/rules.md §14), in the order its summary names them; Generala
+# has none of the others.
+GENERALA_OPTIONS = (
+    Option(
+        "servida",
+        N_("Servida : une combinaison faite au premier lancer vaut plus (25, 35, 45)"),
+        (
+            Choice(True, N_("Escalera 25, Full 35, Póker 45 au premier lancer")),
+            Choice(False, N_("même valeur à tout lancer"), N_("sans servida")),
+        ),
+        presets=("generala",),
+        print_label=N_("Servida (premier lancer)"),
+        scores_only=True,
+    ),
+    Option(
+        "servida_wins",
+        N_("Generala servida : gagne la partie sur-le-champ"),
+        (
+            Choice(True, N_("gagne la partie sur-le-champ")),
+            Choice(False, N_("vaut 50 comme une autre"), N_("Generala servida 50")),
+        ),
+        presets=("generala",),
+    ),
+    Option(
+        "ace_high_straight",
+        N_("Escalera au 1 : 3-4-5-6-1 compte aussi comme escalera"),
+        (Choice(False), Choice(True, short=N_("escalera 3-4-5-6-1"))),
+        presets=("generala",),
+        print_label=N_("Escalera 3-4-5-6-1"),
+        scores_only=True,
+    ),
+)
+OPTIONS = OPTIONS + GENERALA_OPTIONS
 OPTION_BY_NAME = {option.name: option for option in OPTIONS}
 
 # Not a Rules field but a choice of the form and the print page: it adds the Yams sec column
@@ -257,7 +294,12 @@ SEC = Option(
 
 # What a preset plays instead of an option's default, for the options it may not set:
 # Yatzy has no +100, and Kniffel pays its own +50 instead (docs/rules.md §11, §12).
-PRESET_VALUES = {"yatzy": {"yams_bonus": False}, "kniffel": {"yams_bonus": False}}
+# Generala has no Yams bonus either (docs/rules.md §14).
+PRESET_VALUES = {
+    "yatzy": {"yams_bonus": False},
+    "kniffel": {"yams_bonus": False},
+    "generala": {"yams_bonus": False},
+}
 # What the second and later Yams earn (docs/rules.md §3, §12).
 YAMS_BONUS = 100
 KNIFFEL_BONUS = 50
@@ -280,6 +322,10 @@ class Rules:
     plus_minus: bool = False
     columns: tuple[str, ...] = ("free",)
     dice: int = 5
+    # Generala's (docs/rules.md §14).
+    servida: bool = True
+    servida_wins: bool = True
+    ace_high_straight: bool = False
 
     @classmethod
     def from_dict(cls, data: object) -> "Rules":
@@ -297,13 +343,20 @@ class Rules:
         preset = data.get("preset", "classique")
         if preset not in PRESETS:
             raise RuleError(
-                N_("Règles inconnues : « {name} » (classique, triple, yatzy, yahtzee ou kniffel)."),
+                N_(
+                    "Règles inconnues : « {name} » "
+                    "(classique, triple, yatzy, yahtzee, kniffel ou generala)."
+                ),
                 name=preset,
             )
         stored = stored_preset(preset)
         values: dict = {"preset": stored, **PRESET_VALUES.get(stored, {})}
         if preset == "triple":
             values["columns"] = TRIPLE_COLUMNS
+        elif preset == "generala":
+            # Generala is played on one free column of five dice (docs/rules.md §14).
+            if "columns" in data and _read_columns(data["columns"]) != ("free",):
+                raise RuleError(N_("La Generala se joue sur une seule colonne, libre."))
         for option in OPTIONS:
             key = option.name
             if key not in data:
@@ -311,11 +364,7 @@ class Rules:
             if not option.applies_to(stored):
                 # A preset's own fixed rules: the other options may only say their default.
                 if data[key] != option.default:
-                    raise RuleError(
-                        N_("L'option « {name} » ne s'applique pas au {preset}."),
-                        name=key,
-                        preset=preset,
-                    )
+                    raise _not_for(preset, option)
                 continue
             if option.is_flag:
                 if not isinstance(data[key], bool):
@@ -358,8 +407,12 @@ class Rules:
         return self.preset == "yatzy"
 
     @property
+    def is_generala(self) -> bool:
+        return self.preset == "generala"
+
+    @property
     def has_joker(self) -> bool:
-        return not self.is_yatzy
+        return not self.is_yatzy and not self.is_generala
 
     @property
     def has_yams_bonus(self) -> bool:
@@ -379,6 +432,16 @@ class Rules:
             return YAMS_BONUS
         return KNIFFEL_BONUS if self.has_kniffel_bonus else 0
 
+    @property
+    def has_upper_bonus(self) -> bool:
+        """Generala has none: its upper boxes only add up (docs/rules.md §14)."""
+        return not self.is_generala
+
+    @property
+    def counts_throws(self) -> bool:
+        """Whether an entry's throw changes what it scores (Generala's servida)."""
+        return self.is_generala
+
     # Cached, as Column.open_boxes: every total and every row of a sheet asks for them, and
     # frozen dataclasses still let cached_property write the instance's dict.
     @cached_property
@@ -386,6 +449,8 @@ class Rules:
         """The boxes of one column, in sheet order."""
         if self.is_yatzy:
             return UPPER_BOXES + YATZY_LOWER
+        if self.is_generala:
+            return UPPER_BOXES + GENERALA_LOWER
         lower = CLASSIQUE_LOWER
         if self.plus_minus:
             lower = lower[:-1] + ("plus", "minus")
@@ -393,7 +458,7 @@ class Rules:
 
     @property
     def game_name(self) -> str:
-        """The game's name (French, to translate): Yams, Yatzy, Yahtzee or Kniffel."""
+        """The game's name (French, to translate): Yams, Yatzy, Yahtzee, Kniffel or Generala."""
         return GAME_NAMES[self.preset]
 
     @property
@@ -404,11 +469,12 @@ class Rules:
     @property
     def box_labels(self) -> dict[str, str]:
         """The name of each box in this game's own words: French to translate, or Kniffel's
-        German, shown as it is (``labels.OwnWords``)."""
+        German and Generala's Spanish, shown as they are (``labels.OwnWord``)."""
         return {
             "yatzy": YATZY_BOX_LABELS,
             "yahtzee": YAHTZEE_BOX_LABELS,
             "kniffel": KNIFFEL_BOX_LABELS,
+            "generala": GENERALA_BOX_LABELS,
         }.get(self.preset, BOX_LABELS)
 
     @cached_property
@@ -417,11 +483,28 @@ class Rules:
 
     @property
     def upper_bonus(self) -> int:
+        if not self.has_upper_bonus:
+            return 0
         return 50 if self.is_yatzy else 35
 
     @property
     def turns_per_player(self) -> int:
         return len(self.boxes) * len(self.columns)
+
+
+def _not_for(preset: str, option: Option) -> RuleError:
+    """The error of an option given a value in a game that does not have it."""
+    if option.presets == ("generala",):
+        return RuleError(
+            N_("L'option « {name} » ne s'applique qu'à la Generala."), name=option.name
+        )
+    if preset == "generala":
+        return RuleError(
+            N_("L'option « {name} » ne s'applique pas à la Generala."), name=option.name
+        )
+    return RuleError(
+        N_("L'option « {name} » ne s'applique pas au {preset}."), name=option.name, preset=preset
+    )
 
 
 def _read_columns(value: object) -> tuple[str, ...]:

@@ -33,6 +33,8 @@ class SeatResult:
     yams_count: int
     barred_count: int
     barred_cells: str
+    # The cells left empty by a game won at once (a Generala servida), as barred_cells.
+    empty_cells: str
     rank: int
     won: bool
 
@@ -50,7 +52,14 @@ def seat_results(state: GameState) -> tuple[SeatResult, ...]:
             f"{kind}:{box}"
             for kind, column in sheet.columns.items()
             for box in state.rules.boxes
-            if column.cells[box].barred
+            if box in column.cells and column.cells[box].barred
+        ]
+        # A game won at once (a Generala servida) ends with boxes left empty.
+        empty = [
+            f"{kind}:{box}"
+            for kind, column in sheet.columns.items()
+            for box in state.rules.boxes
+            if box not in column.cells
         ]
         seats.append(
             SeatResult(
@@ -66,6 +75,7 @@ def seat_results(state: GameState) -> tuple[SeatResult, ...]:
                 yams_count=yams[seat],
                 barred_count=len(barred),
                 barred_cells=" ".join(barred),
+                empty_cells=" ".join(empty),
                 rank=ranks[seat],
                 # Alone at the table, nobody is beaten: a win needs an opponent.
                 won=ranks[seat] == 1 and player_count > 1,

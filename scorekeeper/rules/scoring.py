@@ -1,4 +1,4 @@
-"""What a box scores with given dice: the formulas of docs/rules.md §2, §6, §9, §11, no more.
+"""What a box scores with given dice: the formulas of docs/rules.md §2, §6, §9, §11, §14.
 
 Placement (whose turn, which boxes are open, the joker's forced box) and the house rules that
 look at other boxes (la vache, Plus et Moins) live in ``game.py``; here a box only sees dice.
@@ -21,14 +21,30 @@ FOUR_KIND_FIXED = 40
 YATZY_SMALL_STRAIGHT = 15
 YATZY_LARGE_STRAIGHT = 20
 
+# Generala (docs/rules.md §14): each combination's points, then made on the first throw
+# (« servida »). A Generala servida wins the game instead (rules/game.py), or scores 50.
+GENERALA_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})
+ACE_HIGH_STRAIGHT = {3, 4, 5, 6, 1}
+GENERALA_POINTS = {
+    "straight": 20,
+    "full_house": 30,
+    "four_kind": 40,
+    "generala": 50,
+    "double_generala": 100,
+}
+SERVIDA_POINTS = {"straight": 25, "full_house": 35, "four_kind": 45}
 
-def score(rules: Rules, box: str, dice: Dice, joker: bool = False) -> int:
+
+def score(rules: Rules, box: str, dice: Dice, joker: bool = False, served: bool = False) -> int:
     """The points ``dice`` are worth in ``box``: 0 when the box's condition does not hold.
 
     ``joker`` is true when the joker applies (the dice are a Yams and the column's Yams box is
     filled): Full and the straights then score their full value. With six dice (Yams 6) the
-    box scores its best five dice.
+    box scores its best five dice. ``served``: the dice came from the turn's first throw
+    (Generala's servida).
     """
+    if rules.is_generala:
+        return _score_generala(rules, box, dice, served)
     if len(dice) == 5:
         return _score_five(rules, box, dice, joker)
     return max(_score_five(rules, box, five, joker) for five in combinations(dice, 5))
@@ -38,6 +54,8 @@ def is_variable(rules: Rules, box: str) -> bool:
     """Whether the box's value depends on the dice once its condition holds (la vache)."""
     if box in ("small_straight", "large_straight", "yams"):
         return False
+    if rules.is_generala:
+        return False  # la vache is not played at Generala (docs/rules.md §14)
     if rules.is_yatzy:
         return True
     if box == "four_kind":
@@ -111,3 +129,29 @@ def _score_yatzy_lower(box: str, counts: Counter, total: int) -> int:
     if box == "yams":
         return YAMS if len(counts) == 1 else 0
     raise ValueError(f"unknown box {box!r}")
+
+
+def _score_generala(rules: Rules, box: str, dice: Dice, served: bool) -> int:
+    counts = Counter(dice)
+    if box in FACE_OF_BOX:
+        face = FACE_OF_BOX[box]
+        return face * counts[face]
+    shape = sorted(counts.values())
+    if box == "straight":
+        faces = set(dice)
+        made = faces in GENERALA_STRAIGHTS or (
+            rules.ace_high_straight and faces == ACE_HIGH_STRAIGHT
+        )
+    elif box == "full_house":
+        made = shape == [2, 3]
+    elif box == "four_kind":
+        made = shape[-1] >= 4
+    elif box in ("generala", "double_generala"):
+        made = shape == [5]
+    else:
+        raise ValueError(f"unknown box {box!r}")
+    if not made:
+        return 0
+    if served and rules.servida and box in SERVIDA_POINTS:
+        return SERVIDA_POINTS[box]
+    return GENERALA_POINTS[box]

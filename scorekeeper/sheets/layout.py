@@ -15,7 +15,9 @@ from scorekeeper.rules.options import UPPER_BOXES, rules_from_query
 from scorekeeper.rules.scoring import (
     FOUR_KIND_FIXED,
     FULL_HOUSE,
+    GENERALA_POINTS,
     LARGE_STRAIGHT,
+    SERVIDA_POINTS,
     SMALL_STRAIGHT,
     YAMS,
     YATZY_LARGE_STRAIGHT,
@@ -103,7 +105,9 @@ class Row:
 def grid_rows(rules: Rules) -> tuple[Row, ...]:
     """The rows of a sheet in the order the screen shows them."""
     rows = [Row("box", box) for box in UPPER_BOXES]
-    rows += [Row("upper_total"), Row("upper_bonus")]
+    rows.append(Row("upper_total"))
+    if rules.has_upper_bonus:
+        rows.append(Row("upper_bonus"))
     rows += [Row("box", box) for box in rules.lower_boxes]
     rows.append(Row("lower_total"))
     if rules.yams_bonus_points:
@@ -115,7 +119,10 @@ def grid_rows(rules: Rules) -> tuple[Row, ...]:
 
 
 def fixed_value(rules: Rules, box: str) -> int | None:
-    """The points a box is always worth when its dice hold, or None when the dice decide."""
+    """The points a box is always worth when its dice hold, or None when the dice decide
+    (Generala's on a later throw: the servida is the hint's)."""
+    if rules.is_generala:
+        return GENERALA_POINTS.get(box)
     if rules.is_yatzy:
         return {
             "small_straight": YATZY_SMALL_STRAIGHT,
@@ -172,12 +179,34 @@ _YATZY_HINTS = {
 }
 
 
+# Generala's: the points, then those made on the first throw where the servida counts.
+_GENERALA_HINTS = {
+    "straight": N_("12345 ou 23456 · %(points)d points"),
+    "ace_high_straight": N_("12345, 23456 ou 34561 · %(points)d points"),
+    "full_house": N_("brelan + paire · %(points)d points"),
+    "four_kind": N_("≥ 4 dés pareils · %(points)d points"),
+    "generala": N_("5 dés pareils · %(points)d points"),
+    "double_generala": N_("2e Generala · %(points)d points"),
+}
+_SERVIDA_HINTS = {
+    "straight": N_("12345 ou 23456 · %(points)d, servida %(served)d"),
+    "ace_high_straight": N_("12345, 23456 ou 34561 · %(points)d, servida %(served)d"),
+    "full_house": N_("brelan + paire · %(points)d, servida %(served)d"),
+    "four_kind": N_("≥ 4 dés pareils · %(points)d, servida %(served)d"),
+}
+
+
 def box_hint(rules: Rules, box: str) -> Hint:
     """When ``box`` scores and what, for the blank grid of these rules."""
     fixed = fixed_value(rules, box)
     params = {} if fixed is None else {"points": fixed}
     if box in UPPER_BOXES:
         return Hint(_UPPER_HINT, {"face": UPPER_BOXES.index(box) + 1})
+    if rules.is_generala:
+        key = "ace_high_straight" if box == "straight" and rules.ace_high_straight else box
+        if rules.servida and box in SERVIDA_POINTS:
+            return Hint(_SERVIDA_HINTS[key], {**params, "served": SERVIDA_POINTS[box]})
+        return Hint(_GENERALA_HINTS[key], params)
     if rules.is_yatzy:
         return Hint(_YATZY_HINTS[box], params)
     option = getattr(rules, box) if box in ("three_kind", "four_kind", "full_house") else None
@@ -190,6 +219,25 @@ def footnotes(rules: Rules) -> tuple[Hint, ...]:
     notes = [
         Hint(N_("Une case par tour ; si aucune ne convient, barrez-en une : elle vaut 0."), {})
     ]
+    if rules.is_generala:
+        if rules.servida:
+            notes.append(
+                Hint(
+                    N_(
+                        "Servida : faite au premier lancer, l'Escalera vaut %(straight)d, le "
+                        "Full %(full)d, le Póker %(poker)d."
+                    ),
+                    {
+                        "straight": SERVIDA_POINTS["straight"],
+                        "full": SERVIDA_POINTS["full_house"],
+                        "poker": SERVIDA_POINTS["four_kind"],
+                    },
+                )
+            )
+        if rules.servida_wins:
+            notes.append(
+                Hint(N_("Generala servida, dans la case Generala : la partie est gagnée."), {})
+            )
     if "down" in rules.columns:
         notes.append(Hint(N_("Descendante : de haut en bas. Montante : de bas en haut."), {}))
     if "sec" in rules.columns:

@@ -165,11 +165,15 @@ def player_deltas(
         counters["bonus_columns"] += row["bonus_columns"]
         counters["yams_games"] += row["yams_count"] > 0
         counters["yams_count"] += row["yams_count"]
-        counters["cells"] += row["column_count"] * len(boxes_of[row["rules_key"]])
+        empty = row["empty_cells"].split()
+        counters["cells"] += row["column_count"] * len(boxes_of[row["rules_key"]]) - len(empty)
         counters["barred_count"] += row["barred_count"]
-        # A finished game fills every box of every column once.
+        # A finished game fills every box of every column once, but those a game won at once
+        # (a Generala servida) left empty.
         for box in boxes_of[row["rules_key"]]:
             boxes[pair + (box,)]["filled"] += row["column_count"]
+        for cell in empty:
+            boxes[pair + (cell.partition(":")[2],)]["filled"] -= 1
         for cell in row["barred_cells"].split():
             boxes[pair + (cell.partition(":")[2],)]["barred"] += 1
     return stats, boxes

@@ -87,6 +87,7 @@ def _entry_record(row) -> EntryRecord:
         dice=tuple(int(digit) for digit in row.dice),
         score=row.score,
         turn_key=row.turn_key,
+        throw=row.throw,
     )
 
 
@@ -300,6 +301,7 @@ def add_entry(
                 "score": entry.score,
                 "created_at": now,
                 "turn_key": entry.turn_key,
+                "throw": entry.throw,
             },
         )
         if finished:

@@ -35,6 +35,8 @@ class EntryRecord:
     score: int
     # The key the tablet made for the turn, when it sent one (store/schema.py).
     turn_key: str | None = None
+    # The throw the dice came from, when the entry said it (a Generala servida: 1).
+    throw: int | None = None
 
 
 @dataclass(frozen=True)

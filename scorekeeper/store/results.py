@@ -81,14 +81,17 @@ def stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int],
         .order_by(game_players.c.seat)
     ).all()
     log = connection.execute(
-        select(entries.c.seat, entries.c.column, entries.c.box, entries.c.dice)
+        select(entries.c.seat, entries.c.column, entries.c.box, entries.c.dice, entries.c.throw)
         .where(entries.c.game_id == game_id)
         .order_by(entries.c.seq)
     ).all()
     state = replay(
         Rules.from_dict(rules),
         [seat.name for seat in seats],
-        (Entry(row.seat, row.column, row.box, tuple(int(d) for d in row.dice)) for row in log),
+        (
+            Entry(row.seat, row.column, row.box, tuple(int(d) for d in row.dice), row.throw)
+            for row in log
+        ),
     )
     return rules, [seat.player_id for seat in seats], state
 

@@ -13,6 +13,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     PrimaryKeyConstraint,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -141,6 +142,9 @@ entries = Table(
     # a dropped network, finds its entry instead of making a second one. NULL for entries of
     # old pages, forms without scripts and imports; unique within a game.
     Column("turn_key", String(TURN_KEY_LENGTH), nullable=True),
+    # The throw the dice came from, when the entry said it (a Generala servida: 1); NULL
+    # otherwise (migration 0021).
+    Column("throw", SmallInteger, nullable=True),
     # Also the index of a game's entries (migration 0008).
     UniqueConstraint("game_id", "seq"),
     Index("ix_entries_turn_key", "game_id", "turn_key", unique=True),
@@ -182,6 +186,9 @@ results = Table(
     Column("barred_count", Integer, nullable=False),
     # The barred boxes as "column:box" words, so that per-box counts never need a replay.
     Column("barred_cells", Text, nullable=False),
+    # The cells a game won at once (a Generala servida) left empty, the same way; '' when
+    # every box was filled (migration 0021).
+    Column("empty_cells", Text, nullable=False, server_default=""),
     Column("rank", Integer, nullable=False),
     Column("won", Boolean, nullable=False),
     # Games of this rule set in a row, ending with this one, where the player had every

@@ -205,6 +205,7 @@ def _rows(
                 dice_text(entry.dice),
                 state.sheets[entry.player].columns[entry.column].cells[entry.box].points,
                 written_at,
+                entry.throw,
             )
             for seq, entry in enumerate(state.entries)
         ]
@@ -381,6 +382,8 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
         }
         if not single_column:
             item["column"] = entry.column
+        if entry.throw is not None:
+            item["throw"] = entry.throw
         written.append(item)
     document = {
         "id": game.id,
@@ -428,7 +431,12 @@ def _export_batch(store: Store, ids: list[int]) -> list[dict[str, Any]]:
         logs: dict[int, list] = {game_id: [] for game_id in ids}
         for entry in connection.execute(
             select(
-                entries.c.game_id, entries.c.seat, entries.c.column, entries.c.box, entries.c.dice
+                entries.c.game_id,
+                entries.c.seat,
+                entries.c.column,
+                entries.c.box,
+                entries.c.dice,
+                entries.c.throw,
             )
             .where(entries.c.game_id.in_(ids))
             .order_by(entries.c.game_id, entries.c.seq)

@@ -194,9 +194,11 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
         page["win"] = _with_chances(keeps, chances.advise(state, typed, throw), mode)
     keeps = keeps[:KEEPS_SHOWN]
     best_box = None
-    # Keeping every die is scoring now: the sentence then names the box.
+    # Keeping every die is scoring now: the sentence then names the box (at Generala, with
+    # the points of the throw it is: a servida on the first).
     if len(keeps[0].keep) == len(typed):
-        boxes = strategy.advise(state, typed, THROWS[-1])
+        now = throw if state.rules.counts_throws else THROWS[-1]
+        boxes = strategy.advise(state, typed, now)
         if chances is not None:
             _with_chances(boxes, chances.advise(state, typed, THROWS[-1]), mode)
         best_box = boxes[0]

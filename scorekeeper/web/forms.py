@@ -40,6 +40,13 @@ PRESET_CHOICES = [
             "+50 par Kniffel de plus"
         ),
     ),
+    SelectChoice(
+        "generala",
+        _l(
+            "Generala (Argentine, Uruguay, Espagne…, cases en espagnol) : 11 cases, "
+            "servida au premier lancer"
+        ),
+    ),
 ]
 
 
@@ -164,6 +171,9 @@ class EntryForm(Form):
     # 2nd throw the dice to keep (web/advice.py, which reads and checks ``throw``).
     advice = SubmitField()
     throw = StringField(validators=[Length(max=10)])
+    # Generala: the dice came from the turn's first throw (servida), one tap on the sheet
+    # where it changes the score; the entry then says throw 1.
+    served = BooleanField()
     # The key sheet.js made for this turn: sent again after a dropped network, the same turn
     # finds the entry it wrote instead of a second one (play.play_turn). Absent without
     # scripts and from older pages.

@@ -122,6 +122,7 @@ def turn(game_id: int):
         request.args.get("dice", "")[:40],
         quiet_while_typing=True,
         target=request.args.get("target", "")[:40],
+        served=request.args.get("served") == "1",
     )
     return render_template("games/_turn_live.html", state=state, view=view)
 
@@ -135,6 +136,8 @@ def _describe(state: GameState, cell: Score, player: int) -> str:
         text = _("%(name)s marque %(points)d en %(box)s.", name=name, points=cell.points, box=box)
     if cell.yams_bonus:
         text += " " + _("Encore un Yams : +%(bonus)d !", bonus=cell.yams_bonus)
+    if cell.wins:
+        text += " " + _("Generala servida : %(name)s gagne la partie !", name=name)
     return text
 
 
@@ -206,6 +209,7 @@ def play(game_id: int):
             version=form.version.data,
             barred_confirmed=form.confirm.data == "1",
             loaded=(record, state),
+            throw=1 if form.served.data else None,
             turn_key=form.turn_key.data or None,
         )
     except StaleSheet:

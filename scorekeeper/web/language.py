@@ -17,7 +17,7 @@ from wtforms import HiddenField, SelectField
 from wtforms.validators import InputRequired
 
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, Rules
-from scorekeeper.rules.labels import OwnWords
+from scorekeeper.rules.labels import OwnWord
 from scorekeeper.web.forms import Form
 from scorekeeper.web.security import local_path
 
@@ -81,11 +81,11 @@ def install_template_gettext(app: Flask) -> None:
 
 
 @functools.cache
-def _names(
-    locale: str, box_labels: tuple[tuple[str, str], ...], own_words: bool
-) -> MappingProxyType:
+def _names(locale: str, box_labels: tuple[tuple[str, str, bool], ...]) -> MappingProxyType:
+    # Each label comes with whether it is the game's own word: "Chance" is Kniffel's own
+    # word and the classique sheet's French alike, and must not share a cache entry.
     catalogue = _catalogue()
-    boxes = {key: label if own_words else catalogue.ugettext(label) for key, label in box_labels}
+    boxes = {key: label if own else catalogue.ugettext(label) for key, label, own in box_labels}
     columns = {key: catalogue.ugettext(label) for key, label in COLUMN_LABELS.items()}
     return MappingProxyType(boxes | columns)
 
@@ -94,11 +94,11 @@ def _names(
 def names(rules: Rules | None = None) -> MappingProxyType:
     """Every box's and column's name in the page's language, by key ("sixes", "down"), in
     the words of the game's rules (a Yatzy sheet's last box is "Yatzy", a Kniffel sheet's
-    boxes are German in every language): translated once per language, for the sheet that
-    shows them in every row."""
+    boxes are German and Generala's Spanish in every language): translated once per language,
+    for the sheet that shows them in every row."""
     box_labels = BOX_LABELS if rules is None else rules.box_labels
-    own_words = isinstance(box_labels, OwnWords)
-    return _names(str(get_locale()), tuple(box_labels.items()), own_words)
+    labels = tuple((key, label, isinstance(label, OwnWord)) for key, label in box_labels.items())
+    return _names(str(get_locale()), labels)
 
 
 @bp.app_template_global()

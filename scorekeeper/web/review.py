@@ -55,6 +55,10 @@ def _describe(state: GameState, entry: Entry, cell: Score) -> str:
     points = _("barrée") if cell.barred else str(cell.points)
     if cell.yams_bonus:
         points += f" (+{cell.yams_bonus})"
+    if cell.wins:
+        points += " " + _("(Generala servida : la partie est gagnée)")
+    elif cell.served:
+        points += " " + _("(servida)")
     dice = " ".join(str(die) for die in entry.dice)
     # Translated as a whole: the space before the colon is French typography.
     return _(

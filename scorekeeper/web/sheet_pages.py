@@ -173,6 +173,10 @@ class TurnView:
     selected: Score | None = None
     selected_floor: int | None = None
     refused: str | None = None
+    # Generala: whether the player said the dice came from the first throw (servida), and
+    # whether saying it changes what a box would score, the only time the sheet asks it.
+    served: bool = False
+    servida_asked: bool = False
 
     @property
     def full(self) -> bool:
@@ -180,14 +184,20 @@ class TurnView:
 
 
 def turn_view(
-    state: GameState, dice_text: str | None, *, quiet_while_typing: bool, target: str = ""
+    state: GameState,
+    dice_text: str | None,
+    *,
+    quiet_while_typing: bool,
+    target: str = "",
+    served: bool = False,
 ) -> TurnView:
     """What every box the typed dice may fill would score, from the rules.
 
     While the player is still typing, too few dice (and nothing else wrong) are no error:
     the keypad simply waits for the rest. Every other wrong throw is said at once, in the
     rules' own sentence. ``target`` is a box tapped with scripts on, shown for confirmation,
-    or refused in the rules' few words.
+    or refused in the rules' few words. ``served``: the player said the dice came from the
+    first throw (Generala), which counts only where the sheet asks it.
     """
     text = dice_text or ""
     view = TurnView(typed_faces(text), state.rules.dice)
@@ -207,7 +217,10 @@ def turn_view(
             view.problem = dice_error.kind
         return view
     try:
-        view.preview = state.preview(dice)
+        view.servida_asked = state.served_changes(dice)
+        view.served = served and view.servida_asked
+        throw = 1 if view.served else None
+        view.preview = state.preview(dice, throw=throw)
         for kind in state.rules.columns:
             reason = state.placement(player, kind, dice).forced
             if reason is not None:
@@ -215,7 +228,7 @@ def turn_view(
         if target and (refusal := state.refusal(player, column, box, dice)) is not None:
             view.refused = refusal.render(_)
         elif target:
-            view.selected = state.score(Entry(player, column, box, dice))
+            view.selected = state.score(Entry(player, column, box, dice, throw))
             view.selected_floor = state.vache_floor(player, column, box)
     except RuleError as rule_error:
         view.error = rule_error.render(_)
@@ -233,7 +246,12 @@ def render_sheet(
     """The sheet, with what each open box would score when dice were typed."""
     if form is None or (not form.dice.data and status == 200 and error is None):
         return shared_sheet(record, state), status
-    view = turn_view(state, form.dice.data, quiet_while_typing=quiet_while_typing)
+    view = turn_view(
+        state,
+        form.dice.data,
+        quiet_while_typing=quiet_while_typing,
+        served=bool(form.served.data),
+    )
     if view.error:
         error = error or view.error
         status = max(status, 422)

@@ -185,6 +185,11 @@ function start(form) {
   let target = ""; // the box tapped, waiting for its confirmation
   let latest = 0; // only the answer to the latest request is shown
   let previewed = input.defaultValue; // the dice the sheet's previews were drawn for
+  // Generala: whether the dice are said to come from the first throw (servida), as the
+  // page's tick says it; and as the previews shown were drawn for.
+  const served = () => Boolean(form.elements.served?.checked);
+  let previewedServed = served();
+  let servedKept = false; // a reload's tick, asked once with the dice it kept
   let pending; // the timer of a preview about to be asked
   let answered = 0; // the latest request whose answer came (or failed)
 
@@ -201,7 +206,7 @@ function start(form) {
   const keep = {
     slot: `turn:${form.action}`,
     save() {
-      const turn = { typedOn: form.dataset.typedOn, dice: input.value, target };
+      const turn = { typedOn: form.dataset.typedOn, dice: input.value, target, served: served() };
       try { sessionStorage.setItem(this.slot, JSON.stringify(turn)); } catch { /* full or off */ }
     },
     load() {
@@ -272,6 +277,8 @@ function start(form) {
     announce();
     keep.save(); // at once: a page left before the answer came finds the turn as typed
     const query = new URLSearchParams({ dice: input.value, seq: form.elements.seq.value, target });
+    if (served() || servedKept) query.set("served", "1");
+    servedKept = false;
     const failed = () => {
       if (mine === latest) answered = mine;
       announce();
@@ -294,6 +301,7 @@ function start(form) {
     fresh.innerHTML = await response.text();
     if (mine !== latest) return true;
     previewed = query.get("dice");
+    previewedServed = query.has("served");
     for (const part of fresh.content.children) {
       const old = document.getElementById(part.id);
       if (old) {
@@ -346,7 +354,9 @@ function start(form) {
   // confirmation, and « Oups » is there to take it back.
   function writeAtOnce(button) {
     if (posted || previewed !== input.value || faces().length < count) return false;
-    if (!button.classList.contains("preview")) return false;
+    if (previewedServed !== served()) return false;
+    // A Generala servida ends the game: it is confirmed, as a barred box is.
+    if (!button.classList.contains("preview") || button.classList.contains("wins")) return false;
     // A confirmation left from a barred box must not travel with this one.
     document.querySelector('#confirm-bar input[name="confirm"]')?.remove();
     form.requestSubmit(button); // a submit, as a confirmation is: live.js stops polling
@@ -422,6 +432,13 @@ function start(form) {
     else refresh(place);
   });
 
+  // The servida's tick: the previews again, with the first throw's points.
+  form.addEventListener("change", (event) => {
+    if (event.target.name !== "served") return;
+    target = "";
+    refresh();
+  });
+
   input.addEventListener("input", () => {
     target = "";
     markFull();
@@ -472,6 +489,8 @@ function start(form) {
     input.value = kept.dice;
     target = kept.target;
     markFull();
+    // The tick comes back with the preview, asked as it was.
+    servedKept = Boolean(kept.served);
     refresh();
   }
 

@@ -1,10 +1,11 @@
 """An independent reference for the advisor: the rest of a solo game by plain recursion.
 
 It shares nothing with the advisor's solver but the rules engine: every score, every allowed
-box, the column's order, the upper bonus, Plus et Moins and the +100 come from
-``GameState.preview`` and ``GameState.play``; the dice probabilities come from enumerating
-every ordered throw; keeps are every sub-multiset. Only the end of a game (a few boxes left)
-is small enough for it.
+box, the column's order, the upper bonus, Plus et Moins, the +100 and Generala's servida
+come from ``GameState.preview`` and ``GameState.play``; the dice probabilities come from
+enumerating every ordered throw; keeps are every sub-multiset. Only the end of a game (a
+few boxes left) is small enough for it. Generala with ``servida_wins`` ends a game the
+solitaire table goes on valuing: ask it of the same rules with ``servida_wins`` off.
 """
 
 from collections import Counter
@@ -66,19 +67,28 @@ class BruteForce:
             else:
                 second = self.best_keeps(last, dice)
                 first = self.best_keeps(second, dice)
+                if state.rules.counts_throws:
+                    # Generala: the first throw's dice may be scored at once, as a servida.
+                    first = {
+                        roll: max(value, *(gain for _, gain in self.choices(state, roll, 1)))
+                        for roll, value in first.items()
+                    }
                 self._memo[key] = self.keep_value((), first, dice)
         return self._memo[key]
 
-    def choices(self, state: GameState, dice: tuple[int, ...]) -> list[tuple[str, float]]:
-        """Each allowed box for ``dice`` and the points it brings now and later."""
+    def choices(
+        self, state: GameState, dice: tuple[int, ...], throw: int | None = None
+    ) -> list[tuple[str, float]]:
+        """Each allowed box for ``dice`` (of ``throw``, when said) and the points it brings
+        now and later."""
         kind = state.rules.columns[0]
         column = state.sheets[0].columns[kind]
         result = []
-        for (_, box), cell in state.preview(dice).items():
+        for (_, box), cell in state.preview(dice, throw=throw).items():
             after = column.with_score(cell)
             later = self._memo.get(self._key(state.rules, after))
             if later is None:
-                later = self.rest(state.play(Entry(0, kind, box, dice)))
+                later = self.rest(state.play(Entry(0, kind, box, dice, throw)))
             result.append((box, after.total - column.total + later))
         return result
 
@@ -87,9 +97,10 @@ class BruteForce:
         # What the future depends on; the upper total is kept exact (not capped at 63), and
         # Plus or Moins written while the other is free is kept with its value.
         yams = column.cells["yams"].points if "yams" in column.cells else None
+        generala = column.cells["generala"].points if "generala" in column.cells else None
         written = [column.cells[box].points for box in ("plus", "minus") if box in column.cells]
         bound = written[0] if len(written) == 1 else None
-        return rules, frozenset(column.cells), column.upper, yams, bound
+        return rules, frozenset(column.cells), column.upper, yams, generala, bound
 
     def best_keeps(
         self, after: dict[tuple[int, ...], float], dice: int = 5

@@ -159,6 +159,39 @@ SUB_GAMES = [
         id="sec-joker-and-100",
     ),
     pytest.param({"columns": ["sec"], "dice": 6}, ["sixes", "yams"], {}, id="sec-six-dice"),
+    # Generala (docs/rules.md §14): the first throw's servida, the Doble Generala after a
+    # Generala of 50 or not, no upper bonus. The solitaire table values a Generala servida
+    # as 50 and the game going on: the brute force plays it so with servida_wins off.
+    pytest.param(
+        {"preset": "generala", "servida_wins": False},
+        ["straight", "full_house", "four_kind"],
+        {},
+        id="generala-servida",
+    ),
+    pytest.param(
+        {"preset": "generala", "servida_wins": False},
+        ["generala", "double_generala", "sixes"],
+        {"fives": 25},
+        id="generala-then-doble",
+    ),
+    pytest.param(
+        {"preset": "generala", "servida_wins": False},
+        ["double_generala", "four_kind", "ones"],
+        {"generala": 50},
+        id="generala-doble-open",
+    ),
+    pytest.param(
+        {"preset": "generala", "servida_wins": False, "ace_high_straight": True},
+        ["double_generala", "straight", "twos"],
+        {},
+        id="generala-doble-barred-ace-high",
+    ),
+    pytest.param(
+        {"preset": "generala", "servida": False, "servida_wins": False},
+        ["straight", "full_house", "fours"],
+        {},
+        id="generala-without-servida",
+    ),
     # Yahtzee with Verhoeff's joker: anywhere, full value once the face's box is filled.
     pytest.param(
         {"preset": "yahtzee", "joker": "free_choice"},
@@ -302,6 +335,7 @@ def test_the_joker_of_many_masks_at_once_is_the_rule_asked_mask_by_mask(options)
         {"preset": "yahtzee", "joker": "free_choice"},
         {"preset": "kniffel"},
         {"preset": "kniffel", "columns": ["up"]},
+        {"preset": "generala"},
     ],
 )
 def test_box_by_box_values_are_the_rules_engines_and_the_best_is_the_rolls(options):

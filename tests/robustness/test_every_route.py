@@ -67,7 +67,7 @@ HOSTILE_TEXTS = [
     *UNSTORABLE,
 ]
 # The query arguments the app reads (paging, review, merge, prints, the sheet's keypad and
-# live turn, the Conseil, the hall of fame).
+# live turn with Generala's servida, the Conseil, the hall of fame).
 NAMES_READ = [
     "page",
     "recent",
@@ -79,6 +79,7 @@ NAMES_READ = [
     "throw",
     "mode",
     "target",
+    "served",
     "paper",
     "pages",
     "sec",

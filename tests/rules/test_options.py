@@ -6,6 +6,7 @@ import pytest
 
 from scorekeeper.rules import RuleError, Rules
 from scorekeeper.rules.options import (
+    GENERALA_OPTIONS,
     OPTIONS,
     PRESETS,
     SEC,
@@ -27,11 +28,12 @@ def test_each_option_is_a_rules_field_with_the_same_default(option):
 
 @pytest.mark.parametrize("option", OPTIONS, ids=lambda option: option.name)
 def test_each_value_is_read_from_a_document_and_a_query(option):
+    preset = option.presets[0]
     for choice in option.choices:
-        rules = Rules.from_dict({option.name: choice.value})
+        rules = Rules.from_dict({"preset": preset, option.name: choice.value})
         assert getattr(rules, option.name) == choice.value
         assert Rules.from_dict(rules.to_dict()) == rules
-        queried = rules_from_query({option.name: choice.query})
+        queried = rules_from_query({"preset": preset, option.name: choice.query})
         assert getattr(queried, option.name) == choice.value
 
 
@@ -56,8 +58,14 @@ def test_which_presets_have_which_options():
         "vache",
         "joker",
     }
-    assert all(option.applies_to("triple") for option in OPTIONS)
-    assert SEC.form_presets == PRESETS
+    # Generala has only its own three (docs/rules.md §14), and no Sec column.
+    assert {option.name for option in OPTIONS if option.applies_to("generala")} == {
+        "servida",
+        "servida_wins",
+        "ace_high_straight",
+    }
+    assert all(option.applies_to("triple") for option in OPTIONS if option not in GENERALA_OPTIONS)
+    assert SEC.form_presets == tuple(preset for preset in PRESETS if preset != "generala")
 
 
 @pytest.mark.parametrize(

@@ -86,7 +86,8 @@ def test_rule_options_come_through_rules_from_dict():
         ([("pages", "deux")], "Le nombre de pages va de 1 à 50 : « deux » ne convient pas."),
         (
             [("preset", "poker")],
-            "Règles inconnues : « poker » (classique, triple, yatzy, yahtzee ou kniffel).",
+            "Règles inconnues : « poker » "
+            "(classique, triple, yatzy, yahtzee, kniffel ou generala).",
         ),
         ([("colour", "red")], "Option de règle inconnue : « colour »."),
         ([("four_kind", "50")], "Valeur inconnue pour l'option « four_kind » : « 50 »"),

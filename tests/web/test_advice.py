@@ -286,7 +286,9 @@ def new_game_choices():
     number = 0
     for preset in PRESETS:
         mine = [option for option in changing if option.applies_to(preset)]
-        for values in product((False, True), *(option.values for option in mine)):
+        # Generala is played on its one free column: no Sec.
+        sec = (False,) if preset == "generala" else (False, True)
+        for values in product(sec, *(option.values for option in mine)):
             chosen = {SEC.name: values[0]} | {
                 option.name: value for option, value in zip(mine, values[1:], strict=True)
             }

@@ -5,7 +5,7 @@ from html.parser import HTMLParser
 import pytest
 
 from scorekeeper.app import STORE_EXTENSION, create_app
-from scorekeeper.rules.options import OPTION_BY_NAME, OPTIONS, PRESETS
+from scorekeeper.rules.options import OPTION_BY_NAME, OPTIONS, PRESETS, SEC
 from scorekeeper.sheets import blank_grid_from_query
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.workers import PdfWorkers, PrintersBusy
@@ -41,13 +41,15 @@ def count_renders(monkeypatch):
 
 def test_print_page_offers_every_rule_set_paper_and_pages(client):
     page = client.get("/print").get_data(as_text=True)
-    assert page.count('action="/sheets/blank.pdf"') == 5
+    assert page.count('action="/sheets/blank.pdf"') == 6
     for value in (
         'value="classique"',
         'value="triple"',
         'value="yatzy"',
         'value="yahtzee"',
         'value="kniffel"',
+        'value="generala"',
+        'name="ace_high_straight"',
         'value="a4"',
         'value="letter"',
         'name="pages"',
@@ -82,12 +84,14 @@ class _Forms(HTMLParser):
 def test_print_page_offers_every_option_the_url_takes(client):
     parser = _Forms()
     parser.feed(client.get("/print").get_data(as_text=True))
-    # Each preset's form has the options that preset has, each with every value.
+    # Each preset's form has the options that preset has, each with every value; Generala
+    # has no Sec column.
     assert [form["preset"] for form in parser.forms] == [[preset] for preset in PRESETS]
     for form in parser.forms:
         [preset] = form["preset"]
         mine = [option for option in OPTIONS if option.applies_to(preset)]
-        assert set(form) == {"preset", "paper", "sec", *(option.name for option in mine)}
+        sec = {SEC.name} if SEC.applies_to(preset) else set()
+        assert set(form) == {"preset", "paper", *sec, *(option.name for option in mine)}
         for option in mine:
             assert sorted(form[option.name]) == sorted(
                 choice.query
@@ -157,7 +161,8 @@ def test_six_games_a_page_in_one_column(client):
         ("pages=1000", "Le nombre de pages va de 1 à 50 : « 1000 » ne convient pas."),
         (
             "preset=poker",
-            "Règles inconnues : « poker » (classique, triple, yatzy, yahtzee ou kniffel).",
+            "Règles inconnues : « poker » "
+            "(classique, triple, yatzy, yahtzee, kniffel ou generala).",
         ),
         ("size=xl", "Option de règle inconnue : « size »."),
         ("four_kind=60", "Valeur inconnue pour l&#39;option « four_kind » : « 60 »"),
