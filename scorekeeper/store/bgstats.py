@@ -29,8 +29,15 @@ from scorekeeper.store.records import FINISHED
 from scorekeeper.store.schema import game_players, games, results
 
 SOURCE_NAME = "Yams score keeper"
-# BoardGameGeek's Yahtzee: the game Yams, Yatzy and Kniffel are all logged as.
+# BoardGameGeek's Yahtzee, the game it files Yams, Yatzy and Kniffel under. Generala has no
+# id we could check: without one, BG Stats matches it by name.
 YAHTZEE_BGG_ID = 2243
+BGG_IDS = {
+    "classique": YAHTZEE_BGG_ID,
+    "yatzy": YAHTZEE_BGG_ID,
+    "yahtzee": YAHTZEE_BGG_ID,
+    "kniffel": YAHTZEE_BGG_ID,
+}
 PLAY_LINK = "https://app.bgstatsapp.com/createPlay.html?data="
 DATE_FORM = "%Y-%m-%d %H:%M:%S"
 # Finished games read at a time for the export of all of them.
@@ -42,21 +49,22 @@ def bgstats_play(
     standings: Sequence[Standing],
     played_at: datetime,
     length: timedelta | None,
+    rules: Rules,
     rules_words: str,
-    game_name: str = "Yams",
 ) -> dict[str, Any]:
     """The BG Stats play of a finished game, from its ranking (``GameState.ranking``, best
     first); ``played_at`` is when it started (or ended, where the start is not known), in the
-    household's time."""
+    household's time. The game is named as its players name it (Yams, Kniffel, Generala…),
+    whatever the page's language: BG Stats keeps one game per name and id."""
     play: dict[str, Any] = {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": f"yams-{game_id}",
         "playDate": played_at.strftime(DATE_FORM),
         "comments": rules_words,
         "game": {
-            "name": game_name,
-            "bggId": YAHTZEE_BGG_ID,
-            "sourceGameId": "yams",
+            "name": rules.game_name,
+            # The Yams of earlier exports keep their id, which BG Stats matched them by.
+            "sourceGameId": "yams" if rules.preset == "classique" else rules.preset,
             "highestWins": True,
             "noPoints": False,
         },
@@ -72,6 +80,8 @@ def bgstats_play(
             for standing in standings
         ],
     }
+    if rules.preset in BGG_IDS:
+        play["game"]["bggId"] = BGG_IDS[rules.preset]
     if length is not None:
         play["durationMin"] = max(1, round(length.total_seconds() / 60))
     return play

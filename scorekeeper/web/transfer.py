@@ -192,6 +192,7 @@ def bgstats(game_id: int):
         state.ranking(),
         to_user_timezone(record.started_at or record.finished_at),
         record.length,
+        state.rules,
         rule_set_label(state.rules),
     )
     return redirect(play_link(play), code=303)
@@ -218,6 +219,7 @@ def bgstats_plays(*, household: int) -> Iterator[dict[str, Any]]:
             play.standings,
             (play.started_at or play.finished_at).astimezone(zone),
             play.length,
+            play.rules,
             words.get(play.rules, ""),
         )
         for play in itertools.chain([first], finished)

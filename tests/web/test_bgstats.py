@@ -4,6 +4,7 @@ reason, and another household's game is no game at all."""
 
 import json
 import re
+from datetime import datetime
 from urllib.parse import unquote
 
 import pytest
@@ -12,7 +13,7 @@ from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.play import start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.bgstats import PLAY_LINK, YAHTZEE_BGG_ID
+from scorekeeper.store.bgstats import PLAY_LINK, YAHTZEE_BGG_ID, bgstats_play
 from scorekeeper.store.games import load_game
 from scorekeeper.store.quotas import NO_QUOTAS
 from tests.support.apps import app_on
@@ -149,3 +150,25 @@ def test_a_game_in_progress_is_refused_with_its_reason(app, client, language, sa
 
 def test_an_unknown_game_is_a_404(client):
     assert client.get("/games/99999/bgstats").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "preset, name, source_id, bgg_id",
+    [
+        ("classique", "Yams", "yams", YAHTZEE_BGG_ID),
+        ("triple", "Yams", "yams", YAHTZEE_BGG_ID),
+        ("yatzy", "Yatzy", "yatzy", YAHTZEE_BGG_ID),
+        ("yahtzee", "Yahtzee", "yahtzee", YAHTZEE_BGG_ID),
+        ("kniffel", "Kniffel", "kniffel", YAHTZEE_BGG_ID),
+        ("generala", "Generala", "generala", None),
+    ],
+)
+def test_each_game_is_logged_under_its_own_name(preset, name, source_id, bgg_id):
+    rules = Rules.from_dict({"preset": preset})
+    play = bgstats_play(7, (), datetime(2026, 12, 7, 20, 0), None, rules, "words")
+
+    check_shape(play, DOCUMENTED_EXAMPLE)
+    assert play["game"]["name"] == name
+    # Earlier exports of Yams keep their game id, so BG Stats matches them with the new ones.
+    assert play["game"]["sourceGameId"] == source_id
+    assert play["game"].get("bggId") == bgg_id
