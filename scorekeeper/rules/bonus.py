@@ -12,10 +12,16 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import FACE_OF_BOX, UPPER_BONUS_THRESHOLD, UPPER_BOXES
+from scorekeeper.rules.options import FACE_OF_BOX, UPPER_BOXES, Rules
 
 # The most dice of one face a box counts: five, also in Yams 6 (its boxes count the best five).
 DICE_A_BOX_COUNTS = 5
+
+
+def dice_a_box_counts(rules: Rules) -> int:
+    """The most dice of one face an upper box counts: all six in Maxi Yatzy (§15)."""
+    return rules.dice if rules.is_maxi_yatzy else DICE_A_BOX_COUNTS
+
 
 REACHED = "reached"  # the bonus is won
 MISSED = "missed"  # every upper box is filled, under the threshold
@@ -50,11 +56,10 @@ class BonusPace:
 
 def bonus_pace(column: Column) -> BonusPace:
     """Where ``column``'s upper bonus stands, from its rule set and the boxes filled."""
-    threshold, bonus = UPPER_BONUS_THRESHOLD, column.rules.upper_bonus
+    threshold, bonus = column.rules.upper_bonus_threshold, column.rules.upper_bonus
     missing, balance = column.bonus_missing, column.bonus_balance
-    best_still = sum(
-        DICE_A_BOX_COUNTS * FACE_OF_BOX[box] for box in UPPER_BOXES if box not in column.cells
-    )
+    most = dice_a_box_counts(column.rules)
+    best_still = sum(most * FACE_OF_BOX[box] for box in UPPER_BOXES if box not in column.cells)
     if not missing:
         pace = REACHED
     elif column.upper_complete:

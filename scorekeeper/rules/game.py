@@ -16,8 +16,6 @@ from scorekeeper.rules.options import (
     BOX_OF_FACE,
     KNIFFEL_BONUS,
     ORDERED_COLUMNS,
-    THREE_OF_EACH,
-    UPPER_BONUS_THRESHOLD,
     UPPER_BOXES,
     YAMS_BONUS,
     Rules,
@@ -92,19 +90,19 @@ class Column:
 
     @property
     def upper_bonus(self) -> int:
-        return self.rules.upper_bonus if self.upper >= UPPER_BONUS_THRESHOLD else 0
+        return self.rules.upper_bonus if self.upper >= self.rules.upper_bonus_threshold else 0
 
     @property
     def bonus_missing(self) -> int:
         """Points the upper section still needs for its bonus (0 once reached)."""
-        return max(0, UPPER_BONUS_THRESHOLD - self.upper)
+        return max(0, self.rules.upper_bonus_threshold - self.upper)
 
     @property
     def bonus_balance(self) -> int:
-        """The filled upper boxes against three of each face: four sixes is +6."""
-        return sum(
-            self.cells[box].points - THREE_OF_EACH[box] for box in UPPER_BOXES if box in self.cells
-        )
+        """The filled upper boxes against three of each face (four in Maxi Yatzy): four
+        sixes is +6."""
+        pace = self.rules.upper_pace
+        return sum(self.cells[box].points - pace[box] for box in UPPER_BOXES if box in self.cells)
 
     @cached_property
     def lower(self) -> int:
