@@ -1,6 +1,7 @@
 """Maxi Yatzy, docs/rules.md §15: every worked example of maxiyatzy.com, replayed from game
 documents by the engine and by `scorekeeper replay`; the bonus of 100 at 84, the boxes'
-conditions against a plain restatement on every roll of six dice, and the refusals."""
+conditions against a plain restatement on every roll of six dice, the refusals, and the
+saved throws derived from the entries."""
 
 import json
 from itertools import combinations_with_replacement, product
@@ -9,11 +10,21 @@ import pytest
 from click.testing import CliRunner
 
 from scorekeeper.cli import main
-from scorekeeper.rules import Entry, GameState, RuleError, Rules, read_document, score
+from scorekeeper.rules import (
+    Entry,
+    GameState,
+    RuleError,
+    Rules,
+    read_document,
+    replay,
+    score,
+    write_document,
+)
 from scorekeeper.rules.bonus import MISSED, OUT_OF_REACH, REACHED, bonus_pace
 from scorekeeper.rules.labels import OwnWord, box_name
 from scorekeeper.rules.results import rules_key, seat_results
 from scorekeeper.rules.scoring import score_maxi_yatzy
+from scorekeeper.rules.throws import saved_throws
 
 from .helpers import cell, play
 
@@ -313,3 +324,111 @@ def test_every_roll_in_every_box():
             expected = reference(box, list(dice))
             assert score(MAXI, box, dice) == expected, (box, dice)
             assert score_maxi_yatzy(box, dice[::-1]) == expected, (box, dice)
+
+
+def _throws_game(turns, players=("Mag", "Alix")):
+    """Replay (box, dice, throws) turns, seats in order; throws None says nothing."""
+    entries = [
+        Entry(number % len(players), "free", box, tuple(dice), None, throws)
+        for number, (box, dice, throws) in enumerate(turns)
+    ]
+    return replay(MAXI, list(players), entries)
+
+
+def test_unused_throws_are_saved_for_the_players_later_turns():
+    # « Tre kast per omgång. Ett kast måste göras per omgång. Ej utnyttjade kast sparas till
+    # följande omgångar. »
+    start = GameState.start(MAXI, ["Mag", "Alix"])
+    assert start.saved_throws == (0, 0) and start.throws_at_hand(0) == 3
+    state = _throws_game(
+        [
+            ("chance", [1, 2, 3, 4, 5, 6], 1),  # Mag saves two
+            ("ones", [1, 1, 2, 3, 4, 5], None),  # Alix says nothing: three used
+            ("twos", [2, 2, 2, 3, 4, 5], 2),  # Mag saves one more
+            ("threes", [3, 3, 1, 2, 4, 5], 3),
+        ]
+    )
+    assert state.saved_throws == (3, 0)
+    assert (state.throws_at_hand(0), state.throws_at_hand(1)) == (6, 3)
+    # Mag spends five of her six; then one is left.
+    state = state.play(Entry(0, "free", "sixes", (6, 6, 6, 6, 6, 1), throws=5))
+    assert state.saved_throws == (1, 0)
+    assert state.entries[-1].throws == 5
+    # Undoing is replaying one entry fewer: the saved throws follow.
+    undone = replay(MAXI, ["Mag", "Alix"], state.entries[:-1])
+    assert undone.saved_throws == (3, 0)
+
+
+def test_saved_throws_have_no_limit():
+    turns = []
+    for face, box in enumerate(MAXI.boxes[:6], start=1):
+        turns += [(box, [face] * 6, 1), (box, [face] * 6, None)]
+    state = _throws_game(turns)
+    assert state.saved_throws == (12, 0)
+    assert saved_throws(2, state.entries) == (12, 0)
+
+
+@pytest.mark.parametrize(
+    ("throws", "message"),
+    [
+        (0, "au moins un lancer"),
+        (-1, "au moins un lancer"),
+        (True, "au moins un lancer"),
+        (4, "n'a que 3 lancers"),
+    ],
+)
+def test_throws_a_player_has_not_are_refused(throws, message):
+    start = GameState.start(MAXI, ["Mag"])
+    with pytest.raises(RuleError, match=message):
+        start.score(Entry(0, "free", "chance", (1, 2, 3, 4, 5, 6), throws=throws))
+
+
+def test_more_throws_than_saved_are_refused_and_the_message_says_how_many():
+    state = _throws_game([("chance", [1, 2, 3, 4, 5, 6], 2)], players=("Mag",))
+    assert state.throws_at_hand(0) == 4
+    with pytest.raises(RuleError) as refused:
+        state.score(Entry(0, "free", "ones", (1, 1, 1, 1, 1, 1), throws=5))
+    assert str(refused.value) == "Mag n'a que 4 lancers (les 3 du tour et 1 gardés), pas 5."
+    assert state.score(Entry(0, "free", "ones", (1, 1, 1, 1, 1, 1), throws=4)).points == 6
+
+
+@pytest.mark.parametrize("preset", ["classique", "yatzy", "generala", "yahtzee"])
+def test_throws_in_another_rule_set_are_refused(preset):
+    rules = Rules.from_dict({"preset": preset})
+    start = GameState.start(rules, ["Mag"])
+    with pytest.raises(RuleError, match="Maxi Yatzy"):
+        start.score(Entry(0, "free", "ones", (1,) * rules.dice, throws=3))
+    document = {
+        "rules": {"preset": preset},
+        "players": ["Mag"],
+        "entries": [{"player": "Mag", "box": "ones", "dice": [1] * rules.dice, "throws": 2}],
+    }
+    with pytest.raises(RuleError, match="Maxi Yatzy"):
+        read_document(document).replay()
+
+
+def test_a_document_says_the_throws_and_reads_them_back():
+    document = {
+        "rules": {"preset": "maxi_yatzy", "columns": ["free"]},
+        "players": ["Mag", "Alix"],
+        "entries": [
+            {"player": "Mag", "box": "villa", "dice": [2, 2, 2, 5, 5, 5], "throws": 1},
+            {"player": "Alix", "box": "tower", "dice": [3, 3, 6, 6, 6, 6]},
+            {"player": "Mag", "box": "maxi_yatzy", "dice": [4, 4, 4, 4, 4, 4], "throws": 5},
+        ],
+    }
+    state = read_document(document).replay()
+    assert [sheet.total for sheet in state.sheets] == [121, 30]
+    assert state.saved_throws == (0, 0)
+    assert write_document(state) == document
+
+
+@pytest.mark.parametrize("throws", ["4", 4.0, None, [4], False])
+def test_a_document_throws_is_a_whole_number(throws):
+    document = {
+        "rules": {"preset": "maxi_yatzy"},
+        "players": ["Mag"],
+        "entries": [{"player": "Mag", "box": "ones", "dice": [1, 1, 2, 3, 4, 5], "throws": throws}],
+    }
+    with pytest.raises(RuleError, match="throws"):
+        read_document(document)
