@@ -128,6 +128,24 @@ _EXPLAINED = {
 }
 
 
+# Maxi Yatzy's pace is four of each face (docs/rules.md §15).
+_EXPLAINED_FOUR = {
+    AHEAD: N_(
+        "Prime du haut : encore %(missing)d points pour %(bonus)d, en avance de %(points)d "
+        "sur le rythme de quatre de chaque face."
+    ),
+    BEHIND: N_(
+        "Prime du haut : encore %(missing)d points pour %(bonus)d, en retard de %(points)d "
+        "sur le rythme de quatre de chaque face."
+    ),
+    ON_PACE: N_(
+        "Prime du haut : encore %(missing)d points pour %(bonus)d, dans le rythme de quatre "
+        "de chaque face."
+    ),
+    OUT_OF_REACH: _EXPLAINED[OUT_OF_REACH],
+}
+
+
 def bonus_words(column: Column) -> BonusWords:
     """The bonus row's words for ``column``: « 35 ✓ » once won, « manqué de 8 » once
     missed; else « encore 18 pour 35 » and the pace, « en avance de 3 »."""
@@ -144,5 +162,6 @@ def bonus_words(column: Column) -> BonusWords:
         return BonusWords(standing, None, missing, None, None)
     values = {**values, "points": abs(standing.balance)}
     text, short = _PACE_WORDS[standing.pace]
-    explained = Words(_EXPLAINED[standing.pace], _EXPLAINED[standing.pace], values)
+    sentences = _EXPLAINED_FOUR if column.rules.is_maxi_yatzy else _EXPLAINED
+    explained = Words(sentences[standing.pace], sentences[standing.pace], values)
     return BonusWords(standing, None, missing, Words(text, short, values), explained)
