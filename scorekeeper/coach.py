@@ -67,9 +67,10 @@ def review_games(instance_path: str, games: Sequence[GameRecord]) -> list[list[S
         if strategies[rules] is None:
             figures.append(None)
             continue
-        # With each entry's throw: a Generala servida scores more, and may end the game.
+        # With each entry's throw: a Generala servida scores more, and may end the game; and
+        # its throws, which Maxi Yatzy's replay checks against those saved.
         entries = (
-            Entry(entry.seat, entry.column, entry.box, entry.dice, entry.throw)
+            Entry(entry.seat, entry.column, entry.box, entry.dice, entry.throw, entry.throws)
             for entry in record.entries
         )
         _turns, players = review_game(strategies[rules], replay(rules, record.players, entries))

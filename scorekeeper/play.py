@@ -71,7 +71,7 @@ def replays(store: Store) -> Replays:
 
 def state_of(record: GameRecord) -> GameState:
     """The state a stored game's log replays to."""
-    entries = (Entry(e.seat, e.column, e.box, e.dice, e.throw) for e in record.entries)
+    entries = (Entry(e.seat, e.column, e.box, e.dice, e.throw, e.throws) for e in record.entries)
     return replay(Rules.from_dict(record.rules), record.players, entries)
 
 
@@ -151,11 +151,13 @@ def play_turn(
     barred_confirmed: bool = True,
     loaded: tuple[GameRecord, GameState] | None = None,
     throw: int | None = None,
+    throws: int | None = None,
     turn_key: str | None = None,
 ) -> Turn:
     """The active player's entry of ``dice`` in ``box`` of ``column``, on the game the player
     saw (``seq`` entries, at ``version``), checked, scored and written; ``throw``, the throw
-    the dice came from when the player said it (Generala's servida).
+    the dice came from when the player said it (Generala's servida); ``throws``, the throws
+    the turn used when the player said it (Maxi Yatzy's saved throws).
 
     ``loaded``: the game as the caller has just loaded it (``load``), which spares a second
     load. A cell that would be barred is written only when ``barred_confirmed``. With
@@ -169,7 +171,7 @@ def play_turn(
     if turn_key is not None and (repeated := _repeated(record, state, turn_key)):
         return repeated
     _check_seen(record, seq, version)
-    entry = Entry(state.active_player, column, box, dice, throw)
+    entry = Entry(state.active_player, column, box, dice, throw, throws)
     cell = state.score(entry)
     if cell.barred and not barred_confirmed:
         return Turn(cell, record, state, written=False)
@@ -183,6 +185,7 @@ def play_turn(
         cell.points,
         turn_key=turn_key,
         throw=cell.throw,
+        throws=throws,
     )
     try:
         updated_at = add_entry(

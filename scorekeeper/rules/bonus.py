@@ -12,10 +12,16 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import FACE_OF_BOX, UPPER_BONUS_THRESHOLD, UPPER_BOXES
+from scorekeeper.rules.options import FACE_OF_BOX, UPPER_BOXES, Rules
 
 # The most dice of one face a box counts: five, also in Yams 6 (its boxes count the best five).
 DICE_A_BOX_COUNTS = 5
+
+
+def dice_a_box_counts(rules: Rules) -> int:
+    """The most dice of one face an upper box counts: all six in Maxi Yatzy (§15)."""
+    return rules.dice if rules.is_maxi_yatzy else DICE_A_BOX_COUNTS
+
 
 REACHED = "reached"  # the bonus is won
 MISSED = "missed"  # every upper box is filled, under the threshold
@@ -50,11 +56,10 @@ class BonusPace:
 
 def bonus_pace(column: Column) -> BonusPace:
     """Where ``column``'s upper bonus stands, from its rule set and the boxes filled."""
-    threshold, bonus = UPPER_BONUS_THRESHOLD, column.rules.upper_bonus
+    threshold, bonus = column.rules.upper_bonus_threshold, column.rules.upper_bonus
     missing, balance = column.bonus_missing, column.bonus_balance
-    best_still = sum(
-        DICE_A_BOX_COUNTS * FACE_OF_BOX[box] for box in UPPER_BOXES if box not in column.cells
-    )
+    most = dice_a_box_counts(column.rules)
+    best_still = sum(most * FACE_OF_BOX[box] for box in UPPER_BOXES if box not in column.cells)
     if not missing:
         pace = REACHED
     elif column.upper_complete:
@@ -123,6 +128,24 @@ _EXPLAINED = {
 }
 
 
+# Maxi Yatzy's pace is four of each face (docs/rules.md §15).
+_EXPLAINED_FOUR = {
+    AHEAD: N_(
+        "Prime du haut : encore %(missing)d points pour %(bonus)d, en avance de %(points)d "
+        "sur le rythme de quatre de chaque face."
+    ),
+    BEHIND: N_(
+        "Prime du haut : encore %(missing)d points pour %(bonus)d, en retard de %(points)d "
+        "sur le rythme de quatre de chaque face."
+    ),
+    ON_PACE: N_(
+        "Prime du haut : encore %(missing)d points pour %(bonus)d, dans le rythme de quatre "
+        "de chaque face."
+    ),
+    OUT_OF_REACH: _EXPLAINED[OUT_OF_REACH],
+}
+
+
 def bonus_words(column: Column) -> BonusWords:
     """The bonus row's words for ``column``: « 35 ✓ » once won, « manqué de 8 » once
     missed; else « encore 18 pour 35 » and the pace, « en avance de 3 »."""
@@ -139,5 +162,6 @@ def bonus_words(column: Column) -> BonusWords:
         return BonusWords(standing, None, missing, None, None)
     values = {**values, "points": abs(standing.balance)}
     text, short = _PACE_WORDS[standing.pace]
-    explained = Words(_EXPLAINED[standing.pace], _EXPLAINED[standing.pace], values)
+    sentences = _EXPLAINED_FOUR if column.rules.is_maxi_yatzy else _EXPLAINED
+    explained = Words(sentences[standing.pace], sentences[standing.pace], values)
     return BonusWords(standing, None, missing, Words(text, short, values), explained)

@@ -5,7 +5,8 @@
  "entries": [{"player": "Mag", "box": "sixes", "dice": [6, 6, 6, 6, 2]}, ...]}
 
 An entry of a Generala game may say the throw its dice came from (``"throw": 1``, a
-servida); the rules derive what it scores.
+servida); an entry of a Maxi Yatzy game the throws its turn used (``"throws": 4``, one saved
+before). The rules derive what it scores, and the throws each player has saved.
 """
 
 import json
@@ -137,6 +138,8 @@ def write_document(state: GameState) -> dict:
             written["column"] = entry.column
         if entry.throw is not None:
             written["throw"] = entry.throw
+        if entry.throws is not None:
+            written["throws"] = entry.throws
         entries.append(written)
     return {"rules": state.rules.to_dict(), "players": list(state.players), "entries": entries}
 
@@ -146,7 +149,7 @@ def _read_entry(number: int, raw: object, rules: Rules, players: list[str]) -> E
         if not isinstance(raw, dict):
             raise RuleError(N_("une entrée est un objet avec « player », « box » et « dice »."))
         for key in raw:
-            if key not in ("player", "box", "dice", "column", "throw"):
+            if key not in ("player", "box", "dice", "column", "throw", "throws"):
                 raise RuleError(N_("clé inconnue « {name} »."), name=key)
         name = raw.get("player")
         if not isinstance(name, str) or name not in players:
@@ -179,6 +182,13 @@ def _read_entry(number: int, raw: object, rules: Rules, players: list[str]) -> E
                 N_("« throw » est le lancer d'où viennent les dés : 1, 2 ou 3, pas « {value} »."),
                 value=throw,
             )
-        return Entry(players.index(name), column, box, dice, throw)
+        throws = raw.get("throws")
+        # The throws a turn used: a whole number (the rules say how many the player has).
+        if "throws" in raw and type(throws) is not int:
+            raise RuleError(
+                N_("« throws » est le nombre de lancers du tour, par exemple 4, pas « {value} »."),
+                value=throws,
+            )
+        return Entry(players.index(name), column, box, dice, throw, throws)
     except RuleError as error:
         raise IllegalEntry(number, error) from error

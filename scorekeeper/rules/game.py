@@ -16,14 +16,13 @@ from scorekeeper.rules.options import (
     BOX_OF_FACE,
     KNIFFEL_BONUS,
     ORDERED_COLUMNS,
-    THREE_OF_EACH,
-    UPPER_BONUS_THRESHOLD,
     UPPER_BOXES,
     YAMS_BONUS,
     Rules,
 )
 from scorekeeper.rules.players import check_players
 from scorekeeper.rules.scoring import is_variable, score
+from scorekeeper.rules.throws import TURN_THROWS, saved_throws
 
 # Why an entry scored 0 although the player chose the box.
 BARRED_BY_DICE = "dice"  # the dice do not make the box's combination
@@ -38,13 +37,16 @@ THROWS = (1, 2, 3)
 @dataclass(frozen=True)
 class Entry:
     """One turn as played: who, where, and the dice on the table; ``throw``, the throw they
-    came from when the player said it (1: Generala's servida), else None."""
+    came from when the player said it (1: Generala's servida), else None; ``throws``, the
+    throws the turn used when the player said it (Maxi Yatzy's saved throws), else None:
+    the turn's own three."""
 
     player: int
     column: str
     box: str
     dice: Dice
     throw: int | None = None
+    throws: int | None = None
 
 
 @dataclass(frozen=True)
@@ -92,19 +94,19 @@ class Column:
 
     @property
     def upper_bonus(self) -> int:
-        return self.rules.upper_bonus if self.upper >= UPPER_BONUS_THRESHOLD else 0
+        return self.rules.upper_bonus if self.upper >= self.rules.upper_bonus_threshold else 0
 
     @property
     def bonus_missing(self) -> int:
         """Points the upper section still needs for its bonus (0 once reached)."""
-        return max(0, UPPER_BONUS_THRESHOLD - self.upper)
+        return max(0, self.rules.upper_bonus_threshold - self.upper)
 
     @property
     def bonus_balance(self) -> int:
-        """The filled upper boxes against three of each face: four sixes is +6."""
-        return sum(
-            self.cells[box].points - THREE_OF_EACH[box] for box in UPPER_BOXES if box in self.cells
-        )
+        """The filled upper boxes against three of each face (four in Maxi Yatzy): four
+        sixes is +6."""
+        pace = self.rules.upper_pace
+        return sum(self.cells[box].points - pace[box] for box in UPPER_BOXES if box in self.cells)
 
     @cached_property
     def lower(self) -> int:
@@ -252,6 +254,17 @@ class GameState:
         """The round being played, from 1 (every player has played ``turn - 1`` times)."""
         return progress(len(self.entries), len(self.players))[0]
 
+    @cached_property
+    def saved_throws(self) -> tuple[int, ...]:
+        """Each seat's saved throws (Maxi Yatzy, docs/rules.md §15); 0 in other games."""
+        if not self.rules.saves_throws:
+            return (0,) * len(self.players)
+        return saved_throws(len(self.players), self.entries)
+
+    def throws_at_hand(self, player: int) -> int:
+        """The most throws the player's turn may use: the turn's three and those saved."""
+        return TURN_THROWS + self.saved_throws[player]
+
     def placement(self, player: int, kind: str, dice: Dice) -> Placement:
         """The boxes of a column that these dice may fill now (column order, then joker)."""
         column = self.sheets[player].columns[kind]
@@ -363,6 +376,7 @@ class GameState:
             raise RuleError(N_("Cette partie n'a pas de case « {name} »."), name=entry.box)
         dice = parse_dice(entry.dice, self.rules.dice)
         self._check_throw(entry.throw)
+        self._check_throws(active, entry.throws)
         column = self.sheets[active].columns[entry.column]
         if entry.box in column.cells:
             raise RuleError(
@@ -422,7 +436,7 @@ class GameState:
         columns = dict(sheet.columns)
         columns[entry.column] = columns[entry.column].with_score(cell)
         sheets[entry.player] = Sheet(sheet.name, MappingProxyType(columns))
-        entry = Entry(entry.player, entry.column, entry.box, cell.dice, cell.throw)
+        entry = Entry(entry.player, entry.column, entry.box, cell.dice, cell.throw, entry.throws)
         return GameState(self.rules, self.players, tuple(sheets), self.entries + (entry,))
 
     def ranking(self) -> list[Standing]:
@@ -464,6 +478,38 @@ class GameState:
             raise RuleError(
                 N_("Un tour a trois lancers : le lancer vaut 1, 2 ou 3, pas « {value} »."),
                 value=throw,
+            )
+
+    def _check_throws(self, player: int, throws: object) -> None:
+        """RuleError unless ``throws`` is None or throws the player has (§15): at least one,
+        at most the turn's three and those saved."""
+        if throws is None:
+            return
+        if not self.rules.saves_throws:
+            raise RuleError(
+                N_(
+                    "Les lancers utilisés ne se notent qu'au Maxi Yatzy : cette partie ne "
+                    "garde pas de lancers."
+                )
+            )
+        if isinstance(throws, bool) or not isinstance(throws, int) or throws < 1:
+            raise RuleError(
+                N_(
+                    "Un tour fait au moins un lancer : les lancers utilisés ne valent pas "
+                    "« {value} »."
+                ),
+                value=throws,
+            )
+        at_hand = self.throws_at_hand(player)
+        if throws > at_hand:
+            raise RuleError(
+                N_(
+                    "{name} n'a que {count} lancers (les 3 du tour et {saved} gardés), pas {value}."
+                ),
+                name=self.players[player],
+                count=at_hand,
+                saved=self.saved_throws[player],
+                value=throws,
             )
 
     def _joker_applies(self, column: Column, dice: Dice) -> bool:

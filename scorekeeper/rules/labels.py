@@ -84,6 +84,34 @@ GENERALA_BOX_LABELS = {
     "double_generala": OwnWord("Doble Generala"),
 }
 
+# Maxi Yatzy's boxes in Swedish at every table, as maxiyatzy.com and the Alga pad print them
+# (docs/rules.md §15): the game's own words, never translated.
+MAXI_YATZY_BOX_LABELS = {
+    box: OwnWord(label)
+    for box, label in {
+        "ones": "Ettor",
+        "twos": "Tvåor",
+        "threes": "Treor",
+        "fours": "Fyror",
+        "fives": "Femmor",
+        "sixes": "Sexor",
+        "pair": "Ett par",
+        "two_pairs": "Två par",
+        "three_pairs": "Tre par",
+        "three_kind": "Tretal",
+        "four_kind": "Fyrtal",
+        "five_kind": "Femtal",
+        "small_straight": "Liten straight",
+        "large_straight": "Stor straight",
+        "full_straight": "Full straight",
+        "full_house": "Kåk",
+        "villa": "Hus",
+        "tower": "Torn",
+        "chance": "Chans",
+        "maxi_yatzy": "Maxiyatzy",
+    }.items()
+}
+
 COLUMN_LABELS = {
     "free": N_("Libre"),
     "down": N_("Descendante"),
@@ -98,6 +126,7 @@ PRESET_LABELS = {
     "yahtzee": N_("Yahtzee"),
     "kniffel": N_("Kniffel"),
     "generala": N_("Generala"),
+    "maxi_yatzy": N_("Maxi Yatzy"),
 }
 
 # The game's name, as a printed sheet's title and the rules summary say it.
@@ -107,6 +136,7 @@ GAME_NAMES = {
     "yahtzee": N_("Yahtzee"),
     "kniffel": N_("Kniffel"),
     "generala": N_("Generala"),
+    "maxi_yatzy": N_("Maxi Yatzy"),
 }
 
 # The row of the Yams after the first, by preset (docs/rules.md §3, §12).

@@ -1,8 +1,8 @@
 """The rules of one game: one immutable value holding every option.
 
 The options are those of docs/rules.md §3 to §9; the presets Yatzy (§11), Yahtzee and
-Kniffel (§12) have fixed rules of their own and only some of the options, and Generala (§14)
-has only options of its own.
+Kniffel (§12) have fixed rules of their own and only some of the options, Generala (§14)
+has only options of its own, and Maxi Yatzy (§15) none.
 
 A game's rules are stored with it as ``Rules.to_dict()`` and read back with
 ``Rules.from_dict()``; they never change after the first entry.
@@ -18,6 +18,7 @@ from scorekeeper.rules.labels import (
     GAME_NAMES,
     GENERALA_BOX_LABELS,
     KNIFFEL_BOX_LABELS,
+    MAXI_YATZY_BOX_LABELS,
     N_,
     YAHTZEE_BOX_LABELS,
     YAMS_BONUS_LABELS,
@@ -51,6 +52,23 @@ YATZY_LOWER = (
 )
 # Generala's sheet after its six upper boxes: Escalera, Full, Póker, Generala, Doble Generala.
 GENERALA_LOWER = ("straight", "full_house", "four_kind", "generala", "double_generala")
+# Maxi Yatzy's sheet after its six upper boxes, in maxiyatzy.com's order (docs/rules.md §15).
+MAXI_YATZY_LOWER = (
+    "pair",
+    "two_pairs",
+    "three_pairs",
+    "three_kind",
+    "four_kind",
+    "five_kind",
+    "small_straight",
+    "large_straight",
+    "full_straight",
+    "full_house",
+    "villa",
+    "tower",
+    "chance",
+    "maxi_yatzy",
+)
 
 # The order columns are shown in, whatever order a game listed them in: Triple's paper sheet is
 # filled left to right as Descendante, Montante, Libre (docs/rules.md §5), and Sec comes last.
@@ -134,7 +152,7 @@ class Option:
 
 
 # The presets a game document names; Triple is stored as classique with its columns.
-PRESETS = ("classique", "triple", "yatzy", "yahtzee", "kniffel", "generala")
+PRESETS = ("classique", "triple", "yatzy", "yahtzee", "kniffel", "generala", "maxi_yatzy")
 EVERY_PRESET = ("classique", "yatzy", "yahtzee", "kniffel")
 
 
@@ -294,11 +312,13 @@ SEC = Option(
 
 # What a preset plays instead of an option's default, for the options it may not set:
 # Yatzy has no +100, and Kniffel pays its own +50 instead (docs/rules.md §11, §12).
-# Generala has no Yams bonus either (docs/rules.md §14).
+# Generala has no Yams bonus either (docs/rules.md §14); Maxi Yatzy has none and plays six
+# dice (§15).
 PRESET_VALUES = {
     "yatzy": {"yams_bonus": False},
     "kniffel": {"yams_bonus": False},
     "generala": {"yams_bonus": False},
+    "maxi_yatzy": {"yams_bonus": False, "dice": 6},
 }
 # What the second and later Yams earn (docs/rules.md §3, §12).
 YAMS_BONUS = 100
@@ -308,6 +328,10 @@ KNIFFEL_BONUS = 50
 UPPER_BONUS_THRESHOLD = 63
 # What "three of each face" totals on the upper section: the balance shown is against this.
 THREE_OF_EACH = {box: 3 * face for box, face in FACE_OF_BOX.items()}
+# Maxi Yatzy's upper bonus: 100 at 84, four of each face (docs/rules.md §15).
+MAXI_YATZY_BONUS = 100
+MAXI_YATZY_THRESHOLD = 84
+FOUR_OF_EACH = {box: 4 * face for box, face in FACE_OF_BOX.items()}
 
 
 @dataclass(frozen=True)
@@ -345,7 +369,7 @@ class Rules:
             raise RuleError(
                 N_(
                     "Règles inconnues : « {name} » "
-                    "(classique, triple, yatzy, yahtzee, kniffel ou generala)."
+                    "(classique, triple, yatzy, yahtzee, kniffel, generala ou maxi_yatzy)."
                 ),
                 name=preset,
             )
@@ -357,13 +381,23 @@ class Rules:
             # Generala is played on one free column of five dice (docs/rules.md §14).
             if "columns" in data and _read_columns(data["columns"]) != ("free",):
                 raise RuleError(N_("La Generala se joue sur une seule colonne, libre."))
+        elif preset == "maxi_yatzy":
+            # So is Maxi Yatzy, of six dice (docs/rules.md §15).
+            if "columns" in data and _read_columns(data["columns"]) != ("free",):
+                raise RuleError(N_("Le Maxi Yatzy se joue sur une seule colonne, libre."))
         for option in OPTIONS:
             key = option.name
             if key not in data:
                 continue
             if not option.applies_to(stored):
-                # A preset's own fixed rules: the other options may only say their default.
-                if data[key] != option.default:
+                # A preset's own fixed rules: the other options may only say their default,
+                # and the dice only the number the preset plays (Maxi Yatzy's six: five
+                # would be another game).
+                if key == "dice":
+                    played = PRESET_VALUES.get(stored, {}).get(key, option.default)
+                    if type(data[key]) is not int or data[key] != played:
+                        raise _not_for(preset, option)
+                elif data[key] != option.default:
                     raise _not_for(preset, option)
                 continue
             if option.is_flag:
@@ -411,8 +445,12 @@ class Rules:
         return self.preset == "generala"
 
     @property
+    def is_maxi_yatzy(self) -> bool:
+        return self.preset == "maxi_yatzy"
+
+    @property
     def has_joker(self) -> bool:
-        return not self.is_yatzy and not self.is_generala
+        return self.preset in ("classique", "yahtzee", "kniffel")
 
     @property
     def has_yams_bonus(self) -> bool:
@@ -438,6 +476,24 @@ class Rules:
         return not self.is_generala
 
     @property
+    def upper_bonus_threshold(self) -> int:
+        """The upper total that wins the bonus: 63, three of each face; Maxi Yatzy's 84, four
+        of each (docs/rules.md §2, §15)."""
+        return MAXI_YATZY_THRESHOLD if self.is_maxi_yatzy else UPPER_BONUS_THRESHOLD
+
+    @property
+    def upper_pace(self) -> Mapping[str, int]:
+        """What each upper box holds on the bonus's pace: three of its face (four in Maxi
+        Yatzy); the sheet's balance is against it."""
+        return FOUR_OF_EACH if self.is_maxi_yatzy else THREE_OF_EACH
+
+    @property
+    def saves_throws(self) -> bool:
+        """Whether the throws a turn leaves unused are saved for the player's later turns
+        (Maxi Yatzy, docs/rules.md §15)."""
+        return self.is_maxi_yatzy
+
+    @property
     def counts_throws(self) -> bool:
         """Whether an entry's throw changes what it scores (Generala's servida)."""
         return self.is_generala
@@ -451,6 +507,8 @@ class Rules:
             return UPPER_BOXES + YATZY_LOWER
         if self.is_generala:
             return UPPER_BOXES + GENERALA_LOWER
+        if self.is_maxi_yatzy:
+            return UPPER_BOXES + MAXI_YATZY_LOWER
         lower = CLASSIQUE_LOWER
         if self.plus_minus:
             lower = lower[:-1] + ("plus", "minus")
@@ -458,7 +516,8 @@ class Rules:
 
     @property
     def game_name(self) -> str:
-        """The game's name (French, to translate): Yams, Yatzy, Yahtzee, Kniffel or Generala."""
+        """The game's name (French, to translate): Yams, Yatzy, Yahtzee, Kniffel, Generala or
+        Maxi Yatzy."""
         return GAME_NAMES[self.preset]
 
     @property
@@ -475,6 +534,7 @@ class Rules:
             "yahtzee": YAHTZEE_BOX_LABELS,
             "kniffel": KNIFFEL_BOX_LABELS,
             "generala": GENERALA_BOX_LABELS,
+            "maxi_yatzy": MAXI_YATZY_BOX_LABELS,
         }.get(self.preset, BOX_LABELS)
 
     @cached_property
@@ -485,6 +545,8 @@ class Rules:
     def upper_bonus(self) -> int:
         if not self.has_upper_bonus:
             return 0
+        if self.is_maxi_yatzy:
+            return MAXI_YATZY_BONUS
         return 50 if self.is_yatzy else 35
 
     @property
@@ -501,6 +563,10 @@ def _not_for(preset: str, option: Option) -> RuleError:
     if preset == "generala":
         return RuleError(
             N_("L'option « {name} » ne s'applique pas à la Generala."), name=option.name
+        )
+    if preset == "maxi_yatzy":
+        return RuleError(
+            N_("L'option « {name} » ne s'applique pas au Maxi Yatzy."), name=option.name
         )
     return RuleError(
         N_("L'option « {name} » ne s'applique pas au {preset}."), name=option.name, preset=preset

@@ -44,7 +44,9 @@ def seat_results(state: GameState) -> tuple[SeatResult, ...]:
     if not state.is_over:
         raise ValueError("only a finished game has results")
     ranks = {standing.player: standing.rank for standing in state.ranking()}
-    yams = Counter(entry.player for entry in state.entries if is_yams(entry.dice))
+    # A Maxi Yatzy's Yams is its six dice alike (docs/rules.md §15); five of six are a Femtal.
+    alike = (lambda dice: len(set(dice)) == 1) if state.rules.is_maxi_yatzy else is_yams
+    yams = Counter(entry.player for entry in state.entries if alike(entry.dice))
     player_count = len(state.players)
     seats = []
     for seat, sheet in enumerate(state.sheets):

@@ -1,4 +1,4 @@
-"""What a box scores with given dice: the formulas of docs/rules.md §2, §6, §9, §11, §14.
+"""What a box scores with given dice: the formulas of docs/rules.md §2, §6, §9, §11, §14, §15.
 
 Placement (whose turn, which boxes are open, the joker's forced box) and the house rules that
 look at other boxes (la vache, Plus et Moins) live in ``game.py``; here a box only sees dice.
@@ -34,6 +34,12 @@ GENERALA_POINTS = {
 }
 SERVIDA_POINTS = {"straight": 25, "full_house": 35, "four_kind": 45}
 
+# Maxi Yatzy (docs/rules.md §15): the fixed boxes' points.
+MAXI_SMALL_STRAIGHT = 15  # 1-2-3-4-5
+MAXI_LARGE_STRAIGHT = 20  # 2-3-4-5-6
+MAXI_FULL_STRAIGHT = 21  # 1-2-3-4-5-6
+MAXI_YATZY = 100  # six alike
+
 
 def score(rules: Rules, box: str, dice: Dice, joker: bool = False, served: bool = False) -> int:
     """The points ``dice`` are worth in ``box``: 0 when the box's condition does not hold.
@@ -45,6 +51,8 @@ def score(rules: Rules, box: str, dice: Dice, joker: bool = False, served: bool 
     """
     if rules.is_generala:
         return _score_generala(rules, box, dice, served)
+    if rules.is_maxi_yatzy:
+        return score_maxi_yatzy(box, dice)
     if len(dice) == 5:
         return _score_five(rules, box, dice, joker)
     return max(_score_five(rules, box, five, joker) for five in combinations(dice, 5))
@@ -54,8 +62,8 @@ def is_variable(rules: Rules, box: str) -> bool:
     """Whether the box's value depends on the dice once its condition holds (la vache)."""
     if box in ("small_straight", "large_straight", "yams"):
         return False
-    if rules.is_generala:
-        return False  # la vache is not played at Generala (docs/rules.md §14)
+    if rules.is_generala or rules.is_maxi_yatzy:
+        return False  # la vache is played at neither (docs/rules.md §14, §15)
     if rules.is_yatzy:
         return True
     if box == "four_kind":
@@ -155,3 +163,65 @@ def _score_generala(rules: Rules, box: str, dice: Dice, served: bool) -> int:
     if served and rules.servida and box in SERVIDA_POINTS:
         return SERVIDA_POINTS[box]
     return GENERALA_POINTS[box]
+
+
+def score_maxi_yatzy(box: str, dice: Dice) -> int:
+    """What six dice score in a Maxi Yatzy box (docs/rules.md §15), 0 when its condition does
+    not hold. Plain Python on a tuple of faces in any order (the advisor's policy calls it
+    with sorted tuples, many times): no Rules, no state.
+
+    Each combination takes the best dice among the six that make it (**Choice**: a Kåk may
+    take its three from four alike, as two pairs may take one of its pairs from a Tretal);
+    the pairs and triples of Två par, Tre par, Kåk, Hus and Torn are of different faces.
+    """
+    counts = [0] * 7
+    for face in dice:
+        counts[face] += 1
+    if box in FACE_OF_BOX:
+        face = FACE_OF_BOX[box]
+        return face * counts[face]
+    if box == "chance":
+        return sum(dice)
+    # Faces from the highest, so that the first found is the best.
+    faces = range(6, 0, -1)
+    if box == "pair":
+        return next((2 * face for face in faces if counts[face] >= 2), 0)
+    if box == "two_pairs":
+        pairs = [face for face in faces if counts[face] >= 2]
+        return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0
+    if box == "three_pairs":
+        pairs = [face for face in faces if counts[face] >= 2]
+        return 2 * sum(pairs) if len(pairs) == 3 else 0
+    if box in MAXI_OF_A_KIND:
+        alike = MAXI_OF_A_KIND[box]
+        return next((alike * face for face in faces if counts[face] >= alike), 0)
+    shown = {face for face in faces if counts[face]}
+    if box == "small_straight":
+        return MAXI_SMALL_STRAIGHT if {1, 2, 3, 4, 5} <= shown else 0
+    if box == "large_straight":
+        return MAXI_LARGE_STRAIGHT if {2, 3, 4, 5, 6} <= shown else 0
+    if box == "full_straight":
+        return MAXI_FULL_STRAIGHT if len(shown) == 6 else 0
+    if box == "full_house":
+        return max(
+            (
+                3 * three + 2 * two
+                for three in faces
+                if counts[three] >= 3
+                for two in faces
+                if two != three and counts[two] >= 2
+            ),
+            default=0,
+        )
+    shape = sorted(count for count in counts if count)
+    if box == "villa":
+        return sum(dice) if shape == [3, 3] else 0
+    if box == "tower":
+        return sum(dice) if shape == [2, 4] else 0
+    if box == "maxi_yatzy":
+        return MAXI_YATZY if shape == [6] else 0
+    raise ValueError(f"unknown box {box!r}")
+
+
+# Tretal, Fyrtal, Femtal: the alike dice only, the best face that has them.
+MAXI_OF_A_KIND = {"three_kind": 3, "four_kind": 4, "five_kind": 5}

@@ -88,6 +88,7 @@ def _entry_record(row) -> EntryRecord:
         score=row.score,
         turn_key=row.turn_key,
         throw=row.throw,
+        throws=row.throws,
     )
 
 
@@ -302,6 +303,7 @@ def add_entry(
                 "created_at": now,
                 "turn_key": entry.turn_key,
                 "throw": entry.throw,
+                "throws": entry.throws,
             },
         )
         if finished:

@@ -37,6 +37,8 @@ class EntryRecord:
     turn_key: str | None = None
     # The throw the dice came from, when the entry said it (a Generala servida: 1).
     throw: int | None = None
+    # The throws the turn used, when the entry said it (Maxi Yatzy: 4 spends one saved).
+    throws: int | None = None
 
 
 @dataclass(frozen=True)

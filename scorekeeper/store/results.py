@@ -81,7 +81,14 @@ def stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int],
         .order_by(game_players.c.seat)
     ).all()
     log = connection.execute(
-        select(entries.c.seat, entries.c.column, entries.c.box, entries.c.dice, entries.c.throw)
+        select(
+            entries.c.seat,
+            entries.c.column,
+            entries.c.box,
+            entries.c.dice,
+            entries.c.throw,
+            entries.c.throws,
+        )
         .where(entries.c.game_id == game_id)
         .order_by(entries.c.seq)
     ).all()
@@ -89,7 +96,14 @@ def stored_state(connection: Connection, game_id: int) -> tuple[dict, list[int],
         Rules.from_dict(rules),
         [seat.name for seat in seats],
         (
-            Entry(row.seat, row.column, row.box, tuple(int(d) for d in row.dice), row.throw)
+            Entry(
+                row.seat,
+                row.column,
+                row.box,
+                tuple(int(d) for d in row.dice),
+                row.throw,
+                row.throws,
+            )
             for row in log
         ),
     )

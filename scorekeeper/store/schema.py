@@ -145,6 +145,9 @@ entries = Table(
     # The throw the dice came from, when the entry said it (a Generala servida: 1); NULL
     # otherwise (migration 0021).
     Column("throw", SmallInteger, nullable=True),
+    # The throws the turn used, when the entry said it (Maxi Yatzy's saved throws); NULL
+    # otherwise: the turn's own three (migration 0022).
+    Column("throws", SmallInteger, nullable=True),
     # Also the index of a game's entries (migration 0008).
     UniqueConstraint("game_id", "seq"),
     Index("ix_entries_turn_key", "game_id", "turn_key", unique=True),

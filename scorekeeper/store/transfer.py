@@ -206,6 +206,7 @@ def _rows(
                 state.sheets[entry.player].columns[entry.column].cells[entry.box].points,
                 written_at,
                 entry.throw,
+                entry.throws,
             )
             for seq, entry in enumerate(state.entries)
         ]
@@ -384,6 +385,8 @@ def _document(game, seats: list, log: list) -> dict[str, Any]:
             item["column"] = entry.column
         if entry.throw is not None:
             item["throw"] = entry.throw
+        if entry.throws is not None:
+            item["throws"] = entry.throws
         written.append(item)
     document = {
         "id": game.id,
@@ -437,6 +440,7 @@ def _export_batch(store: Store, ids: list[int]) -> list[dict[str, Any]]:
                 entries.c.box,
                 entries.c.dice,
                 entries.c.throw,
+                entries.c.throws,
             )
             .where(entries.c.game_id.in_(ids))
             .order_by(entries.c.game_id, entries.c.seq)

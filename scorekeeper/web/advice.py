@@ -37,6 +37,7 @@ from scorekeeper.rules import GameState, RuleError, Rules
 from scorekeeper.rules.labels import N_
 from scorekeeper.store.quotas import QuotaExceeded
 from scorekeeper.web.conseil import (
+    has_conseil,
     keep_strategies,
     queue_build,
     strategies,
@@ -111,12 +112,14 @@ def show(game_id: int):
         "win_building": None,
         "time_left": None,
         "error": None,
+        "unavailable": not has_conseil(state.rules),
     }
     status, wait = 200, None
     try:
         page["throw"] = min(check_throw(request.args.get("throw", "")[:10]), turn_throws(state))
         page["mode"] = check_mode(request.args.get("mode", "")[:10])
-        page |= _advice(state, dice, page["throw"], page["mode"])
+        if not page["unavailable"]:  # the page says so, and nothing is built
+            page |= _advice(state, dice, page["throw"], page["mode"])
     except RuleError as rule_error:
         page["error"], status = rule_error.render(_), 422
     except QuotaExceeded as exceeded:

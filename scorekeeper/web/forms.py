@@ -25,6 +25,9 @@ from scorekeeper.rules.options import OPTIONS, SEC, Option
 from scorekeeper.rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from scorekeeper.store.schema import MAX_DATABASE_ID, TURN_KEY_LENGTH
 
+# More throws than any game saves (20 turns save at most 40): a bigger number is no turn.
+MAX_THROWS = 10_000
+
 PRESET_CHOICES = [
     SelectChoice("classique", _l("Classique : une colonne libre, 13 tours")),
     SelectChoice("triple", _l("Triple : colonnes descendante, montante et libre, 39 tours")),
@@ -45,6 +48,13 @@ PRESET_CHOICES = [
         _l(
             "Generala (Argentine, Uruguay, Espagne…, cases en espagnol) : 11 cases, "
             "servida au premier lancer"
+        ),
+    ),
+    SelectChoice(
+        "maxi_yatzy",
+        _l(
+            "Maxi Yatzy (Suède, Danemark, Norvège, cases en suédois) : 6 dés, 20 cases, "
+            "lancers gardés pour plus tard"
         ),
     ),
 ]
@@ -164,7 +174,8 @@ class EntryForm(Form):
     confirm = HiddenField()
     # The sheet draws its buttons with their words (templates/games/sheet.html).
     preview = SubmitField()
-    add = WholeNumberField(validators=[Optional(), NumberRange(min=1, max=6)])
+    # A face, or two of one face (Maxi Yatzy's pair keys: six dice in five taps).
+    add = StringField(validators=[Optional(), Regexp(r"^([1-6])\1?$")])
     drop = WholeNumberField(validators=[Optional(), NumberRange(min=0, max=40)])
     clear = SubmitField()
     # Asked for by the player only: the ranked boxes for these dice, or after the 1st or
@@ -174,6 +185,9 @@ class EntryForm(Form):
     # Generala: the dice came from the turn's first throw (servida), one tap on the sheet
     # where it changes the score; the entry then says throw 1.
     served = BooleanField()
+    # Maxi Yatzy: the throws the turn used, one tap on the sheet; none said is the turn's
+    # three. The rules say how many the player has (GameState.throws_at_hand).
+    throws = WholeNumberField(validators=[Optional(), NumberRange(min=0, max=MAX_THROWS)])
     # The key sheet.js made for this turn: sent again after a dropped network, the same turn
     # finds the entry it wrote instead of a second one (play.play_turn). Absent without
     # scripts and from older pages.

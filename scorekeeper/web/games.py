@@ -9,6 +9,7 @@ from scorekeeper.rules.labels import box_name
 from scorekeeper.rules.numbers import read_whole
 from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
 from scorekeeper.rules.results import rules_key
+from scorekeeper.rules.throws import TURN_THROWS
 from scorekeeper.store import (
     ABANDONED,
     GameRecord,
@@ -19,7 +20,7 @@ from scorekeeper.store.games import player_key
 from scorekeeper.store.players import recent_players
 from scorekeeper.store.schema import MAX_DATABASE_ID
 from scorekeeper.web.conseil import coach_game, prepare
-from scorekeeper.web.forms import EntryForm, NewGameForm, RematchForm, UndoForm
+from scorekeeper.web.forms import MAX_THROWS, EntryForm, NewGameForm, RematchForm, UndoForm
 from scorekeeper.web.security import require_pin
 from scorekeeper.web.sheet_pages import render_sheet, shared_sheet, turn_view, typed_faces
 from scorekeeper.web.store import household, load_or_404, quotas, store
@@ -83,16 +84,17 @@ def new():
 def edit_dice(
     text: str | None,
     count: int,
-    add: int | None = None,
+    add: str | None = None,
     drop: int | None = None,
     clear: bool = False,
 ) -> str:
-    """The dice after a tap on the keypad: add a face, take one die back, or start again."""
+    """The dice after a tap on the keypad: add a face (or a pair of one, as many as there is
+    room for), take one die back, or start again."""
     faces = [] if clear else typed_faces(text)
     if drop is not None and 0 <= drop < len(faces):
         del faces[drop]
-    if add is not None and len(faces) < count:
-        faces.append(add)
+    if add:
+        faces += typed_faces(add)[: max(0, count - len(faces))]
     return "".join(map(str, faces))
 
 
@@ -102,7 +104,9 @@ def sheet(game_id: int):
     dice = request.args.get("dice", "")[:40]
     if not dice:
         return shared_sheet(record, state)
-    form = EntryForm(formdata=None, dice=dice)
+    # Maxi Yatzy's throws chosen before a keypad tap without scripts (play, below).
+    throws = read_whole(request.args.get("throws", "")[:10], MAX_THROWS)
+    form = EntryForm(formdata=None, dice=dice, throws=throws)
     return render_sheet(record, state, form, quiet_while_typing=True)
 
 
@@ -125,6 +129,12 @@ def turn(game_id: int):
         served=request.args.get("served") == "1",
     )
     return render_template("games/_turn_live.html", state=state, view=view)
+
+
+def _throws(form: EntryForm) -> int | None:
+    """The throws the turn used, as the form says them: the turn's own three say nothing
+    (docs/rules.md §15), as in a game document."""
+    return None if form.throws.data == TURN_THROWS else form.throws.data
 
 
 def _describe(state: GameState, cell: Score, player: int) -> str:
@@ -178,12 +188,15 @@ def play(game_id: int):
         else:
             message = _("Rechargez la feuille et recommencez.")
         return render_sheet(record, state, form, message, 400)
-    if form.add.data is not None or form.drop.data is not None or form.clear.data:
+    if form.add.data or form.drop.data is not None or form.clear.data:
         # A keypad tap without scripts: on to the new dice, on a page safe to reload.
         dice = edit_dice(
             form.dice.data, state.rules.dice, form.add.data, form.drop.data, form.clear.data
         )
-        return redirect(url_for("games.sheet", game_id=game_id, dice=dice or None), code=303)
+        return redirect(
+            url_for("games.sheet", game_id=game_id, dice=dice or None, throws=_throws(form)),
+            code=303,
+        )
     if form.advice.data:
         return redirect(
             url_for(
@@ -210,6 +223,7 @@ def play(game_id: int):
             barred_confirmed=form.confirm.data == "1",
             loaded=(record, state),
             throw=1 if form.served.data else None,
+            throws=_throws(form),
             turn_key=form.turn_key.data or None,
         )
     except StaleSheet:

@@ -261,6 +261,7 @@ def render_sheet(
         state=state,
         version=record.version.token,
         dice=form.dice.data,
+        throws=form.throws.data,
         view=view,
         error=error,
     ), status

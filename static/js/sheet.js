@@ -416,10 +416,14 @@ function start(form) {
       return;
     }
     if (name === "add") {
-      dice.push(value);
-      // Draw the die at once in the first free spot; the server's answer redraws the tray.
-      const spot = document.querySelector("#dice-drawn .die-empty");
-      if (spot) spot.replaceWith(button.querySelector(".die").cloneNode(true));
+      // A face, or a pair of one (Maxi Yatzy's pair keys): as many dice as there is room for.
+      const added = [...value].slice(0, count - dice.length);
+      dice.push(...added);
+      // Draw each die at once in the first free spot; the server's answer redraws the tray.
+      for (const _face of added) {
+        const spot = document.querySelector("#dice-drawn .die-empty");
+        if (spot) spot.replaceWith(button.querySelector(".die").cloneNode(true));
+      }
     }
     if (name === "drop") dice.splice(Number(value), 1);
     if (name !== "preview") input.value = dice.join("");

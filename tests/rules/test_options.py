@@ -41,7 +41,12 @@ def test_each_value_is_read_from_a_document_and_a_query(option):
 def test_an_option_is_refused_away_from_its_default_by_a_preset_without_it(preset):
     for option in OPTIONS:
         for choice in option.choices[1:]:
-            if option.applies_to(preset):
+            if option.applies_to(preset) or (preset, option.name, choice.value) == (
+                "maxi_yatzy",
+                "dice",
+                6,
+            ):
+                # Maxi Yatzy may say the six dice it plays (docs/rules.md §15).
                 rules = Rules.from_dict({"preset": preset, option.name: choice.value})
                 assert getattr(rules, option.name) == choice.value
             else:
@@ -65,7 +70,11 @@ def test_which_presets_have_which_options():
         "ace_high_straight",
     }
     assert all(option.applies_to("triple") for option in OPTIONS if option not in GENERALA_OPTIONS)
-    assert SEC.form_presets == tuple(preset for preset in PRESETS if preset != "generala")
+    # Maxi Yatzy has none (docs/rules.md §15).
+    assert not any(option.applies_to("maxi_yatzy") for option in OPTIONS)
+    assert SEC.form_presets == tuple(
+        preset for preset in PRESETS if preset not in ("generala", "maxi_yatzy")
+    )
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,141 @@
+"""Maxi Yatzy at the table (docs/rules.md §15), tapped as a family would: six dice and the
+box in six taps with a pair key, a throw saved in one tap more, then spent; the whole sheet
+of twenty rows on a landscape tablet; no WCAG violation with the saved throws offered."""
+
+import re
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from scorekeeper.play import load, start_game
+from scorekeeper.rules import Rules
+from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.quotas import NO_QUOTAS
+from scorekeeper.web.store import STORE_EXTENSION
+from tests.browser.tablets import TABLETS
+
+TURN_FORM = "form[data-turn-url]"
+WCAG_21_AA = {
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+    "resultTypes": ["violations"],
+}
+
+
+@pytest.fixture
+def maxi(live_app):
+    store = live_app.extensions[STORE_EXTENSION]
+
+    def new(names):
+        rules = Rules.from_dict({"preset": "maxi_yatzy"})
+        return start_game(store, rules, names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+
+    new.state = lambda game_id: load(store, game_id, household=HOME_HOUSEHOLD)[1]
+    return new
+
+
+class Taps:
+    """The finger on the tablet: each tap counted."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def ready(self, dice=None):
+        selector = f'{TURN_FORM}[aria-busy="false"]'
+        if dice is not None:
+            selector += f'[data-previewed="{dice}"]'
+        expect(self.page.locator(selector)).to_have_count(1)
+
+    def keys(self, keys, dice):
+        """The keypad's keys (a face, or a pair « 66 »), then the dice they make."""
+        self.ready()
+        for key in keys:
+            self.page.locator(f'.keypad button[name="add"][value="{key}"]').tap()
+            self.count += 1
+        expect(self.page.locator("#dice")).to_have_value(dice)
+        self.ready(dice)
+
+    def tap(self, locator):
+        locator.tap()
+        self.count += 1
+
+
+def swapped(page):
+    page.evaluate("""() => {
+      window.sheetSwapped = false;
+      document.addEventListener("sheet:swapped", () => { window.sheetSwapped = true; },
+                                { once: true });
+    }""")
+
+
+def test_six_dice_and_the_box_in_six_taps_a_throw_saved_then_spent(open_page, maxi):
+    game_id = maxi(["Mag", "Alix"])
+    page = open_page(f"/games/{game_id}", size=TABLETS["landscape"])
+    choice = page.locator("#throws-choice")
+
+    # Mag: a Torn in three throws, the usual turn: a pair key, four faces and the box.
+    taps = Taps(page)
+    taps.keys(["33", "6", "6", "6", "6"], "336666")
+    expect(choice.locator("input[value='3']")).to_be_checked()
+    swapped(page)
+    taps.tap(page.get_by_role("button", name="Torn, 30 points possibles"))
+    page.wait_for_function("() => window.sheetSwapped")
+    expect(page.locator(".flash-info")).to_have_text("Mag marque 30 en Torn.")
+    assert taps.count == 6
+
+    # Alix: a full straight on the first throw, one tap more saves two throws.
+    taps = Taps(page)
+    taps.keys(["1", "2", "3", "4", "5", "6"], "123456")
+    taps.tap(choice.locator("label", has_text=re.compile(r"^\s*1\s*$")))
+    swapped(page)
+    taps.tap(page.get_by_role("button", name="Full straight, 21 points possibles"))
+    page.wait_for_function("() => window.sheetSwapped")
+    assert taps.count == 8
+    assert maxi.state(game_id).saved_throws == (0, 2)
+    saved = page.locator("tr.saved-throws td")
+    expect(saved).to_have_text(["0", "2"])
+
+    # Mag has none saved: three throws offered; Alix next has five.
+    expect(page.locator("#throws-choice input")).to_have_count(3)
+    taps = Taps(page)
+    taps.keys(["11", "22", "33"], "112233")
+    swapped(page)
+    taps.tap(page.get_by_role("button", name="Tre par, 12 points possibles"))
+    page.wait_for_function("() => window.sheetSwapped")
+    expect(page.locator("#throws-choice input")).to_have_count(5)
+    expect(page.locator("#throws-choice legend")).to_have_text("Lancers utilisés (2 gardés) :")
+    taps = Taps(page)
+    taps.keys(["55", "55", "55"], "555555")
+    taps.tap(page.locator("#throws-choice label", has_text=re.compile(r"^\s*5\s*$")))
+    swapped(page)
+    taps.tap(page.get_by_role("button", name="Maxiyatzy, 100 points possibles"))
+    page.wait_for_function("() => window.sheetSwapped")
+    assert maxi.state(game_id).saved_throws == (0, 0)
+    assert maxi.state(game_id).entries[-1].throws == 5
+
+
+def test_the_whole_sheet_fits_a_landscape_tablet(open_page, maxi):
+    game_id = maxi(["Mag", "Alix"])
+    page = open_page(f"/games/{game_id}", size=TABLETS["landscape"])
+    pane = page.locator("#sheet-live").bounding_box()
+    table = page.locator("table.sheet").bounding_box()
+    assert table["height"] <= pane["height"] + 1
+    expect(page.locator("table.sheet tbody tr.box-row")).to_have_count(20)
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_swedish_boxes_and_no_wcag_violation_with_the_throws_offered(open_page, maxi, language):
+    game_id = maxi(["Mag", "Alix"])
+    page = open_page(f"/games/{game_id}", size=TABLETS["portrait"], lang=language)
+    names = page.locator("table.sheet tbody th.box-name")
+    for name in ("Ettor", "Kåk", "Hus", "Torn", "Maxiyatzy"):
+        expect(names.filter(has_text=re.compile(f"^{name}$"))).to_have_count(1)
+    taps = Taps(page)
+    taps.keys(["44", "4", "2", "2", "2"], "444222")
+    found = Axe().run(page, options=WCAG_21_AA).response["violations"]
+    assert [(item["id"], [node["target"] for node in item["nodes"]][:3]) for item in found] == []
+    # Each answer to the throws, and each pair key, is a thumb's target.
+    for locator in (page.locator("#throws-choice label").first, page.locator(".key-pair").first):
+        box = locator.bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44
