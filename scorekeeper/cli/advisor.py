@@ -21,6 +21,8 @@ from scorekeeper.advisor.tables import (
     check_throw,
     has_win_chances,
     is_last_throw,
+    quality_figures,
+    turn_throws,
 )
 from scorekeeper.app import default_instance_path
 from scorekeeper.rules.document import read_document
@@ -65,8 +67,9 @@ def strategy(instance: Path | None, rules_json: str) -> None:
         reuse_freed_memory()  # this process ends with the build
         with _progress_bar() as progress:
             solved = load_or_build(rules, folder, progress)
-    for kind in rules.columns:
-        click.echo(f"Table : {cache_path(rules, folder, kind)}")
+    if not rules.saves_throws:  # Maxi Yatzy's policy has no table
+        for kind in rules.columns:
+            click.echo(f"Table : {cache_path(rules, folder, kind)}")
     click.echo(f"{solved.start_value:.4f}")
 
 
@@ -79,7 +82,7 @@ def strategy(instance: Path | None, rules_json: str) -> None:
     default=str(LAST_THROW),
     show_default=True,
     metavar="1|2|3",
-    help="The throw of the turn the dice come from.",
+    help="The throw of the turn the dice come from (in Maxi Yatzy, up to 3 + those saved).",
 )
 @click.option(
     "--to-win",
@@ -97,7 +100,7 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
         state = _read_game(game)
         # Before a build that may take a while.
         check_request(state, dice)
-        throw_number = check_throw(throw)
+        throw_number = check_throw(throw, turn_throws(state))
         if to_win and not has_win_chances(state.rules):
             _fail(
                 "--to-win : les chances de gagner ne sont calculées que pour une seule "
@@ -124,7 +127,9 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
             ]
         if to_win:
             result = _with_win_chances(state, solved, folder, dice, throw_number, result)
-    click.echo(QUALITY_LINES[advice_quality(state.rules, len(state.players))], err=True)
+    line = QUALITY_LINES[advice_quality(state.rules, len(state.players))]
+    figures = quality_figures(state.rules)
+    click.echo(line % figures if figures else line, err=True)
     click.echo(json.dumps(result, indent=2))
 
 
