@@ -38,7 +38,7 @@ import numpy as np
 
 from scorekeeper.advisor.policy import Keeps
 from scorekeeper.advisor.strategy import Advice, KeepAdvice, _positions
-from scorekeeper.advisor.tables import LAST_THROW, check_request
+from scorekeeper.advisor.tables import LAST_THROW, MAXI_FIGURES, check_request
 from scorekeeper.advisor.turn import Throws
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState
@@ -380,6 +380,12 @@ class MaxiStrategy:
         self.rules = rules
         scores, faces = roll_scores(rules)
         self.model = Model(scores, faces, constants or CONSTANTS)
+
+    @property
+    def start_value(self) -> float:
+        """What a fresh sheet scores on average under the policy, as measured
+        (tables.MAXI_FIGURES: its estimate of a sheet is not its mean)."""
+        return MAXI_FIGURES["mean"]
 
     def advise(self, state: GameState, dice: object, throw: int = LAST_THROW) -> list[Advice]:
         """Every box the active player may fill with ``dice`` of this ``throw`` of the turn,

@@ -71,7 +71,7 @@ def quality_figures(rules: Rules) -> dict[str, float]:
     """The figures the quality line of these rules says (none but Maxi Yatzy's)."""
     if not rules.saves_throws:
         return {}
-    return MAXI_FIGURES | {"gap": MAXI_FIGURES["bound"] - MAXI_FIGURES["mean"]}
+    return MAXI_FIGURES | {"gap": round(MAXI_FIGURES["bound"] - MAXI_FIGURES["mean"], 1)}
 
 
 def advice_quality(rules: Rules, players: int) -> str:

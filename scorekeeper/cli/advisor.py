@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 import click
+from babel.numbers import format_decimal
 
 from scorekeeper.advisor.builds import reuse_freed_memory
 from scorekeeper.advisor.strategy import load_or_build
@@ -128,7 +129,10 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
         if to_win:
             result = _with_win_chances(state, solved, folder, dice, throw_number, result)
     line = QUALITY_LINES[advice_quality(state.rules, len(state.players))]
-    figures = quality_figures(state.rules)
+    figures = {
+        name: format_decimal(value, locale="fr")
+        for name, value in quality_figures(state.rules).items()
+    }
     click.echo(line % figures if figures else line, err=True)
     click.echo(json.dumps(result, indent=2))
 

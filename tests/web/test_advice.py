@@ -17,6 +17,9 @@ import pytest
 from babel.numbers import format_decimal, format_percent
 
 from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.maxi import MaxiStrategy
+from scorekeeper.advisor.maxi_simulation import play
+from scorekeeper.advisor.review import review_game
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, quality_figures, spreads_path
 from scorekeeper.advisor.turn import ROLLS
@@ -634,3 +637,27 @@ def test_maxi_yatzy_advice_keeps_boxes_and_saved_throws(table, app, lang, words)
     assert [row[1][0] for row in rows] == [str(item.points) for item in ranked]
     response = table.client.get(f"/games/{game_id}/advice?dice=123356&throw=8")
     assert response.status_code == 422
+
+
+def test_a_finished_maxi_yatzy_game_is_reviewed_by_the_policy(table, app):
+    # A game the policy played, replayed through the app with the throws each turn used:
+    # its review judges every turn, the policy's own choices all best.
+    rules = Rules.from_dict({"preset": "maxi_yatzy"})
+    log = play(MaxiStrategy(rules).model, 1, seed=11, logged=1).logs[0]
+    store = app.extensions["scorekeeper.store"]
+    game_id = start_game(store, rules, ["Mag"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+    for seq, (box, dice, throws) in enumerate(log):
+        play_turn(
+            store,
+            game_id,
+            seq,
+            "free",
+            rules.boxes[box],
+            "".join(map(str, dice)),
+            household=HOME_HOUSEHOLD,
+            throws=throws,
+        )
+    _turns, players = review_game(MaxiStrategy(rules), _state(app, game_id))
+    assert (players[0].turns, players[0].best_turns) == (20, 20)
+    page = unescape(table.client.get(f"/games/{game_id}/review").get_data(as_text=True))
+    assert "Précision" in page and "Points laissés" in page
