@@ -18,15 +18,20 @@ scored now (the best box and the throws left saved) or thrown again with the bes
 with as many throws as the player has (3 + saved), by the turn arithmetic of ``turn``.
 
 **The bound** (a Lagrangian relaxation). Relax the rule that each box is filled once: any
-box may be filled any number of times, each time paying its price (``bound_prices``), the
-prices being given back at the start; and replace the upper bonus, 100 x [upper total >=
-84], by (100 - 84 l) + l x upper total for some 0 <= l <= 100/84 (``bound_slope``), which is
-never smaller for an upper total of 0 or more (equal at 84). Any way to play the real game
-is a way to play the relaxed one, where it scores the same or more: each box is filled
-exactly once, so the prices paid are the prices given back. So the relaxed game's optimal
-mean is at least the real game's. Its only state is the turns left and the throws saved: it
-is solved exactly in a fraction of a second (``relaxed_values``). Any prices give a valid
-bound; those kept were found by minimising it numerically.
+box may be filled any number of times, each time paying its price, the prices being given
+back at the start. Any way to play the real game is a way to play the relaxed one, where it
+scores the same (each box is filled exactly once, so the prices paid are the prices given
+back): the relaxed game's optimal mean is at least the real game's, whatever the prices.
+
+- The relaxed game of the estimate (``relaxed_values``) also replaces the upper bonus, 100 x
+  [upper total >= 84], by (100 - 84 l) + l x upper total for some 0 <= l <= 100/84, never
+  smaller for an upper total of 0 or more: its state is only the turns left and the throws
+  saved, solved in 0.1 s. It proves 574.67 (``relaxed_bound``), and gives the estimate the
+  worth of a saved throw.
+- The reference (``tracked_bound``) keeps the upper total and the bonus exact, and fills the
+  Maxi Yatzy box once at most, without a price: a few seconds, and tighter.
+
+Any prices give a valid bound; those kept were found by minimising each numerically.
 """
 
 from __future__ import annotations
@@ -67,15 +72,17 @@ class Constants:
     box_worth: tuple[float, ...]  # per box, sheet order
     upper_counts: tuple[tuple[float, ...], ...]  # per face, the chance of 0..6 dice of it
     saved_scale: float  # the relaxed game's worth of a saved throw, scaled
-    bound_prices: tuple[float, ...]  # per box, the relaxation's prices
-    bound_slope: float  # l, the upper total's share of the bonus in the relaxation
+    relaxed_prices: tuple[float, ...]  # per box, the relaxed game's prices
+    relaxed_slope: float  # l, the upper total's share of the bonus in the relaxed game
+    bound_prices: tuple[float, ...]  # per box, the prices of the tighter bound's game
+    bound_tracked: tuple[str, ...]  # the boxes it fills once at most, without a price
 
 
 # Fitted once: the policy's worths and upper spreads from its own games (``maxi_simulation.fit``,
 # three rounds of 2,048 games at saved_scale 1, from each box's own three-throw value and
 # binomial spreads; bench/maxi_yatzy.py --fit refits them); saved_scale, the best of 0.5 to
-# 2.5 over 2,048 games each (a refit at 1.5 then played worse: 455 against 464); the bound's
-# prices and slope, found by minimising the bound numerically (any would be valid).
+# 2.5 over 2,048 games each (a refit at 1.5 then played worse: 455 against 464); the prices
+# and slope of each bound, found by minimising it numerically (any would be valid).
 CONSTANTS = Constants(
     box_worth=(
         2.71435546875,
@@ -148,7 +155,7 @@ CONSTANTS = Constants(
         ),
     ),
     saved_scale=1.5,
-    bound_prices=(
+    relaxed_prices=(
         -16.7055,
         -12.658,
         -7.809,
@@ -170,7 +177,31 @@ CONSTANTS = Constants(
         3.863,
         36.5115,
     ),
-    bound_slope=0.5965,
+    relaxed_slope=0.5965,
+    # The last, Maxi Yatzy's, is not used: that box is tracked.
+    bound_prices=(
+        -16.7055,
+        -12.658,
+        -8.559,
+        -3.0195,
+        2.7392,
+        7.3939,
+        -11.1613,
+        -2.9518,
+        -3.8527,
+        -9.347,
+        -9.9313,
+        -14.4575,
+        -14.3037,
+        -4.2816,
+        -19.898,
+        -0.1179,
+        -11.1631,
+        -3.6252,
+        3.863,
+        0.0,
+    ),
+    bound_tracked=("maxi_yatzy",),
 )
 
 
@@ -200,7 +231,7 @@ class Model:
         )
         self.bonus_ahead = _bonus_ahead(self.faces[self.upper], constants.upper_counts)
         relaxed = relaxed_values(
-            self.scores, self.faces, np.array(constants.bound_prices), constants.bound_slope
+            self.scores, self.faces, np.array(constants.relaxed_prices), constants.relaxed_slope
         )
         # saved_worth[k, s]: what s saved throws add with k turns left (0 for none).
         self.saved_worth = np.zeros((len(relaxed), len(relaxed[0])))
@@ -209,9 +240,6 @@ class Model:
             # More saved throws than the turns before could save: not a state of the game.
             self.saved_worth[turns, : len(gain)] = gain
             self.saved_worth[turns, len(gain) :] = gain[-1]
-        self.bound = float(
-            sum(constants.bound_prices) + BONUS - BONUS_AT * constants.bound_slope + relaxed[-1][0]
-        )
 
     def upper_mask(self, free: np.ndarray) -> np.ndarray:
         """The free upper boxes of free masks (bit i: the i-th upper box)."""
@@ -361,6 +389,60 @@ def relaxed_bound(scores: np.ndarray, faces: np.ndarray, prices, slope) -> np.nd
         raise ValueError("the slope must lie in [0, 100/84] for the bound to hold")
     values = relaxed_values(scores, faces, prices, slope)
     return prices.sum(axis=0) + BONUS - BONUS_AT * slope + values[-1][0]
+
+
+def tracked_bound(scores: np.ndarray, faces: np.ndarray, prices, tracked) -> float:
+    """A tighter bound on the optimal expected total (docs/advisor.md): the relaxed game
+    with the upper total and the bonus kept exact, and the ``tracked`` boxes (indices)
+    filled once at most, without a price; the other boxes are refilled at their
+    ``prices``. The real game is still one way of playing it (every box filled exactly
+    once), so its optimal mean bounds the real one's. Its state adds the upper total (0 to
+    84) and which tracked boxes are free: 85 x 2^len(tracked) columns, a few seconds."""
+    throws = Throws.of(DICE)
+    prices = np.asarray(prices, dtype=float)
+    tracked = list(tracked)
+    uppers = BONUS_AT + 1
+    columns = uppers << len(tracked)
+    free, total = np.divmod(np.arange(columns), uppers)
+    # Each box: what each roll gains in it from each column, and the column it leads to.
+    moves = []
+    for box in range(scores.shape[1]):
+        points = scores[:, box][:, None]
+        raised = total[None, :]
+        gain = points - (0 if box in tracked else prices[box])
+        if faces[box]:
+            raised = np.minimum(BONUS_AT, total[None, :] + points.astype(np.int64))
+            gain = gain + BONUS * ((total[None, :] < BONUS_AT) & (raised >= BONUS_AT))
+        after = free
+        if box in tracked:
+            bit = 1 << tracked.index(box)
+            gain = np.where((free & bit != 0)[None, :], gain, -np.inf)
+            after = free & ~bit
+        moves.append(
+            (np.broadcast_to(gain, (len(points), columns)), after[None, :] * uppers + raised)
+        )
+    turns = scores.shape[1]
+    before = np.zeros((2 * turns + 1, columns))
+    for k in range(1, turns + 1):
+        most = (THROWS_A_TURN - 1) * (turns - k + 1)  # throws left after the first
+
+        def scored(left: int, later: np.ndarray = before) -> np.ndarray:
+            return np.max([gain + later[left][after] for gain, after in moves], axis=0)
+
+        worth = scored(0)
+        worths = [worth]
+        for left in range(1, most + 1):
+            levels = throws.averages(worth)
+            levels[-1] = np.full(worth.shape, -np.inf)
+            worth = np.maximum(scored(left), throws.best_keeps(levels))
+            worths.append(worth)
+        saved = (THROWS_A_TURN - 1) * (turns - k)
+        before = np.array(
+            [throws.roll_chances @ worths[s + THROWS_A_TURN - 1] for s in range(saved + 1)]
+        )
+    start = ((1 << len(tracked)) - 1) * uppers  # every tracked box free, upper total 0
+    priced = [box for box in range(scores.shape[1]) if box not in tracked]
+    return float(prices[priced].sum() + before[0, start])
 
 
 def roll_scores(rules: Rules) -> tuple[np.ndarray, np.ndarray]:

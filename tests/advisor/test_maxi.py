@@ -2,7 +2,6 @@
 against a brute force of the rules engine; its simulated games replay through the engine;
 its bound is the one the pages say; it beats the greedy player; the coach leaves it alone."""
 
-import numpy as np
 import pytest
 
 from scorekeeper.advisor.maxi import (
@@ -10,6 +9,7 @@ from scorekeeper.advisor.maxi import (
     MaxiStrategy,
     relaxed_bound,
     roll_scores,
+    tracked_bound,
 )
 from scorekeeper.advisor.maxi_simulation import GREEDY, POLICY, play
 from scorekeeper.advisor.review import counted_by_the_coach, rule_set_counted
@@ -162,11 +162,15 @@ def test_a_short_simulation_already_beats_the_greedy_player():
 
 def test_the_bound_is_the_one_the_pages_say():
     scores, faces = roll_scores(RULES)
-    bound = relaxed_bound(scores, faces, np.array(CONSTANTS.bound_prices), CONSTANTS.bound_slope)
-    assert round(float(bound), 1) == MAXI_FIGURES["bound"]
+    tracked = [RULES.boxes.index(box) for box in CONSTANTS.bound_tracked]
+    bound = tracked_bound(scores, faces, CONSTANTS.bound_prices, tracked)
+    assert round(bound, 1) == MAXI_FIGURES["bound"]
     assert MAXI_FIGURES["mean"] < MAXI_FIGURES["bound"]
-    with pytest.raises(ValueError):  # past 100/84 the bonus is no longer bounded
-        relaxed_bound(scores, faces, np.array(CONSTANTS.bound_prices), 1.3)
+    # The estimate's relaxed game proves a looser one, and only with a slope up to 100/84.
+    looser = relaxed_bound(scores, faces, CONSTANTS.relaxed_prices, CONSTANTS.relaxed_slope)
+    assert looser > bound
+    with pytest.raises(ValueError):
+        relaxed_bound(scores, faces, CONSTANTS.relaxed_prices, 1.3)
 
 
 def test_the_coach_does_not_count_maxi_yatzy_and_nothing_is_built(tmp_path):
