@@ -17,6 +17,10 @@ from scorekeeper.rules.scoring import (
     FULL_HOUSE,
     GENERALA_POINTS,
     LARGE_STRAIGHT,
+    MAXI_FULL_STRAIGHT,
+    MAXI_LARGE_STRAIGHT,
+    MAXI_SMALL_STRAIGHT,
+    MAXI_YATZY,
     SERVIDA_POINTS,
     SMALL_STRAIGHT,
     YAMS,
@@ -115,6 +119,9 @@ def grid_rows(rules: Rules) -> tuple[Row, ...]:
     if len(rules.columns) > 1:
         rows.append(Row("column_total"))
     rows.append(Row("total"))
+    if rules.saves_throws:
+        # Maxi Yatzy: each player's throws saved for later turns (docs/rules.md §15).
+        rows.append(Row("saved_throws"))
     return tuple(rows)
 
 
@@ -123,6 +130,13 @@ def fixed_value(rules: Rules, box: str) -> int | None:
     (Generala's on a later throw: the servida is the hint's)."""
     if rules.is_generala:
         return GENERALA_POINTS.get(box)
+    if rules.is_maxi_yatzy:
+        return {
+            "small_straight": MAXI_SMALL_STRAIGHT,
+            "large_straight": MAXI_LARGE_STRAIGHT,
+            "full_straight": MAXI_FULL_STRAIGHT,
+            "maxi_yatzy": MAXI_YATZY,
+        }.get(box)
     if rules.is_yatzy:
         return {
             "small_straight": YATZY_SMALL_STRAIGHT,
@@ -196,6 +210,25 @@ _SERVIDA_HINTS = {
 }
 
 
+# Maxi Yatzy's (docs/rules.md §15): six dice, the best among them.
+_MAXI_YATZY_HINTS = {
+    "pair": N_("2 dés pareils · leur somme"),
+    "two_pairs": N_("2 paires différentes · leur somme"),
+    "three_pairs": N_("3 paires différentes · leur somme"),
+    "three_kind": N_("3 dés pareils · leur somme"),
+    "four_kind": N_("4 dés pareils · leur somme"),
+    "five_kind": N_("5 dés pareils · leur somme"),
+    "small_straight": N_("1-2-3-4-5 · %(points)d points"),
+    "large_straight": N_("2-3-4-5-6 · %(points)d points"),
+    "full_straight": N_("1-2-3-4-5-6 · %(points)d points"),
+    "full_house": N_("brelan + paire · leur somme"),
+    "villa": N_("2 brelans · somme des 6 dés"),
+    "tower": N_("carré + paire · somme des 6 dés"),
+    "chance": N_("tout lancer · somme des 6 dés"),
+    "maxi_yatzy": N_("6 dés pareils · %(points)d points"),
+}
+
+
 def box_hint(rules: Rules, box: str) -> Hint:
     """When ``box`` scores and what, for the blank grid of these rules."""
     fixed = fixed_value(rules, box)
@@ -207,6 +240,8 @@ def box_hint(rules: Rules, box: str) -> Hint:
         if rules.servida and box in SERVIDA_POINTS:
             return Hint(_SERVIDA_HINTS[key], {**params, "served": SERVIDA_POINTS[box]})
         return Hint(_GENERALA_HINTS[key], params)
+    if rules.is_maxi_yatzy:
+        return Hint(_MAXI_YATZY_HINTS[box], params)
     if rules.is_yatzy:
         return Hint(_YATZY_HINTS[box], params)
     option = getattr(rules, box) if box in ("three_kind", "four_kind", "full_house") else None
@@ -242,7 +277,17 @@ def footnotes(rules: Rules) -> tuple[Hint, ...]:
         notes.append(Hint(N_("Descendante : de haut en bas. Montante : de bas en haut."), {}))
     if "sec" in rules.columns:
         notes.append(Hint(N_("Sec : un seul lancer par tour."), {}))
-    if rules.dice == 6:
+    if rules.saves_throws:
+        notes.append(
+            Hint(
+                N_(
+                    "Lancers gardés : trois lancers par tour, au moins un ; ceux qu'un tour "
+                    "n'utilise pas servent aux tours suivants du même joueur."
+                ),
+                {},
+            )
+        )
+    elif rules.dice == 6:
         notes.append(
             Hint(N_("Yams 6 : on lance six dés et chaque case compte les cinq meilleurs."), {})
         )

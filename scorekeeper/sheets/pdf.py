@@ -19,7 +19,6 @@ from flask_babel import get_locale
 
 import scorekeeper.rules
 from scorekeeper.rules import GameState
-from scorekeeper.rules.options import UPPER_BONUS_THRESHOLD
 from scorekeeper.sheets.cache import PdfCache, fingerprint
 from scorekeeper.sheets.layout import BlankGrid, Paper, box_hint, game_layout, grid_rows
 from scorekeeper.sheets.workers import PdfWorkers, WorkerSettings, pdf_workers
@@ -115,7 +114,7 @@ def blank_html(grid: BlankGrid) -> str:
         rules=rules,
         rows=grid.rows,
         hints={box: box_hint(rules, box) for box in rules.boxes},
-        bonus_threshold=UPPER_BONUS_THRESHOLD,
+        bonus_threshold=rules.upper_bonus_threshold,
         stylesheet=STYLESHEET,
     )
 

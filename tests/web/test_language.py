@@ -256,6 +256,36 @@ def test_every_page_speaks_one_language(app, table, seeded, language):
         assert leftovers(response.get_data(as_text=True), language) == []
 
 
+@pytest.mark.parametrize("language", list(FOREIGN))
+def test_a_maxi_yatzy_game_speaks_one_language(table, language):
+    """Maxi Yatzy's pages, which the crawl's games do not show: its Swedish boxes are the
+    game's own words, everything around them speaks the page's language (docs/rules.md §15)."""
+    game_id = table.new_game(["Mag", "Alix"], preset="maxi_yatzy")
+    data = {"seq": 0, "dice": "123456", "target": "free:full_straight", "throws": "1"}
+    assert table.post(f"/games/{game_id}/entries", {**data, "version": table.version(game_id)})
+    table.client.set_cookie(COOKIE, language)
+    urls = [
+        f"/games/{game_id}",
+        f"/games/{game_id}?dice=33366",
+        f"/games/{game_id}/turn?seq=1&dice=333666",
+        f"/games/{game_id}/advice?dice=333666",
+        f"/games/{game_id}/review",
+        "/print",
+    ]
+    for url in urls:
+        response = table.client.get(url)
+        assert response.status_code == 200, url
+        html = response.get_data(as_text=True)
+        assert leftovers(html, language) == [], url
+    # More throws than the player has: refused in the page's language.
+    refused = table.post(
+        f"/games/{game_id}/entries",
+        {**data, "seq": 1, "throws": "9", "version": table.version(game_id)},
+    )
+    assert refused.status_code == 422
+    assert leftovers(refused.get_data(as_text=True), language) == []
+
+
 def test_the_crawl_would_see_a_leftover(client):
     """The check itself: a message left in French, or in the wrong language, is found."""
     assert "Une case par tour" in " ".join(FOREIGN["en"])

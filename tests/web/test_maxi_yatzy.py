@@ -10,6 +10,7 @@ import pytest
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.play import load
+from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.transfer import export_documents
 from scorekeeper.web.language import COOKIE
@@ -221,3 +222,11 @@ def test_only_maxi_yatzy_has_pair_keys_and_a_pair_must_be_of_one_face(table, max
     response = table.entry_form(maxi, 0, dice="12", add="56")
     assert 400 <= response.status_code < 500
     assert "Rechargez la feuille et recommencez." in page_text(response)
+
+
+def test_the_conseil_advises_at_once_and_builds_nothing(app, client, maxi):
+    # Maxi Yatzy's Conseil is a policy without a table (docs/advisor.md): the advice at once.
+    html = page(client, f"/games/{maxi}/advice?dice=123456")
+    assert "advice-verdict" in html and "Conseil estimé" in html
+    tables = app.extensions["scorekeeper.advisor"]
+    assert tables.progress(Rules.from_dict({"preset": "maxi_yatzy"})) is None
