@@ -249,7 +249,8 @@ class Model:
         return mask
 
     def estimate(self, free: np.ndarray, upper: np.ndarray, saved: np.ndarray) -> np.ndarray:
-        """The points the rest of the game is estimated to bring (the sheets' totals apart)."""
+        """The points the rest of the game is estimated to bring (the sheets' totals apart),
+        for sheets with these free boxes (masks), upper totals and throws saved."""
         bits = (free[:, None] >> np.arange(self.boxes)) & 1
         turns = bits.sum(axis=1)
         return (
@@ -548,17 +549,9 @@ class MaxiStrategy:
         )
         free_array = np.array([free], dtype=np.int64)
         upper_array = np.array([column.upper], dtype=np.int64)
-        model = self.model
-        bits = np.array([(free >> box) & 1 for box in range(model.boxes)])
-        base = (
-            state.sheets[player].total
-            + float(bits @ model.worth)
-            + float(
-                model.bonus_ahead[model.upper_mask(free_array), np.minimum(upper_array, BONUS_AT)][
-                    0
-                ]
-            )
-        )
+        # No saved throw: the turn's own arithmetic counts those it leaves.
+        estimate = self.model.estimate(free_array, upper_array, np.zeros(1, dtype=np.int64))
+        base = state.sheets[player].total + float(estimate[0])
         return (free_array, upper_array, base), dice, at_hand - throw
 
 
