@@ -241,12 +241,7 @@ def _positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:
 def load(rules: Rules, instance_dir: str | os.PathLike) -> Strategy | None:
     """The cached strategy, or None when a table of its columns has not been built (or its
     file is damaged). The tables are mapped from their files, not read: the processes of a
-    server share them, and only the pages the advice reads come into memory. Maxi Yatzy's
-    policy has no table: it is made at once."""
-    if rules.saves_throws:
-        from scorekeeper.advisor.maxi import MaxiStrategy  # it uses this module's advice
-
-        return MaxiStrategy(rules)
+    server share them, and only the pages the advice reads come into memory."""
     if not all(cache_path(rules, instance_dir, kind).exists() for kind in rules.columns):
         return None
     sheets = {kind: SheetIndex(rules, kind) for kind in rules.columns}

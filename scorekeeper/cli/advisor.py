@@ -12,6 +12,7 @@ import click
 from babel.numbers import format_decimal
 
 from scorekeeper.advisor.builds import reuse_freed_memory
+from scorekeeper.advisor.maxi import MaxiStrategy
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import (
     LAST_THROW,
@@ -66,8 +67,7 @@ def strategy(instance: Path | None, rules_json: str) -> None:
         rules = _read_rules(rules_json)
         folder = instance or default_instance()
         reuse_freed_memory()  # this process ends with the build
-        with _progress_bar() as progress:
-            solved = load_or_build(rules, folder, progress)
+        solved = _load_or_build(rules, folder)
     if not rules.saves_throws:  # Maxi Yatzy's policy has no table
         for kind in rules.columns:
             click.echo(f"Table : {cache_path(rules, folder, kind)}")
@@ -109,8 +109,7 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
             )
         folder = instance or default_instance()
         reuse_freed_memory()  # this process ends with the build, if one is needed
-        with _progress_bar() as progress:
-            solved = load_or_build(state.rules, folder, progress)
+        solved = _load_or_build(state.rules, folder)
         if is_last_throw(state, throw_number):
             result = [
                 {
@@ -135,6 +134,15 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
     }
     click.echo(line % figures if figures else line, err=True)
     click.echo(json.dumps(result, indent=2))
+
+
+def _load_or_build(rules: Rules, folder: Path):
+    """The rules' strategy, its tables built first with a progress bar; Maxi Yatzy's policy,
+    which has none."""
+    if rules.saves_throws:
+        return MaxiStrategy(rules)
+    with _progress_bar() as progress:
+        return load_or_build(rules, folder, progress)
 
 
 def _with_win_chances(

@@ -4,6 +4,7 @@ its bound is the one the pages say; it beats the greedy player; the coach leaves
 
 import pytest
 
+from scorekeeper.advisor.builds import Strategies
 from scorekeeper.advisor.maxi import (
     CONSTANTS,
     MaxiStrategy,
@@ -14,7 +15,6 @@ from scorekeeper.advisor.maxi import (
 from scorekeeper.advisor.maxi_simulation import GREEDY, POLICY, play
 from scorekeeper.advisor.review import counted_by_the_coach, rule_set_counted
 from scorekeeper.advisor.simulation import mean_interval
-from scorekeeper.advisor.strategy import load
 from scorekeeper.advisor.tables import (
     MAXI_FIGURES,
     MAXI_POLICY,
@@ -180,5 +180,5 @@ def test_the_coach_does_not_count_maxi_yatzy_and_nothing_is_built(tmp_path):
     assert advice_quality(RULES, 1) == MAXI_POLICY
     assert not counted_by_the_coach(RULES, 1) and not rule_set_counted(RULES)
     assert tables_saved(RULES, tmp_path, with_chances=True)
-    assert isinstance(load(RULES, tmp_path), MaxiStrategy)
+    assert isinstance(Strategies(str(tmp_path)).get(RULES), MaxiStrategy)
     assert list(tmp_path.iterdir()) == []

@@ -613,7 +613,7 @@ def test_maxi_yatzy_advice_keeps_boxes_and_saved_throws(table, app, lang, words)
     table.client.set_cookie("lang", lang)
     state = _state(app, game_id)
     assert state.throws_at_hand(0) == 7
-    strategy = load_or_build(state.rules, app.instance_path)
+    strategy = MaxiStrategy(state.rules)
     response = table.client.get(f"/games/{game_id}/advice?dice=666666&throw=1")
     page = unescape(response.get_data(as_text=True))
     assert response.status_code == 200
