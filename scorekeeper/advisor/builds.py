@@ -306,8 +306,13 @@ class Strategies:
     def _load(self, rules: Rules) -> Strategy | None:
         # Imported at the first advice asked for: a server nobody asks starts and idles
         # without numpy (a sixth of a second, and a third of its memory).
+        from scorekeeper.advisor.maxi import MaxiStrategy
         from scorekeeper.advisor.strategy import load
 
+        if rules.saves_throws:  # Maxi Yatzy's policy: no table, made at once
+            strategy = MaxiStrategy(rules)
+            self.loaded.put(rules, strategy)
+            return strategy
         strategy = load(rules, self.instance_path)
         if strategy is None:
             return None

@@ -36,10 +36,12 @@ ONE_THROW_COLUMNS = frozenset({"sec"})
 # How exact the advice is, one key per kind of rule set (the pages say it in one line):
 # the optimal solitaire strategy; the same for the turn being played, la vache's floors
 # counted exactly, later turns valued by the solitaire table; a policy made of the columns'
-# exact tables, measured by simulation (docs/advisor.md).
+# exact tables, measured by simulation (docs/advisor.md); Maxi Yatzy's policy, played against
+# an estimate of the sheet, measured against a proven bound (advisor/maxi.py).
 EXACT = "exact"
 EXACT_THIS_TURN = "exact_this_turn"
 POLICY = "policy"
+MAXI_POLICY = "maxi_policy"
 # Each key in one line, as the page and the commands say it.
 QUALITY_LINES = {
     EXACT: N_("Conseil exact : la meilleure stratégie en solitaire."),
@@ -52,11 +54,30 @@ QUALITY_LINES = {
         "(mesuré en simulant des parties, il fait bien mieux que jouer les colonnes chacune "
         "son tour)."
     ),
+    MAXI_POLICY: N_(
+        "Conseil estimé : chaque tour joué au mieux contre une estimation de la suite de la "
+        "partie. Sur %(games)s parties simulées, il marque %(mean)s points en moyenne ; "
+        "aucune façon de jouer ne peut dépasser %(bound)s en moyenne (borne prouvée) : il "
+        "en est à %(gap)s points au plus."
+    ),
 }
+# What bench/maxi_yatzy.py measured of Maxi Yatzy's policy, as the quality line says it
+# (docs/performance.md, "Maxi Yatzy's Conseil"): its mean over that many games, and the
+# bound that advisor/maxi.py proves (tests/advisor/test_maxi.py recomputes it).
+MAXI_FIGURES = {"games": 20_000, "mean": 462.3, "bound": 560.5}
+
+
+def quality_figures(rules: Rules) -> dict[str, float]:
+    """The figures the quality line of these rules says (none but Maxi Yatzy's)."""
+    if not rules.saves_throws:
+        return {}
+    return MAXI_FIGURES | {"gap": round(MAXI_FIGURES["bound"] - MAXI_FIGURES["mean"], 1)}
 
 
 def advice_quality(rules: Rules, players: int) -> str:
     """How exact the advice is for a game of these rules and this many players."""
+    if rules.saves_throws:
+        return MAXI_POLICY
     if len(rules.columns) > 1:
         return POLICY
     if rules.vache and players > 1:
@@ -100,12 +121,19 @@ THROWS = (1, 2, 3)
 LAST_THROW = 3
 
 
-def check_throw(throw: object) -> int:
-    """Which throw of the turn the dice come from (1, 2 or 3; 3 when not given)."""
+def check_throw(throw: object, most: int = LAST_THROW) -> int:
+    """Which throw of the turn the dice come from (1 to ``most``: 3, or Maxi Yatzy's throws
+    at hand; 3 when not given)."""
     if throw is None or throw == "":
         return LAST_THROW
     text = str(throw).strip()
-    if text not in {str(number) for number in THROWS}:
+    if text not in {str(number) for number in range(1, max(most, LAST_THROW) + 1)}:
+        if most > LAST_THROW:
+            raise RuleError(
+                N_("« {value} » n'est pas un lancer : choisissez de 1 à {most}."),
+                value=text[:10],
+                most=most,
+            )
         raise RuleError(
             N_("« {value} » n'est pas un lancer : choisissez 1, 2 ou 3."), value=text[:10]
         )
@@ -114,10 +142,12 @@ def check_throw(throw: object) -> int:
 
 def turn_throws(state: GameState) -> int:
     """How many throws the active player's turn has: one when every column left open to
-    them is played sec, else three."""
+    them is played sec; in Maxi Yatzy, three and those saved; else three."""
     player = state.active_player
     if player is None:
         return LAST_THROW
+    if state.rules.saves_throws:
+        return state.throws_at_hand(player)
     open_kinds = {
         kind for kind, column in state.sheets[player].columns.items() if not column.is_full
     }
@@ -151,7 +181,10 @@ def spreads_path(rules: Rules, instance_dir: str | os.PathLike) -> Path:
 def tables_saved(rules: Rules, instance_dir: str | os.PathLike, *, with_chances: bool) -> bool:
     """Whether the files of every table these rules need are in the instance folder (their
     spreads too where ``with_chances`` and the rules have chances to win), read from the
-    folder alone: the server learns it without numpy."""
+    folder alone: the server learns it without numpy. Maxi Yatzy's policy has none to
+    build."""
+    if rules.saves_throws:
+        return True
     paths = [cache_path(rules, instance_dir, kind) for kind in rules.columns]
     if with_chances and has_win_chances(rules):
         paths.append(spreads_path(rules, instance_dir))

@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import NoReturn, TextIO
 
 import click
+from babel.numbers import format_decimal
 
 from scorekeeper.advisor.builds import reuse_freed_memory
+from scorekeeper.advisor.maxi import MaxiStrategy
 from scorekeeper.advisor.strategy import load_or_build
 from scorekeeper.advisor.tables import (
     LAST_THROW,
@@ -21,6 +23,8 @@ from scorekeeper.advisor.tables import (
     check_throw,
     has_win_chances,
     is_last_throw,
+    quality_figures,
+    turn_throws,
 )
 from scorekeeper.app import default_instance_path
 from scorekeeper.rules.document import read_document
@@ -63,10 +67,10 @@ def strategy(instance: Path | None, rules_json: str) -> None:
         rules = _read_rules(rules_json)
         folder = instance or default_instance()
         reuse_freed_memory()  # this process ends with the build
-        with _progress_bar() as progress:
-            solved = load_or_build(rules, folder, progress)
-    for kind in rules.columns:
-        click.echo(f"Table : {cache_path(rules, folder, kind)}")
+        solved = _load_or_build(rules, folder)
+    if not rules.saves_throws:  # Maxi Yatzy's policy has no table
+        for kind in rules.columns:
+            click.echo(f"Table : {cache_path(rules, folder, kind)}")
     click.echo(f"{solved.start_value:.4f}")
 
 
@@ -79,7 +83,7 @@ def strategy(instance: Path | None, rules_json: str) -> None:
     default=str(LAST_THROW),
     show_default=True,
     metavar="1|2|3",
-    help="The throw of the turn the dice come from.",
+    help="The throw of the turn the dice come from (in Maxi Yatzy, up to 3 + those saved).",
 )
 @click.option(
     "--to-win",
@@ -97,7 +101,7 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
         state = _read_game(game)
         # Before a build that may take a while.
         check_request(state, dice)
-        throw_number = check_throw(throw)
+        throw_number = check_throw(throw, turn_throws(state))
         if to_win and not has_win_chances(state.rules):
             _fail(
                 "--to-win : les chances de gagner ne sont calculées que pour une seule "
@@ -105,8 +109,7 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
             )
         folder = instance or default_instance()
         reuse_freed_memory()  # this process ends with the build, if one is needed
-        with _progress_bar() as progress:
-            solved = load_or_build(state.rules, folder, progress)
+        solved = _load_or_build(state.rules, folder)
         if is_last_throw(state, throw_number):
             result = [
                 {
@@ -124,8 +127,22 @@ def advise(instance: Path | None, game: Path, dice: str, throw: str, to_win: boo
             ]
         if to_win:
             result = _with_win_chances(state, solved, folder, dice, throw_number, result)
-    click.echo(QUALITY_LINES[advice_quality(state.rules, len(state.players))], err=True)
+    line = QUALITY_LINES[advice_quality(state.rules, len(state.players))]
+    figures = {
+        name: format_decimal(value, locale="fr")
+        for name, value in quality_figures(state.rules).items()
+    }
+    click.echo(line % figures if figures else line, err=True)
     click.echo(json.dumps(result, indent=2))
+
+
+def _load_or_build(rules: Rules, folder: Path):
+    """The rules' strategy, its tables built first with a progress bar; Maxi Yatzy's policy,
+    which has none."""
+    if rules.saves_throws:
+        return MaxiStrategy(rules)
+    with _progress_bar() as progress:
+        return load_or_build(rules, folder, progress)
 
 
 def _with_win_chances(

@@ -21,7 +21,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from flask import Blueprint, Flask, current_app, jsonify, render_template, request
-from flask_babel import format_timedelta
+from flask_babel import format_decimal, format_timedelta
 from flask_babel import gettext as _
 
 from scorekeeper.advisor.tables import (
@@ -31,13 +31,13 @@ from scorekeeper.advisor.tables import (
     check_request,
     check_throw,
     is_last_throw,
+    quality_figures,
     turn_throws,
 )
 from scorekeeper.rules import GameState, RuleError, Rules
 from scorekeeper.rules.labels import N_
 from scorekeeper.store.quotas import QuotaExceeded
 from scorekeeper.web.conseil import (
-    has_conseil,
     keep_strategies,
     queue_build,
     strategies,
@@ -106,20 +106,20 @@ def show(game_id: int):
         "advice": [],
         "keeps": [],
         "kept": [],
+        "saved_after": 0,
         "best_box": None,
         "building": None,
         "win": None,
         "win_building": None,
         "time_left": None,
         "error": None,
-        "unavailable": not has_conseil(state.rules),
     }
     status, wait = 200, None
     try:
-        page["throw"] = min(check_throw(request.args.get("throw", "")[:10]), turn_throws(state))
+        most = turn_throws(state)
+        page["throw"] = min(check_throw(request.args.get("throw", "")[:10], most), most)
         page["mode"] = check_mode(request.args.get("mode", "")[:10])
-        if not page["unavailable"]:  # the page says so, and nothing is built
-            page |= _advice(state, dice, page["throw"], page["mode"])
+        page |= _advice(state, dice, page["throw"], page["mode"])
     except RuleError as rule_error:
         page["error"], status = rule_error.render(_), 422
     except QuotaExceeded as exceeded:
@@ -134,10 +134,11 @@ def show(game_id: int):
                 game_id=game_id,
                 state=state,
                 dice=dice,
-                throws=THROWS[: turn_throws(state)],
+                throws=range(1, turn_throws(state) + 1),
                 modes=MODES,
                 with_chances=wants_chances(state),
                 quality=QUALITY_LINES[advice_quality(state.rules, len(state.players))],
+                quality_figures=_figures(state.rules),
                 progress_every=PROGRESS_EVERY,
                 **page,
             ),
@@ -147,6 +148,14 @@ def show(game_id: int):
     if wait is not None:
         response.headers["Retry-After"] = str(wait)
     return response
+
+
+def _figures(rules: Rules) -> dict[str, str]:
+    """The figures the quality line says, in the reader's number forms."""
+    return {
+        name: format_decimal(value, format="#,##0" if name == "games" else "#,##0.0")
+        for name, value in quality_figures(rules).items()
+    }
 
 
 def check_mode(value: str) -> str:
@@ -198,9 +207,11 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
     keeps = keeps[:KEEPS_SHOWN]
     best_box = None
     # Keeping every die is scoring now: the sentence then names the box (at Generala, with
-    # the points of the throw it is: a servida on the first).
+    # the points of the throw it is: a servida on the first; in Maxi Yatzy, with the throws
+    # left saved).
     if len(keeps[0].keep) == len(typed):
-        now = throw if state.rules.counts_throws else THROWS[-1]
+        rules = state.rules
+        now = throw if rules.counts_throws or rules.saves_throws else THROWS[-1]
         boxes = strategy.advise(state, typed, now)
         if chances is not None:
             _with_chances(boxes, chances.advise(state, typed, THROWS[-1]), mode)
@@ -209,6 +220,7 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
         "keeps": keeps,
         "kept": kept_positions(typed, keeps[0].keep),
         "best_box": best_box,
+        "saved_after": turn_throws(state) - throw,
     }
 
 

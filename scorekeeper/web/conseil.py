@@ -90,18 +90,12 @@ def build_ahead_at_start(app: Flask) -> None:
         app.extensions[ADVISOR_EXTENSION].build_ahead()
 
 
-def has_conseil(rules: Rules) -> bool:
-    """Whether the Conseil plays these rules: every rule set but Maxi Yatzy, whose policy is
-    not written yet (docs/rules.md §15); its page says so, and nothing is built for it."""
-    return not rules.is_maxi_yatzy
-
-
 def prepare(rules: Rules, players: int) -> None:
     """A game of these rules was just created: its missing tables (and their spreads for
     the chances to win) queued now, at the builds' low priority, so that its first Conseil
     answers at once. Costs the household one of its advisor builds, as asking would; past
     them, nothing is built before the Conseil is asked (which then says so)."""
-    if not current_app.config["ADVISOR_TABLES_AHEAD"] or not has_conseil(rules):
+    if not current_app.config["ADVISOR_TABLES_AHEAD"]:
         return
     with_chances = players > 1 and has_win_chances(rules)
     if tables_saved(rules, current_app.instance_path, with_chances=with_chances):

@@ -324,3 +324,24 @@ def test_advise_to_win_refuses_rules_without_chances_in_french(tmp_path, game_fi
     assert "--to-win : les chances de gagner ne sont calculées que pour une seule colonne" in (
         result.stderr
     )
+
+
+def test_advise_a_maxi_yatzy_game_past_the_third_throw_builds_nothing(tmp_path, game_file):
+    # Mag saved two throws in her first turn: her second has five, the 4th leaves one.
+    turns = [("chance", [1, 2, 3, 4, 5, 6])]
+    document = _document(turns=turns, rules={"preset": "maxi_yatzy"})
+    document["entries"][0]["throws"] = 1
+    path = game_file(document)
+    result = _run(
+        commands.advise, "--instance", tmp_path, path, "--dice", "6,6,6,2,3,4", "--throw", 4
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("Conseil estimé : chaque tour joué au mieux")
+    assert "20\u202f000 parties simulées" in result.stderr  # French forms
+    keeps = json.loads(result.stdout)
+    assert [6, 6, 6] in [item["keep"] for item in keeps]
+    assert list(tmp_path.iterdir()) == [path]  # no table
+    result = _run(
+        commands.advise, "--instance", tmp_path, path, "--dice", "6,6,6,2,3,4", "--throw", 6
+    )
+    assert result.exit_code == 2 and "choisissez de 1 à 5" in result.stderr

@@ -14,16 +14,20 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 
 from scorekeeper.advisor.builds import Strategies
+from scorekeeper.advisor.maxi import MaxiStrategy
+from scorekeeper.advisor.maxi_simulation import play
+from scorekeeper.advisor.review import review_game
 from scorekeeper.advisor.strategy import load_or_build
-from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, spreads_path
+from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, quality_figures, spreads_path
 from scorekeeper.advisor.turn import ROLLS
-from scorekeeper.play import load
+from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import BOX_LABELS, COLUMN_LABELS, GameState, Rules
 from scorekeeper.rules.options import OPTIONS, PRESETS, SEC
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.advice import KEEPS_SHOWN
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from tests.support.build_workers import RELEASE, held_half_way
@@ -263,14 +267,15 @@ def test_the_sheet_asks_for_advice_with_the_throw(table):
 
 
 class RecordedStrategies(Strategies):
-    """No table, and every build asked for recorded instead of run."""
+    """No table, and every build asked for recorded instead of run; Maxi Yatzy's policy,
+    which has no table, as the app has it."""
 
     def __init__(self, instance_path):
         super().__init__(instance_path)
         self.asked = []
 
     def get(self, rules):
-        return None
+        return super().get(rules) if rules.saves_throws else None
 
     def build(self, rules, *, household, with_chances=True, ahead=False):
         self.asked.append(rules)
@@ -323,10 +328,16 @@ def test_every_game_the_new_game_form_can_start_gets_the_conseil(table, app):
         for throw in (1, 2, 3):
             response = table.client.get(f"/games/{game_id}/advice?dice={dice}&throw={throw}")
             page = response.get_data(as_text=True)
+            if rules.saves_throws:
+                # Maxi Yatzy's policy has no table: the advice at once, nothing built.
+                assert response.status_code == 200 and "advice-verdict" in page, data
+                assert rules not in strategies.asked
+                continue
             # The tables are asked for, and the page shows the build, not a refusal.
             assert response.status_code == 503 and "Le conseil se prépare" in page, data
             assert strategies.asked[-1] == rules
     # Every preset, Sec, la vache, Plus et Moins, six dice and each scoring value were met.
+    assert {rules.preset for rules in seen} == set(PRESETS) - {"triple"} | {"classique"}
     assert {rules.columns for rules in seen} >= {
         ("free",),
         ("free", "sec"),
@@ -583,3 +594,77 @@ def test_review_without_spreads_says_the_chart_will_come(table, app, classique_t
     assert "La courbe des chances de gagner apparaîtra ici" in page
     assert "<polyline" not in page
     assert not app.extensions[ADVISOR_EXTENSION].building
+
+
+def _maxi_game(app, saved_by_one_throw):
+    """A Maxi Yatzy game of Mag, her first boxes played in one throw each (two saved)."""
+    store = app.extensions["scorekeeper.store"]
+    rules = Rules.from_dict({"preset": "maxi_yatzy"})
+    game_id = start_game(store, rules, ["Mag"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+    for seq, box in enumerate(rules.boxes[:saved_by_one_throw]):
+        play_turn(store, game_id, seq, "free", box, "123456", household=HOME_HOUSEHOLD, throws=1)
+    return game_id
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fr", ("Conseil estimé : chaque tour joué au mieux", "Mag a 7 lancers en main")),
+        ("en", ("Estimated advice: each turn played at its best", "Mag has 7 throws at hand")),
+    ],
+)
+def test_maxi_yatzy_advice_keeps_boxes_and_saved_throws(table, app, lang, words):
+    # No table to build: the policy answers at once, with the throws saved said, up to the
+    # turn's 3 + 4 saved, the figures of its quality line in the reader's forms.
+    game_id = _maxi_game(app, 2)
+    table.client.set_cookie("lang", lang)
+    state = _state(app, game_id)
+    assert state.throws_at_hand(0) == 7
+    strategy = MaxiStrategy(state.rules)
+    response = table.client.get(f"/games/{game_id}/advice?dice=666666&throw=1")
+    page = unescape(response.get_data(as_text=True))
+    assert response.status_code == 200
+    for word in words:
+        assert word in page
+    figures = quality_figures(state.rules)
+    assert format_decimal(figures["games"], format="#,##0", locale=lang) in page
+    assert format_decimal(figures["bound"], format="#,##0.0", locale=lang) in page
+    assert "throw=7" in page and "throw=8" not in page
+    best = strategy.advise_keeps(state, "666666", 1)[0]
+    assert best.keep == (6,) * 6  # stop: score now, save six throws
+    box = strategy.advise(state, "666666", 1)[0]
+    if lang == "fr":
+        assert _verdict(page) == (
+            f"Arrête-toi : mets {box.points} en {state.rules.box_labels[box.box]} et garde "
+            "tes 6 lancers restants pour la suite."
+        )
+    response = table.client.get(f"/games/{game_id}/advice?dice=123356&throw=7")
+    ranked = strategy.advise(state, "123356", 7)
+    rows = _rows(unescape(response.get_data(as_text=True)))
+    assert [row[1][0] for row in rows] == [str(item.points) for item in ranked]
+    response = table.client.get(f"/games/{game_id}/advice?dice=123356&throw=8")
+    assert response.status_code == 422
+
+
+def test_a_finished_maxi_yatzy_game_is_reviewed_by_the_policy(table, app):
+    # A game the policy played, replayed through the app with the throws each turn used:
+    # its review judges every turn, the policy's own choices all best.
+    rules = Rules.from_dict({"preset": "maxi_yatzy"})
+    log = play(MaxiStrategy(rules).model, 1, seed=11, logged=1).logs[0]
+    store = app.extensions["scorekeeper.store"]
+    game_id = start_game(store, rules, ["Mag"], household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+    for seq, (box, dice, throws) in enumerate(log):
+        play_turn(
+            store,
+            game_id,
+            seq,
+            "free",
+            rules.boxes[box],
+            "".join(map(str, dice)),
+            household=HOME_HOUSEHOLD,
+            throws=throws,
+        )
+    _turns, players = review_game(MaxiStrategy(rules), _state(app, game_id))
+    assert (players[0].turns, players[0].best_turns) == (20, 20)
+    page = unescape(table.client.get(f"/games/{game_id}/review").get_data(as_text=True))
+    assert "Précision" in page and "Points laissés" in page

@@ -224,8 +224,9 @@ def test_only_maxi_yatzy_has_pair_keys_and_a_pair_must_be_of_one_face(table, max
     assert "Rechargez la feuille et recommencez." in page_text(response)
 
 
-def test_the_conseil_says_it_is_not_available_and_builds_nothing(app, client, maxi):
+def test_the_conseil_advises_at_once_and_builds_nothing(app, client, maxi):
+    # Maxi Yatzy's Conseil is a policy without a table (docs/advisor.md): the advice at once.
     html = page(client, f"/games/{maxi}/advice?dice=123456")
-    assert "Le Conseil n'est pas encore disponible pour le Maxi Yatzy" in html
+    assert "advice-verdict" in html and "Conseil estimé" in html
     tables = app.extensions["scorekeeper.advisor"]
     assert tables.progress(Rules.from_dict({"preset": "maxi_yatzy"})) is None
