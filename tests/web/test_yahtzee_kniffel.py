@@ -32,8 +32,24 @@ def _cell(app, game_id, box, seat=0):
 @pytest.mark.parametrize(
     ("lang", "yahtzee", "kniffel", "joker"),
     [
-        ("fr", "Yahtzee (États-Unis, Canada)", "Kniffel (Allemagne)", "au choix : le Yams"),
-        ("en", "Yahtzee (United States, Canada)", "Kniffel (Germany)", "free choice: a Yams"),
+        (
+            "fr",
+            "Yahtzee — États-Unis, Canada (anglais)",
+            "Kniffel — Allemagne (allemand)",
+            "au choix : le Yams",
+        ),
+        (
+            "en",
+            "Yahtzee — United States, Canada (English)",
+            "Kniffel — Germany (German)",
+            "free choice: a Yams",
+        ),
+        (
+            "de",
+            "Yahtzee — USA, Kanada (Englisch)",
+            "Kniffel — Deutschland (Deutsch)",
+            "freie Wahl: ein Yams",
+        ),
     ],
 )
 def test_the_form_offers_them_by_country_and_reads_them_back(
