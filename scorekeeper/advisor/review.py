@@ -83,8 +83,13 @@ def review_game(
     turns = []
     before = GameState.start(state.rules, state.players)
     for number, entry in enumerate(state.entries, start=1):
-        # Only the final dice of a turn are known: those of the first throw in Sec.
-        throw = THROWS[0] if entry.column in ONE_THROW_COLUMNS else LAST_THROW
+        # Only the final dice of a turn are known: those of the first throw in Sec, and in
+        # Generala of an entry that says so (a servida, judged with the servida's points; its
+        # dice were scored, not kept, so the boxes are what is compared).
+        first = entry.column in ONE_THROW_COLUMNS or (
+            state.rules.counts_throws and entry.throw == THROWS[0]
+        )
+        throw = THROWS[0] if first else LAST_THROW
         ranked = strategy.advise(before, entry.dice, throw)
         chosen = next(a for a in ranked if (a.column, a.box) == (entry.column, entry.box))
         best = ranked[0]

@@ -11,7 +11,9 @@ from scorekeeper.rules.labels import (
 
 # Parameters holding a box, column or preset key are shown by their label, translated like
 # the message itself; every other parameter is shown as it is (a player's name, a number).
-_BOX_PARAMS = {"box", "next_box", "forced_box"}
+# ``yams`` names the box of five alike (Rules.five_alike_box) for the game's word: « ce
+# Kniffel ».
+_BOX_PARAMS = {"box", "next_box", "forced_box", "yams"}
 _COLUMN_PARAMS = {"column"}
 _PRESET_PARAMS = {"preset"}
 

@@ -280,9 +280,10 @@ class GameState:
             return Placement(
                 (face_box,),
                 RuleError(
-                    N_("Joker : ce Yams doit aller dans la case {forced_box}."),
+                    N_("Joker : ce {yams} doit aller dans la case {forced_box}."),
                     labels,
                     forced_box=face_box,
+                    yams=self.rules.five_alike_box,
                 ),
             )
         lower = tuple(box for box in open_boxes if box in self.rules.lower_boxes)
@@ -291,22 +292,24 @@ class GameState:
                 lower,
                 RuleError(
                     N_(
-                        "Joker : la case {box} est prise, ce Yams va dans une case libre du bas, "
-                        "où Full et suites comptent plein."
+                        "Joker : la case {box} est prise, ce {yams} va dans une case libre du "
+                        "bas, où Full et suites comptent plein."
                     ),
                     labels,
                     box=face_box,
+                    yams=self.rules.five_alike_box,
                 ),
             )
         return Placement(
             open_boxes,
             RuleError(
                 N_(
-                    "Joker : la case {box} et tout le bas sont pris, ce Yams doit barrer une case "
-                    "du haut."
+                    "Joker : la case {box} et tout le bas sont pris, ce {yams} doit barrer une "
+                    "case du haut."
                 ),
                 labels,
                 box=face_box,
+                yams=self.rules.five_alike_box,
             ),
         )
 

@@ -129,6 +129,29 @@ PRESET_LABELS = {
     "maxi_yatzy": N_("Maxi Yatzy"),
 }
 
+# How the new-game form offers each preset: its name, where it is played and in which
+# language (« Kniffel — Allemagne (allemand) »), then what it plays in a few words. A family
+# finds its game by its country as well as by its name.
+PRESET_OFFER = N_("%(name)s — %(countries)s (%(language)s)")
+PRESET_ORIGINS = {
+    "classique": (N_("France"), N_("français")),
+    "triple": (N_("France"), N_("français")),
+    "yatzy": (N_("Suède, Danemark, Norvège"), N_("suédois, danois, norvégien")),
+    "yahtzee": (N_("États-Unis, Canada"), N_("anglais")),
+    "kniffel": (N_("Allemagne"), N_("allemand")),
+    "generala": (N_("Argentine, Uruguay, Espagne"), N_("espagnol")),
+    "maxi_yatzy": (N_("Suède, Danemark, Norvège"), N_("suédois, danois, norvégien")),
+}
+PRESET_SUMMARIES = {
+    "classique": N_("une colonne libre, 13 tours"),
+    "triple": N_("colonnes descendante, montante et libre, 39 tours"),
+    "yatzy": N_("15 cases, prime de 50, sans joker"),
+    "yahtzee": N_("règles officielles de Hasbro, prime Yahtzee de 100"),
+    "kniffel": N_("règles de Schmidt Spiele, cases en allemand, +50 par Kniffel de plus"),
+    "generala": N_("11 cases en espagnol, servida au premier lancer"),
+    "maxi_yatzy": N_("6 dés, 20 cases en suédois, lancers gardés pour plus tard"),
+}
+
 # The game's name, as a printed sheet's title and the rules summary say it.
 GAME_NAMES = {
     "classique": N_("Yams"),

@@ -526,6 +526,12 @@ class Rules:
         return YAMS_BONUS_LABELS[self.preset]
 
     @property
+    def five_alike_box(self) -> str:
+        """The box of five dice alike, whose name the sheet's messages say for the game's
+        word (Yams, Yahtzee, Kniffel, Yatzy, Generala): its label, from ``box_labels``."""
+        return "generala" if self.is_generala else "yams"
+
+    @property
     def box_labels(self) -> dict[str, str]:
         """The name of each box in this game's own words: French to translate, or Kniffel's
         German and Generala's Spanish, shown as they are (``labels.OwnWord``)."""

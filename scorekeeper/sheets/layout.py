@@ -5,8 +5,8 @@ Pure values, so the layout of every rule set can be tested without rendering. Th
 ``rules_from_query``, which the option descriptions drive.
 """
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from scorekeeper.rules import RuleError, Rules
 from scorekeeper.rules.labels import N_
@@ -154,10 +154,16 @@ def fixed_value(rules: Rules, box: str) -> int | None:
 
 @dataclass(frozen=True)
 class Hint:
-    """A few words printed on a blank grid: a French template and its values."""
+    """A few words printed on a blank grid: a French template and its values; ``boxes``,
+    the values that name a box (``{"yams": "yams"}``), said in the sheet's words."""
 
     text: str
     params: dict
+    boxes: dict = field(default_factory=dict)
+
+    def values(self, names: Mapping[str, str]) -> dict:
+        """The template's values, each box by its name in ``names`` (box key to name)."""
+        return {**self.params, **{param: names[box] for param, box in self.boxes.items()}}
 
 
 # When each box scores and what, in one short line under its name (seed 002's peer grid
@@ -292,6 +298,7 @@ def footnotes(rules: Rules) -> tuple[Hint, ...]:
             Hint(N_("Yams 6 : on lance six dés et chaque case compte les cinq meilleurs."), {})
         )
     full_values = {"full": FULL_HOUSE, "small": SMALL_STRAIGHT, "large": LARGE_STRAIGHT}
+    five_alike = {"yams": rules.five_alike_box}  # the game's word: Yams, Yahtzee...
     if rules.has_kniffel_bonus:
         notes.append(
             Hint(
@@ -307,37 +314,46 @@ def footnotes(rules: Rules) -> tuple[Hint, ...]:
         notes.append(
             Hint(
                 N_(
-                    "Joker : un Yams, case Yams remplie, va en haut dans la case de "
+                    "Joker : un %(yams)s, case %(yams)s remplie, va en haut dans la case de "
                     "sa face si elle est libre, sinon en bas (Full %(full)d, suites "
                     "%(small)d et %(large)d), sinon en haut à 0."
                 ),
                 full_values,
+                five_alike,
             )
         )
     elif rules.has_joker and rules.joker == "free":
         notes.append(
             Hint(
                 N_(
-                    "Joker libre : un Yams, case Yams remplie, va dans n'importe "
+                    "Joker libre : un %(yams)s, case %(yams)s remplie, va dans n'importe "
                     "quelle case libre (Full %(full)d, suites %(small)d et "
                     "%(large)d)."
                 ),
                 full_values,
+                five_alike,
             )
         )
     elif rules.has_joker:
         notes.append(
             Hint(
                 N_(
-                    "Joker au choix : un Yams, case Yams remplie, va dans n'importe quelle "
-                    "case libre ; Full %(full)d, suites %(small)d et %(large)d une fois sa "
-                    "case du haut remplie."
+                    "Joker au choix : un %(yams)s, case %(yams)s remplie, va dans n'importe "
+                    "quelle case libre ; Full %(full)d, suites %(small)d et %(large)d une fois "
+                    "sa case du haut remplie."
                 ),
                 full_values,
+                five_alike,
             )
         )
     if rules.has_yams_bonus:
-        notes.append(Hint(N_("+100 : une coche par Yams de plus quand la case Yams vaut 50."), {}))
+        notes.append(
+            Hint(
+                N_("+100 : une coche par %(yams)s de plus quand la case %(yams)s vaut 50."),
+                {},
+                five_alike,
+            )
+        )
     if rules.plus_minus:
         notes.append(
             Hint(
@@ -406,7 +422,9 @@ class BlankGrid:
         """The height the footnotes take: as many lines as their length needs across the page."""
         width, _height = _page_mm(self.paper, self.landscape)
         chars_per_line = int((width - 2 * MARGIN_MM) / FOOTNOTE_CHAR_MM) - FOOTNOTE_WRAP_LOSS
-        chars = sum(len(note.text % note.params) + 1 for note in self.footnotes)
+        chars = sum(
+            len(note.text % note.values(self.rules.box_labels)) + 1 for note in self.footnotes
+        )
         return FOOTNOTE_GAP_MM + -(-chars // chars_per_line) * FOOTNOTE_LINE_MM
 
     @property

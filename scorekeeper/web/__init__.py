@@ -29,7 +29,7 @@ from scorekeeper.web import (
     spectating,
     transfer,
 )
-from scorekeeper.web.rule_labels import rule_set_label
+from scorekeeper.web.rule_labels import preset_offer, rule_set_label
 
 
 def register_blueprints(app: Flask) -> None:
@@ -70,5 +70,6 @@ def register_blueprints(app: Flask) -> None:
         OPTIONS=OPTIONS,
         SEC=SEC,
         rule_set_label=rule_set_label,
+        preset_offer=preset_offer,
         dice_reading=sheet_pages.dice_reading,
     )

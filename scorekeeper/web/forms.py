@@ -20,44 +20,17 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
+from scorekeeper.rules.labels import PRESET_LABELS
 from scorekeeper.rules.numbers import read_whole
-from scorekeeper.rules.options import OPTIONS, SEC, Option
+from scorekeeper.rules.options import OPTIONS, PRESETS, SEC, Option
 from scorekeeper.rules.players import MAX_NAME_LENGTH, MAX_PLAYERS
 from scorekeeper.store.schema import MAX_DATABASE_ID, TURN_KEY_LENGTH
 
 # More throws than any game saves (20 turns save at most 40): a bigger number is no turn.
 MAX_THROWS = 10_000
 
-PRESET_CHOICES = [
-    SelectChoice("classique", _l("Classique : une colonne libre, 13 tours")),
-    SelectChoice("triple", _l("Triple : colonnes descendante, montante et libre, 39 tours")),
-    SelectChoice("yatzy", _l("Yatzy scandinave : 15 cases, prime de 50, sans joker")),
-    SelectChoice(
-        "yahtzee",
-        _l("Yahtzee (États-Unis, Canada) : règles officielles de Hasbro, prime Yahtzee de 100"),
-    ),
-    SelectChoice(
-        "kniffel",
-        _l(
-            "Kniffel (Allemagne) : règles de Schmidt Spiele, cases en allemand, "
-            "+50 par Kniffel de plus"
-        ),
-    ),
-    SelectChoice(
-        "generala",
-        _l(
-            "Generala (Argentine, Uruguay, Espagne…, cases en espagnol) : 11 cases, "
-            "servida au premier lancer"
-        ),
-    ),
-    SelectChoice(
-        "maxi_yatzy",
-        _l(
-            "Maxi Yatzy (Suède, Danemark, Norvège, cases en suédois) : 6 dés, 20 cases, "
-            "lancers gardés pour plus tard"
-        ),
-    ),
-]
+# The form's template offers each by its country and language (``rule_labels.preset_offer``).
+PRESET_CHOICES = [SelectChoice(preset, _l(PRESET_LABELS[preset])) for preset in PRESETS]
 
 
 @functools.cache

@@ -145,7 +145,8 @@ def _describe(state: GameState, cell: Score, player: int) -> str:
     else:
         text = _("%(name)s marque %(points)d en %(box)s.", name=name, points=cell.points, box=box)
     if cell.yams_bonus:
-        text += " " + _("Encore un Yams : +%(bonus)d !", bonus=cell.yams_bonus)
+        yams = box_name(state.rules.box_labels, state.rules.five_alike_box, _)
+        text += " " + _("Encore un %(yams)s : +%(bonus)d !", yams=yams, bonus=cell.yams_bonus)
     if cell.wins:
         text += " " + _("Generala servida : %(name)s gagne la partie !", name=name)
     return text

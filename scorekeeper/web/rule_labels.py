@@ -3,7 +3,18 @@
 from flask_babel import gettext as _
 
 from scorekeeper.rules import COLUMN_LABELS, PRESET_LABELS, Rules
+from scorekeeper.rules.labels import PRESET_OFFER, PRESET_ORIGINS, PRESET_SUMMARIES
 from scorekeeper.rules.options import OPTIONS, TRIPLE_COLUMNS
+
+
+def preset_offer(preset: str) -> tuple[str, str]:
+    """How the new-game form offers a preset, in the page's language: « Kniffel — Allemagne
+    (allemand) », then what it plays (rules/labels.py)."""
+    countries, language = PRESET_ORIGINS[preset]
+    title = _(
+        PRESET_OFFER, name=_(PRESET_LABELS[preset]), countries=_(countries), language=_(language)
+    )
+    return title, _(PRESET_SUMMARIES[preset])
 
 
 def rule_set_label(rules: Rules) -> str:

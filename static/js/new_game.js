@@ -1,4 +1,4 @@
-// The new-game screen's chips of known players: a tick types the name in the first free
+// The new-game screen. The chips of known players: a tick types the name in the first free
 // line, an untick clears the line holding it, and each chip shows whether its player is
 // seated. Without this script the ticked players are seated after the names typed.
 const form = document.querySelector("form.new-game");
@@ -26,3 +26,21 @@ for (const chip of chips) {
 }
 for (const line of lines) line.addEventListener("input", showSeated);
 showSeated();
+
+// The house rules a preset does not take are hidden once it is picked (each says its presets
+// in data-presets), and disabled so that a box ticked for another preset is not sent with
+// this one. Without this script they all show, and the server leaves out or refuses those of
+// another preset.
+const presets = [...form.querySelectorAll('input[name="preset"]')];
+const byPreset = [...form.querySelectorAll("[data-presets]")];
+
+function showPresetRules() {
+  const picked = presets.find((radio) => radio.checked);
+  for (const rule of byPreset) {
+    rule.hidden = Boolean(picked) && !rule.dataset.presets.split(" ").includes(picked.value);
+    for (const control of rule.querySelectorAll("input, select")) control.disabled = rule.hidden;
+  }
+}
+
+for (const radio of presets) radio.addEventListener("change", showPresetRules);
+showPresetRules();

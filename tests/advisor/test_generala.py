@@ -6,11 +6,12 @@ from itertools import combinations
 
 import pytest
 
+from scorekeeper.advisor.review import review_game
 from scorekeeper.advisor.solver import SheetIndex, build_table
 from scorekeeper.advisor.strategy import Strategy
 from scorekeeper.advisor.tables import cache_path, table_options
 from scorekeeper.advisor.turn import FIVE_DICE, ROLLS
-from scorekeeper.rules import GameState, Rules
+from scorekeeper.rules import Entry, GameState, Rules
 from tests.advisor.brute_force import BruteForce
 from tests.advisor.helpers import solo_state
 
@@ -135,3 +136,23 @@ def test_one_place_per_sheet_and_generala_box():
     # No upper bonus: the upper total never counts. Every mask, and those with the Generala
     # box filled once more (at 50 or at 0).
     assert sheet.size == 2**11 + 2**10
+
+
+def test_the_review_judges_a_servida_on_its_first_throw():
+    # Only the final dice are known, judged as a last throw's; an entry saying throw 1 was a
+    # servida: its boxes are judged as the first throw scores them (Full 35, not 30).
+    rules = Rules.from_dict({"preset": "generala"})
+    strategy = _strategy(rules)
+    start = GameState.start(rules, ["Ana", "Beto"])
+    served = Entry(0, "free", "full_house", (2, 2, 3, 3, 3), throw=1)
+    later = Entry(1, "free", "twos", (2, 2, 3, 3, 3))
+    final = start.play(served).play(later)
+    turns, _ = review_game(strategy, final)
+    first = {item.box: item for item in strategy.advise(start, "22333", 1)}
+    assert final.sheets[0].total == 35
+    assert turns[0].chosen_total == pytest.approx(first["full_house"].expected_total)
+    assert (turns[0].best_box, turns[0].was_best) == ("full_house", True)
+    # The same dice unsaid are judged as a later throw's: the Full then scores 30.
+    third = {item.box: item for item in strategy.advise(start.play(served), "22333", 3)}
+    assert turns[1].chosen_total == pytest.approx(third["twos"].expected_total)
+    assert third["full_house"].points == 30

@@ -49,7 +49,8 @@ def test_a_whole_two_player_game_by_taps(open_page):
 def test_a_game_started_with_the_households_players(open_page, seed, artifacts):
     """The new-game screen offers the household's players as chips, at both tablet sizes in
     both languages: tapped in any order, they fill the lines in that order; a second tap
-    takes a player back out; the game starts with them."""
+    takes a player back out; a preset picked shows only its house rules; the game starts
+    with them."""
     page = open_page("/")
     for size, language in screens(page, TABLET_SIZES):
         seed(["Zoé", "Alix"])
@@ -66,6 +67,16 @@ def test_a_game_started_with_the_households_players(open_page, seed, artifacts):
         lines = page.locator(".player-names input")
         assert [lines.nth(index).input_value() for index in range(3)] == ["Alix", "", "Zoé"]
         page.screenshot(path=artifacts / f"new-game-chips-{size}-{language}.png", full_page=True)
+        # A preset picked shows its own house rules alone, the others hidden and not sent.
+        vache, servida = (page.locator(f'input[name="{name}"]') for name in ("vache", "servida"))
+        page.locator('input[name="preset"][value="generala"]').check()
+        expect(servida).to_be_visible()
+        expect(vache).to_be_hidden()
+        expect(vache).to_be_disabled()
+        page.screenshot(path=artifacts / f"new-game-generala-{size}-{language}.png", full_page=True)
+        page.locator('input[name="preset"][value="classique"]').check()
+        expect(vache).to_be_visible()
+        expect(servida).to_be_hidden()
         start = {"fr": "Commencer la partie", "en": "Start the game"}[language]
         page.get_by_role("button", name=start).click()
         expect(page).to_have_title(re.compile("· Alix, Zoé · Yams$"))

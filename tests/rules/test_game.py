@@ -157,8 +157,8 @@ def test_messages_translate_their_labels():
     error = state.placement(0, "free", (4, 4, 4, 4, 4)).forced
     english = {
         "Quatre": "Fours",
-        "Joker : ce Yams doit aller dans la case {forced_box}.": (
-            "Joker: this Yams must go in {forced_box}."
+        "Joker : ce {yams} doit aller dans la case {forced_box}.": (
+            "Joker: this {yams} must go in {forced_box}."
         ),
     }
     assert error.render(lambda text: english.get(text, text)) == (

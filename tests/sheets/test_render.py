@@ -512,6 +512,9 @@ def test_yahtzee_prints_its_name_and_its_joker(ctx):
     text = blank_text(RULES["yahtzee"])
     assert text.startswith("Yahtzee")
     assert "Prime Yahtzee (+100)" in text and "joker au choix" in text
-    assert "Joker au choix : un Yams, case Yams remplie, va dans n'importe quelle" in text
+    # The game's word for the box of five alike, in the notes and the +100's row.
+    assert "Joker au choix : un Yahtzee, case Yahtzee remplie, va dans n'importe" in text
+    assert "une coche par Yahtzee en plus, quand la case Yahtzee vaut 50" in text
+    assert "Yams" not in text
     # Its other boxes in the page's language, as on the classique sheet.
     assert "Brelan" in text and "Dreierpasch" not in text

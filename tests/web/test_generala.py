@@ -51,11 +51,20 @@ def generala(table):
 def test_the_new_game_form_offers_generala_by_its_countries(client):
     html = page(client, "/games/new")
     assert 'value="generala"' in html
-    assert "Generala (Argentine, Uruguay, Espagne…, cases en espagnol)" in html
+    assert "Generala — Argentine, Uruguay, Espagne (espagnol)" in html
     for name in ("servida", "servida_wins", "ace_high_straight"):
         assert f'name="{name}"' in html
-    client.set_cookie(COOKIE, "en")
-    assert "Generala (Argentina, Uruguay, Spain…, boxes in Spanish)" in page(client, "/games/new")
+    # Each house rule says the presets it is for, which the form's script shows alone.
+    servida = re.search(r'data-presets="([^"]*)"><input[^>]*name="servida"', html)
+    vache = re.search(r'data-presets="([^"]*)"><input[^>]*name="vache"', html)
+    assert servida.group(1) == "generala"
+    assert vache.group(1) == "classique triple yatzy yahtzee kniffel"
+    for language, offer in [
+        ("en", "Generala — Argentina, Uruguay, Spain (Spanish)"),
+        ("es", "Generala — Argentina, Uruguay, España (español)"),
+    ]:
+        client.set_cookie(COOKIE, language)
+        assert offer in page(client, "/games/new")
 
 
 def test_a_generala_game_starts_with_its_options(table, store):

@@ -32,8 +32,24 @@ def _cell(app, game_id, box, seat=0):
 @pytest.mark.parametrize(
     ("lang", "yahtzee", "kniffel", "joker"),
     [
-        ("fr", "Yahtzee (États-Unis, Canada)", "Kniffel (Allemagne)", "au choix : le Yams"),
-        ("en", "Yahtzee (United States, Canada)", "Kniffel (Germany)", "free choice: a Yams"),
+        (
+            "fr",
+            "Yahtzee — États-Unis, Canada (anglais)",
+            "Kniffel — Allemagne (allemand)",
+            "au choix : le Yams",
+        ),
+        (
+            "en",
+            "Yahtzee — United States, Canada (English)",
+            "Kniffel — Germany (German)",
+            "free choice: a Yams",
+        ),
+        (
+            "de",
+            "Yahtzee — USA, Kanada (Englisch)",
+            "Kniffel — Deutschland (Deutsch)",
+            "freie Wahl: ein Yams",
+        ),
     ],
 )
 def test_the_form_offers_them_by_country_and_reads_them_back(
@@ -110,8 +126,9 @@ def test_a_box_of_another_rule_set_or_a_die_too_many_changes_nothing(
 @pytest.mark.parametrize(
     ("lang", "message"),
     [
-        ("fr", "Joker : ce Yams doit aller dans la case Fünfer."),
-        ("en", "Joker: this Yams must go in the Fünfer box."),
+        ("fr", "Joker : ce Kniffel doit aller dans la case Fünfer."),
+        ("en", "Joker: this Kniffel must go in the Fünfer box."),
+        ("de", "Joker: Dieser Kniffel muss in das Feld Fünfer."),
     ],
 )
 def test_a_kniffel_refused_elsewhere_names_its_box_in_german(table, snapshot, lang, message):
@@ -123,6 +140,68 @@ def test_a_kniffel_refused_elsewhere_names_its_box_in_german(table, snapshot, la
     assert response.status_code == 422
     assert message in page_text(response)
     assert snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("preset", "lang", "forced", "again"),
+    [
+        (
+            "yahtzee",
+            "en",
+            "Joker: this Yahtzee must go in the Fives box.",
+            "Another Yahtzee: +100!",
+        ),
+        (
+            "yahtzee",
+            "de",
+            "Joker: Dieser Yahtzee muss in das Feld Fünfer.",
+            "Noch ein Yahtzee: +100!",
+        ),
+        (
+            "kniffel",
+            "en",
+            "Joker: this Kniffel must go in the Fünfer box.",
+            "Another Kniffel: +50!",
+        ),
+        (
+            "kniffel",
+            "de",
+            "Joker: Dieser Kniffel muss in das Feld Fünfer.",
+            "Noch ein Kniffel: +50!",
+        ),
+    ],
+)
+def test_the_sheet_says_the_game_s_word_for_five_alike(table, preset, lang, forced, again):
+    # The joker's refusal and the second one's bonus on the turn panel say the game's own
+    # word, from its box's label, never « Yams ».
+    table.client.set_cookie(LANGUAGE_COOKIE, lang)
+    game_id = table.new_game(["Mag"], preset=preset)
+    table.play(game_id, 0, "33333", "free:yams")
+    html = page(table.client, f"/games/{game_id}?dice=55555")
+    assert forced in html
+    response = table.play(game_id, 1, "55555", "free:three_kind")
+    assert response.status_code == 422 and forced in page_text(response)
+    panel = page(table.client, f"/games/{game_id}/turn?seq=1&dice=55555&target=free:fives")
+    assert again in panel
+    # « Yams » stays the app's name in the title, never the five alike's.
+    said = html + page_text(response) + panel
+    assert not re.search(r"Yams[ -](?!</title>)|(?:ein|this|Dieser) Yams", said)
+
+
+@pytest.mark.parametrize(
+    ("lang", "kept"),
+    [
+        ("en", "The Yahtzee bonus of +100 is still earned."),
+        ("de", "Der Yahtzee-Bonus von +100 bleibt trotzdem erhalten."),
+    ],
+)
+def test_a_yahtzee_crossing_out_a_box_keeps_its_bonus_in_its_word(table, lang, kept):
+    table.client.set_cookie(LANGUAGE_COOKIE, lang)
+    game_id = table.new_game(["Mag"], preset="yahtzee", joker="free_choice")
+    table.play(game_id, 0, "33333", "free:yams")
+    response = table.play(game_id, 1, "55555", "free:ones")
+    assert kept in page_text(response)
+    assert not re.search(r"Yams[ -](?!</title>)|(?:ein|this|Dieser) Yams", page_text(response))
 
 
 def test_hall_of_fame_import_export_and_review_keep_them_apart(app, client):
