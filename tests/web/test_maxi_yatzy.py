@@ -49,9 +49,12 @@ def throws_choice(html):
 def test_the_new_game_form_offers_maxi_yatzy_by_its_countries(client):
     html = page(client, "/games/new")
     assert 'value="maxi_yatzy"' in html
-    assert "Maxi Yatzy (Suède, Danemark, Norvège, cases en suédois)" in html
+    assert "Maxi Yatzy — Suède, Danemark, Norvège (suédois, danois, norvégien)" in html
+    assert "6 dés, 20 cases en suédois, lancers gardés pour plus tard" in html
     client.set_cookie(COOKIE, "en")
-    assert "Maxi Yatzy (Sweden, Denmark, Norway, boxes in Swedish)" in page(client, "/games/new")
+    english = page(client, "/games/new")
+    assert "Maxi Yatzy — Sweden, Denmark, Norway (Swedish, Danish, Norwegian)" in english
+    assert "6 dice, 20 boxes in Swedish, throws saved for later" in english
 
 
 def test_a_maxi_yatzy_game_starts_with_six_dice_whatever_the_form_says(table, store):
