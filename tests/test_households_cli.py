@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from scorekeeper.cli import main
 from scorekeeper.store import HOME_HOUSEHOLD, Store
+from scorekeeper.store.exports import export_documents
 from scorekeeper.store.households import find_household
-from scorekeeper.store.transfer import export_documents
 
 DOCUMENT = {
     "rules": {},

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 from scorekeeper.advisor.tables import CACHE_GLOB, cache_path, has_win_chances, tables_saved
 from scorekeeper.fairness import Ticket
 from scorekeeper.lru import LruCache
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 from scorekeeper.workers import Workers, WorkerSettings, WorkerStopped
 
 if TYPE_CHECKING:

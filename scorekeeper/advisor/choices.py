@@ -13,7 +13,7 @@ import numpy as np
 
 from scorekeeper.advisor.policy import Keeps, TurnPolicy
 from scorekeeper.advisor.tables import LAST_THROW
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 
 # A player whose options have the same chance plays for points: a point is worth a
 # millionth of a chance (a hundred points, a hundredth of a percent).

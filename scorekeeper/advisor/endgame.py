@@ -23,7 +23,7 @@ from scorekeeper.advisor.choices import POINT_UTILITY, Chance, Turn
 from scorekeeper.advisor.futures import Seat, SheetModel, seats
 from scorekeeper.advisor.policy import TurnPolicy
 from scorekeeper.rules.game import GameState
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 from scorekeeper.rules.scoring import is_variable
 
 BOXES_LEFT = 2

@@ -16,7 +16,7 @@ import numpy as np
 from scorekeeper.advisor.policy import Keeps, TurnPolicy
 from scorekeeper.advisor.solver import UPPER_CAP, YAMS_BONUS, YAMS_POINTS, SheetIndex, States
 from scorekeeper.rules.game import GameState
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 from scorekeeper.rules.scoring import is_variable
 
 State = tuple[int, int, int]

@@ -48,12 +48,8 @@ from scorekeeper.advisor.turn import Throws
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import (
-    FACE_OF_BOX,
-    MAXI_YATZY_BONUS,
-    MAXI_YATZY_THRESHOLD,
-    Rules,
-)
+from scorekeeper.rules.options import FACE_OF_BOX, MAXI_YATZY_BONUS, MAXI_YATZY_THRESHOLD
+from scorekeeper.rules.rule_set import Rules
 from scorekeeper.rules.scoring import score_maxi_yatzy
 from scorekeeper.rules.throws import TURN_THROWS
 

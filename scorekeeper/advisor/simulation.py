@@ -26,8 +26,8 @@ from scorekeeper.advisor.solver import (
 from scorekeeper.advisor.strategy import Strategy
 from scorekeeper.advisor.tables import ONE_THROW_COLUMNS
 from scorekeeper.advisor.turn import FACES, Throws
-from scorekeeper.rules.game import Entry
 from scorekeeper.rules.scoring import is_variable
+from scorekeeper.rules.sheet import Entry
 
 # Games played together: their arrays stay small enough for a core's cache.
 BATCH = 512

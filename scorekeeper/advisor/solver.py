@@ -39,8 +39,8 @@ from scorekeeper.rules.options import (
     ORDERED_COLUMNS,
     UPPER_BONUS_THRESHOLD,
     UPPER_BOXES,
-    Rules,
 )
+from scorekeeper.rules.rule_set import Rules
 from scorekeeper.rules.scoring import score
 
 YAMS_BONUS = 100

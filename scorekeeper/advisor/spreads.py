@@ -13,7 +13,7 @@ import numpy as np
 from scorekeeper.advisor.futures import CHUNK, SheetModel, places, sheet_index
 from scorekeeper.advisor.strategy import save_array
 from scorekeeper.advisor.tables import spreads_path
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 
 # The moments of the points to come the spreads hold, from the second.
 MOMENTS = (2, 3, 4)

@@ -37,9 +37,10 @@ from scorekeeper.advisor.tables import (
     turn_throws,
 )
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.game import Column, GameState
+from scorekeeper.rules.game import GameState
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
+from scorekeeper.rules.sheet import Column
 
 
 @dataclass(frozen=True)

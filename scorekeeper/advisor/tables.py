@@ -15,7 +15,8 @@ from scorekeeper.rules.dice import Dice, parse_dice
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import OPTIONS, Rules
+from scorekeeper.rules.options import OPTIONS
+from scorekeeper.rules.rule_set import Rules
 
 # Bumped when the table's layout or meaning changes, so that old cache files are not read.
 TABLE_FORMAT = 2

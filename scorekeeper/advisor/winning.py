@@ -43,7 +43,7 @@ from scorekeeper.lru import LruCache
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 
 # The most boxes left for which a player's whole distribution is computed; beyond, a
 # law of four moments (docs/advisor-winning.md says why this many, and what it costs).

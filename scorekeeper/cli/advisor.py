@@ -30,7 +30,7 @@ from scorekeeper.app import default_instance_path
 from scorekeeper.rules.document import read_document
 from scorekeeper.rules.errors import RuleError
 from scorekeeper.rules.game import GameState, IllegalEntry
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 
 FRESH_GAME_RULES = '{"preset": "classique"}'
 

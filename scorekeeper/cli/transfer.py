@@ -18,9 +18,10 @@ from flask_babel import force_locale
 from scorekeeper.app import create_app
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound, Store
 from scorekeeper.store.documents import ImportRefused, Problem, check_files
+from scorekeeper.store.exports import export_documents, json_array
 from scorekeeper.store.households import find_household
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import export_documents, import_games, json_array
+from scorekeeper.store.transfer import import_games
 from scorekeeper.web.edge import json_has_forbidden_character
 from scorekeeper.web.security import MAX_DATABASE_ID
 from scorekeeper.web.store import STORE_EXTENSION

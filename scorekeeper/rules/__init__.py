@@ -6,24 +6,23 @@ Everything the app shows about a game comes from a replay of its entries here.
 from scorekeeper.rules.dice import Dice, is_yams, parse_dice, yams_face
 from scorekeeper.rules.document import Document, read_document, write_document
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.game import (
+from scorekeeper.rules.game import GameState, IllegalEntry, replay
+from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
+from scorekeeper.rules.options import UPPER_BOXES
+from scorekeeper.rules.players import check_players
+from scorekeeper.rules.rule_set import Rules
+from scorekeeper.rules.scoring import is_variable, score
+from scorekeeper.rules.sheet import (
     BARRED_BY_DICE,
     BARRED_BY_PLUS_MINUS,
     BARRED_BY_VACHE,
     Column,
     Entry,
-    GameState,
-    IllegalEntry,
     Placement,
     Score,
     Sheet,
     Standing,
-    replay,
 )
-from scorekeeper.rules.labels import BOX_LABELS, COLUMN_LABELS, PRESET_LABELS
-from scorekeeper.rules.options import UPPER_BOXES, Rules
-from scorekeeper.rules.players import check_players
-from scorekeeper.rules.scoring import is_variable, score
 
 __all__ = [
     "BARRED_BY_DICE",

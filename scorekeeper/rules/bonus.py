@@ -10,9 +10,10 @@ of reach. The screen and the paper say the same words, made here.
 
 from dataclasses import dataclass
 
-from scorekeeper.rules.game import Column
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import FACE_OF_BOX, UPPER_BOXES, Rules
+from scorekeeper.rules.options import FACE_OF_BOX, UPPER_BOXES
+from scorekeeper.rules.rule_set import Rules
+from scorekeeper.rules.sheet import Column
 
 # The most dice of one face a box counts: five, also in Yams 6 (its boxes count the best five).
 DICE_A_BOX_COUNTS = 5

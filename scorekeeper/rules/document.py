@@ -13,10 +13,11 @@ import json
 from dataclasses import dataclass
 
 from scorekeeper.rules.errors import RuleError
-from scorekeeper.rules.game import Entry, GameState, IllegalEntry, replay
+from scorekeeper.rules.game import GameState, IllegalEntry, replay
 from scorekeeper.rules.labels import N_
-from scorekeeper.rules.options import Rules
 from scorekeeper.rules.players import check_players
+from scorekeeper.rules.rule_set import Rules
+from scorekeeper.rules.sheet import Entry
 
 # A file of documents nests five levels (the list, a game, its entries, an entry, its
 # dice); deeper is not a game, and Python's parser would run out of stack near 1,000.

@@ -12,7 +12,7 @@ from typing import Any
 
 from scorekeeper.rules.dice import is_yams
 from scorekeeper.rules.game import GameState
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.rule_set import Rules
 
 RULES_KEY_LENGTH = 16
 

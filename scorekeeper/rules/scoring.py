@@ -8,7 +8,8 @@ from collections import Counter
 from itertools import combinations
 
 from scorekeeper.rules.dice import Dice
-from scorekeeper.rules.options import FACE_OF_BOX, Rules
+from scorekeeper.rules.options import FACE_OF_BOX
+from scorekeeper.rules.rule_set import Rules
 
 SMALL_STRAIGHTS = ({1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6})
 LARGE_STRAIGHTS = ({1, 2, 3, 4, 5}, {2, 3, 4, 5, 6})

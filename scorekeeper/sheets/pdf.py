@@ -20,7 +20,8 @@ from flask_babel import get_locale
 import scorekeeper.rules
 from scorekeeper.rules import GameState
 from scorekeeper.sheets.cache import PdfCache, fingerprint
-from scorekeeper.sheets.layout import BlankGrid, Paper, box_hint, game_layout, grid_rows
+from scorekeeper.sheets.hints import box_hint
+from scorekeeper.sheets.layout import BlankGrid, Paper, game_layout, grid_rows
 from scorekeeper.sheets.workers import PdfWorkers, WorkerSettings, pdf_workers
 from scorekeeper.store.records import GameRecord
 

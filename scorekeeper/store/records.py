@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from scorekeeper.rules.game import progress
 from scorekeeper.rules.players import MAX_NAME_LENGTH  # noqa: F401 (the store's, too)
+from scorekeeper.rules.sheet import progress
 
 IN_PROGRESS = "in_progress"
 FINISHED = "finished"

@@ -1,23 +1,17 @@
-"""Import and export of games as documents: backups, a new computer, old paper games.
+"""Import of games as documents: backups, a new computer, old paper games.
 
-An export is a JSON array of game documents: the ``replay`` format (``rules``, ``players``,
-``entries``) plus ``id``, ``status``, ``created_at``, ``started_at`` (when its first entry was
-written, None where that is not known) and ``finished_at``, and ``identities``
-when a seat's lasting player is now called otherwise than the name written on the sheet (after
-a rename or a merge), so that an import gives each game to the same players again.
-
-An import file holds one document or such an array. Every game is checked by replaying it
-before anything is written (store/documents.py); then all of them are written in one
-transaction, or none. The
-``id`` of a document is the game's number where it came from: the importing instance gives
-its own. The command line and the web upload both go through this module.
+An import file holds one game document or a JSON array of them, as ``exports`` writes them.
+Every game is checked by replaying it before anything is written (store/documents.py); then
+all of them are written in one transaction, or none. The ``id`` of a document is the game's
+number where it came from: the importing instance gives its own. The command line and the
+web upload both go through this module.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -38,21 +32,16 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.fairness import Busy
-from scorekeeper.rules import (
-    Rules,
-)
 from scorekeeper.rules.results import canonical_rules
 from scorekeeper.store.counters import ResultsDelta
 from scorekeeper.store.documents import GameImport, check_files
 from scorekeeper.store.engine import Store, utc_now
-from scorekeeper.store.errors import GameNotFound
 from scorekeeper.store.games import dice_text, player_key
 from scorekeeper.store.quotas import Quotas, check_games_stored, use
 from scorekeeper.store.records import FINISHED
 from scorekeeper.store.results import result_rows
 from scorekeeper.store.schema import entries, game_players, games, players, results
 
-EXPORT_BATCH = 500
 # The class of PostgreSQL's advisory locks that say a household's import is under way.
 IMPORT_LOCK = 0x1A7E
 
@@ -366,97 +355,3 @@ def _one_import_at_a_time(store: Store, household: int) -> Iterator[None]:
         finally:
             connection.scalar(text("SELECT pg_advisory_unlock(:kind, :household)"), key)
             connection.commit()
-
-
-def _document(game, seats: list, log: list) -> dict[str, Any]:
-    # The same shape as rules.write_document, built from the stored log without a replay:
-    # an export of a hundred thousand games stays quick.
-    rules = Rules.from_dict(json.loads(game.rules))
-    names = [seat.name for seat in seats]
-    single_column = len(rules.columns) == 1
-    written = []
-    for entry in log:
-        item = {
-            "player": names[entry.seat],
-            "box": entry.box,
-            "dice": [int(die) for die in entry.dice],
-        }
-        if not single_column:
-            item["column"] = entry.column
-        if entry.throw is not None:
-            item["throw"] = entry.throw
-        if entry.throws is not None:
-            item["throws"] = entry.throws
-        written.append(item)
-    document = {
-        "id": game.id,
-        "status": game.status,
-        "created_at": game.created_at.isoformat(),
-        "started_at": game.started_at.isoformat() if game.started_at else None,
-        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
-        "rules": rules.to_dict(),
-        "players": names,
-        "entries": written,
-    }
-    identities = [seat.identity for seat in seats]
-    if identities != names:
-        document["identities"] = identities
-    return document
-
-
-def export_documents(
-    store: Store, game_id: int | None = None, *, household: int
-) -> Iterator[dict[str, Any]]:
-    """The documents of every game of the household (or of one), by id; GameNotFound for an
-    id the household has not."""
-    with store.engine.connect() as connection:
-        query = select(games.c.id).where(games.c.household_id == household).order_by(games.c.id)
-        if game_id is not None:
-            query = query.where(games.c.id == game_id)
-        ids = list(connection.scalars(query))
-    if game_id is not None and not ids:
-        raise GameNotFound(game_id)
-    for start in range(0, len(ids), EXPORT_BATCH):
-        yield from _export_batch(store, ids[start : start + EXPORT_BATCH])
-
-
-def _export_batch(store: Store, ids: list[int]) -> list[dict[str, Any]]:
-    with store.engine.begin() as connection:
-        rows = connection.execute(select(games).where(games.c.id.in_(ids))).all()
-        seats: dict[int, list] = {game_id: [] for game_id in ids}
-        for seat in connection.execute(
-            select(game_players.c.game_id, game_players.c.name, players.c.name.label("identity"))
-            .join(players, players.c.id == game_players.c.player_id)
-            .where(game_players.c.game_id.in_(ids))
-            .order_by(game_players.c.game_id, game_players.c.seat)
-        ):
-            seats[seat.game_id].append(seat)
-        logs: dict[int, list] = {game_id: [] for game_id in ids}
-        for entry in connection.execute(
-            select(
-                entries.c.game_id,
-                entries.c.seat,
-                entries.c.column,
-                entries.c.box,
-                entries.c.dice,
-                entries.c.throw,
-                entries.c.throws,
-            )
-            .where(entries.c.game_id.in_(ids))
-            .order_by(entries.c.game_id, entries.c.seq)
-        ):
-            logs[entry.game_id].append(entry)
-    # A game deleted between the listing of ids and this batch is simply not exported.
-    return [
-        _document(game, seats[game.id], logs[game.id])
-        for game in sorted(rows, key=lambda row: row.id)
-    ]
-
-
-def json_array(documents: Iterable[dict[str, Any]]) -> Iterator[str]:
-    """A JSON array written piece by piece, one document a line."""
-    first = True
-    for document in documents:
-        yield ("[\n" if first else ",\n") + json.dumps(document, ensure_ascii=False)
-        first = False
-    yield "[]\n" if first else "\n]\n"

@@ -7,8 +7,9 @@ from scorekeeper.play import play_turn, start_game, undo_turn
 from scorekeeper.rules import GameState, RuleError, Rules, Score
 from scorekeeper.rules.labels import box_name
 from scorekeeper.rules.numbers import read_whole
-from scorekeeper.rules.options import OPTIONS, SEC, rules_from_choices
+from scorekeeper.rules.options import OPTIONS, SEC
 from scorekeeper.rules.results import rules_key
+from scorekeeper.rules.rule_set import rules_from_choices
 from scorekeeper.rules.throws import TURN_THROWS
 from scorekeeper.store import (
     ABANDONED,

@@ -39,9 +39,10 @@ from wtforms import SubmitField
 from scorekeeper.store import GameNotFound
 from scorekeeper.store.bgstats import bgstats_play, finished_plays, play_link
 from scorekeeper.store.documents import ImportRefused
+from scorekeeper.store.exports import export_documents, json_array
 from scorekeeper.store.halloffame import finished_count, list_rule_sets
 from scorekeeper.store.quotas import QuotaExceeded, check_room, check_room_for_games
-from scorekeeper.store.transfer import export_documents, import_file, json_array
+from scorekeeper.store.transfer import import_file
 from scorekeeper.web.conseil import coach_household
 from scorekeeper.web.forms import Form
 from scorekeeper.web.paging import game_not_over, no_game

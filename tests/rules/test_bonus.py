@@ -13,7 +13,7 @@ from scorekeeper.rules.bonus import (
     bonus_pace,
     bonus_words,
 )
-from scorekeeper.rules.game import Column, Score
+from scorekeeper.rules.sheet import Column, Score
 
 
 def column(upper_points, rules=None):

@@ -15,9 +15,9 @@ from scorekeeper.rules import (
     score,
     write_document,
 )
-from scorekeeper.rules.game import BARRED_BY_DICE, BARRED_BY_GENERALA
 from scorekeeper.rules.labels import OwnWord, box_name
 from scorekeeper.rules.results import seat_results
+from scorekeeper.rules.sheet import BARRED_BY_DICE, BARRED_BY_GENERALA
 
 GENERALA = Rules.from_dict({"preset": "generala"})
 

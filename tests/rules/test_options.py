@@ -5,14 +5,8 @@ from dataclasses import fields
 import pytest
 
 from scorekeeper.rules import RuleError, Rules
-from scorekeeper.rules.options import (
-    GENERALA_OPTIONS,
-    OPTIONS,
-    PRESETS,
-    SEC,
-    rules_from_choices,
-    rules_from_query,
-)
+from scorekeeper.rules.options import GENERALA_OPTIONS, OPTIONS, PRESETS, SEC
+from scorekeeper.rules.rule_set import rules_from_choices, rules_from_query
 
 RULES_FIELDS = {field.name: field.default for field in fields(Rules)}
 

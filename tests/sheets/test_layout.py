@@ -4,11 +4,10 @@ import pytest
 
 from scorekeeper.rules import RuleError, Rules, score
 from scorekeeper.sheets import MAX_PAGES, PAPERS, BlankGrid, PrintOptionError
+from scorekeeper.sheets.hints import box_hint, fixed_value
 from scorekeeper.sheets.layout import (
     GAMES_PER_PAGE,
     blank_grid_from_query,
-    box_hint,
-    fixed_value,
     game_layout,
     grid_rows,
     paper_from_query,

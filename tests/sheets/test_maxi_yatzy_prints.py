@@ -15,7 +15,8 @@ from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS, BlankGrid
 from scorekeeper.sheets import pdf as sheets_pdf
 from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
-from scorekeeper.sheets.layout import box_hint, footnotes, grid_rows
+from scorekeeper.sheets.hints import box_hint, footnotes
+from scorekeeper.sheets.layout import grid_rows
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS

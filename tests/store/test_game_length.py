@@ -9,9 +9,9 @@ from scorekeeper.play import load, play_turn, start_game, undo_turn
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.documents import ImportRefused, check_files
+from scorekeeper.store.exports import export_documents
 from scorekeeper.store.games import load_game
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import export_documents
 from tests.support.games import duo_document, import_documents
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import select
 from scorekeeper.play import load, play_turn, start_game, undo_turn
 from scorekeeper.rules import Rules
 from scorekeeper.store.documents import check_files
+from scorekeeper.store.exports import export_documents, json_array
 from scorekeeper.store.households import create_household, delete_household
 from scorekeeper.store.lifecycle import abandon_game, delete_game
 from scorekeeper.store.players import list_players, merge_players, rename_player
@@ -32,7 +33,7 @@ from scorekeeper.store.schema import (
     results,
     rule_sets,
 )
-from scorekeeper.store.transfer import export_documents, import_games, json_array
+from scorekeeper.store.transfer import import_games
 from testing.samples import random_state
 
 RULE_SETS = (

@@ -10,9 +10,10 @@ from scorekeeper.play import load, play_turn, start_game, undo_turn
 from scorekeeper.rules import RuleError, Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.documents import check_files
+from scorekeeper.store.exports import export_documents, json_array
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.results import stored_state
-from scorekeeper.store.transfer import export_documents, import_games, json_array
+from scorekeeper.store.transfer import import_games
 
 MAXI = Rules.from_dict({"preset": "maxi_yatzy"})
 

@@ -9,10 +9,11 @@ from scorekeeper.play import Replays, load, play_turn, start_game, state_of, und
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD, GameNotFound, StaleSheet, Store
 from scorekeeper.store.documents import check_files
+from scorekeeper.store.exports import export_documents
 from scorekeeper.store.games import load_game
 from scorekeeper.store.lifecycle import abandon_game, delete_game
 from scorekeeper.store.quotas import NO_QUOTAS
-from scorekeeper.store.transfer import export_documents, import_games
+from scorekeeper.store.transfer import import_games
 
 RULES = Rules.from_dict({"preset": "classique"})
 

@@ -12,17 +12,12 @@ from scorekeeper.play import load, play_turn
 from scorekeeper.rules import read_document, write_document
 from scorekeeper.store import ABANDONED, FINISHED, HOME_HOUSEHOLD, IN_PROGRESS, GameNotFound
 from scorekeeper.store.documents import ImportRefused, check_files
+from scorekeeper.store.exports import export_documents, json_array
 from scorekeeper.store.games import games_in_progress
 from scorekeeper.store.households import create_household
 from scorekeeper.store.players import list_players, merge_players, rename_player
 from scorekeeper.store.quotas import NO_QUOTAS, Quotas
-from scorekeeper.store.transfer import (
-    IMPORT_LOCK,
-    export_documents,
-    import_file,
-    import_games,
-    json_array,
-)
+from scorekeeper.store.transfer import IMPORT_LOCK, import_file, import_games
 from tests.support.databases import ON_POSTGRESQL
 from tests.support.games import every_row, hall_of_fame, solo_document, some_games
 

@@ -6,7 +6,7 @@ import pytest
 
 from scorekeeper.app import STORE_EXTENSION, create_app
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.transfer import export_documents
+from scorekeeper.store.exports import export_documents
 from tests.support.forms import csrf_token, page, page_text, upload
 from tests.support.games import every_row, hall_of_fame, solo_document, some_games
 

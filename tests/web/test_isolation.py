@@ -15,10 +15,10 @@ from pypdf import PdfReader
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.exports import export_documents
 from scorekeeper.store.games import count_games_in_progress, load_game
 from scorekeeper.store.households import create_household
 from scorekeeper.store.players import list_players
-from scorekeeper.store.transfer import export_documents
 from scorekeeper.web.passphrases import passphrase_hash
 from testing.samples import random_document
 from tests.support.apps import HOSTED, PASSPHRASE, app_on

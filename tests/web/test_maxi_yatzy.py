@@ -12,7 +12,7 @@ from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.play import load
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.transfer import export_documents
+from scorekeeper.store.exports import export_documents
 from scorekeeper.web.language import COOKIE
 from testing.samples import new_game_form
 from tests.support.forms import csrf_token, page, page_text
