@@ -87,7 +87,7 @@ def test_rule_options_come_through_rules_from_dict():
         (
             [("preset", "poker")],
             "Règles inconnues : « poker » "
-            "(classique, triple, yatzy, yahtzee, kniffel ou generala).",
+            "(classique, triple, yatzy, yahtzee, kniffel, generala ou maxi_yatzy).",
         ),
         ([("colour", "red")], "Option de règle inconnue : « colour »."),
         ([("four_kind", "50")], "Valeur inconnue pour l'option « four_kind » : « 50 »"),

@@ -41,7 +41,7 @@ def count_renders(monkeypatch):
 
 def test_print_page_offers_every_rule_set_paper_and_pages(client):
     page = client.get("/print").get_data(as_text=True)
-    assert page.count('action="/sheets/blank.pdf"') == 6
+    assert page.count('action="/sheets/blank.pdf"') == 7
     for value in (
         'value="classique"',
         'value="triple"',
@@ -50,6 +50,7 @@ def test_print_page_offers_every_rule_set_paper_and_pages(client):
         'value="kniffel"',
         'value="generala"',
         'name="ace_high_straight"',
+        'value="maxi_yatzy"',
         'value="a4"',
         'value="letter"',
         'name="pages"',
@@ -162,7 +163,7 @@ def test_six_games_a_page_in_one_column(client):
         (
             "preset=poker",
             "Règles inconnues : « poker » "
-            "(classique, triple, yatzy, yahtzee, kniffel ou generala).",
+            "(classique, triple, yatzy, yahtzee, kniffel, generala ou maxi_yatzy).",
         ),
         ("size=xl", "Option de règle inconnue : « size »."),
         ("four_kind=60", "Valeur inconnue pour l&#39;option « four_kind » : « 60 »"),
