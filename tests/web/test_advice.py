@@ -318,13 +318,6 @@ def test_every_game_the_new_game_form_can_start_gets_the_conseil(table, app):
         sheet = table.client.get(f"/games/{game_id}").get_data(as_text=True)
         assert 'name="advice"' in sheet and 'name="throw"' in sheet, data
         dice = "6" * rules.dice
-        if rules.is_maxi_yatzy:
-            # Its policy is written apart: the page says so, and no table is asked for.
-            response = table.client.get(f"/games/{game_id}/advice?dice={dice}")
-            assert response.status_code == 200
-            assert "pas encore disponible pour le Maxi Yatzy" in response.get_data(as_text=True)
-            assert strategies.asked[-1:] != [rules]
-            continue
         for throw in (1, 2, 3):
             response = table.client.get(f"/games/{game_id}/advice?dice={dice}&throw={throw}")
             page = response.get_data(as_text=True)
