@@ -24,13 +24,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from scorekeeper.advisor.maxi import (
-    CONSTANTS,
-    MaxiStrategy,
-    relaxed_bound,
-    roll_scores,
-    tracked_bound,
-)
+from scorekeeper.advisor.maxi import CONSTANTS, MaxiStrategy, roll_scores
+from scorekeeper.advisor.maxi_bound import relaxed_bound, tracked_bound
 from scorekeeper.advisor.maxi_simulation import GREEDY, POLICY, fit, play
 from scorekeeper.advisor.simulation import Z95, mean_interval
 from scorekeeper.rules import Entry, GameState, Rules

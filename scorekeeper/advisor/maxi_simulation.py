@@ -17,15 +17,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scorekeeper.advisor.maxi import (
-    BONUS,
-    BONUS_AT,
-    COUNTS,
-    DICE,
-    THROWS_A_TURN,
-    Constants,
-    Model,
-)
+from scorekeeper.advisor.maxi import COUNTS, Constants, Model
+from scorekeeper.advisor.maxi_bound import BONUS, BONUS_AT, DICE, THROWS_A_TURN
 from scorekeeper.advisor.simulation import BATCH, _code_weights, _keeps
 from scorekeeper.advisor.turn import FACES
 

@@ -5,13 +5,8 @@ its bound is the one the pages say; it beats the greedy player; the coach leaves
 import pytest
 
 from scorekeeper.advisor.builds import Strategies
-from scorekeeper.advisor.maxi import (
-    CONSTANTS,
-    MaxiStrategy,
-    relaxed_bound,
-    roll_scores,
-    tracked_bound,
-)
+from scorekeeper.advisor.maxi import CONSTANTS, MaxiStrategy, roll_scores
+from scorekeeper.advisor.maxi_bound import relaxed_bound, tracked_bound
 from scorekeeper.advisor.maxi_simulation import GREEDY, POLICY, play
 from scorekeeper.advisor.review import counted_by_the_coach, rule_set_counted
 from scorekeeper.advisor.simulation import mean_interval
