@@ -35,7 +35,8 @@ class BoxStats:
 
     @property
     def barred_rate(self) -> float:
-        return self.barred / self.filled
+        # A box a Generala servida left empty in every game was never filled, nor barred.
+        return self.barred / self.filled if self.filled else 0.0
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class PlayerRuleSetStats:
 
     @property
     def barred_rate(self) -> float:
-        return self.barred_count / self.cells
+        # A player whose only games were won at once before their first turn filled no box.
+        return self.barred_count / self.cells if self.cells else 0.0
 
 
 def player_rule_set_stats(
