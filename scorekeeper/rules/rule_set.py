@@ -241,9 +241,12 @@ class Rules:
 
     @property
     def five_alike_box(self) -> str:
-        """The box of five dice alike, whose name the sheet's messages say for the game's
-        word (Yams, Yahtzee, Kniffel, Yatzy, Generala): its label, from ``box_labels``."""
-        return "generala" if self.is_generala else "yams"
+        """The box of five dice alike (six in Maxi Yatzy), whose name the messages say for
+        the game's word (Yams, Yahtzee, Kniffel, Yatzy, Generala, Maxiyatzy): its label,
+        from ``box_labels``."""
+        if self.is_generala:
+            return "generala"
+        return "maxi_yatzy" if self.is_maxi_yatzy else "yams"
 
     @property
     def box_labels(self) -> dict[str, str]:
