@@ -10,6 +10,7 @@ from flask import render_template_string
 
 from scorekeeper.rules import Rules
 from scorekeeper.rules import options as options_module
+from scorekeeper.rules import rule_set as rule_set_module
 from scorekeeper.rules.options import OPTIONS, Choice, Option
 from scorekeeper.sheets import blank_grid_from_query
 from scorekeeper.web import games, rule_labels
@@ -34,9 +35,12 @@ GIANT = Option(
 def giant(app, monkeypatch):
     """The table with one more option: every place that reads the table reads this one."""
     table = (*OPTIONS, GIANT)
-    monkeypatch.setattr(options_module, "OPTIONS", table)
-    monkeypatch.setattr(options_module, "OPTION_BY_NAME", {o.name: o for o in table})
-    monkeypatch.setattr(options_module, "Rules", RulesWithGiant)
+    by_name = {o.name: o for o in table}
+    # The table's module, and the module of Rules and of the readers of forms and queries.
+    for module in (options_module, rule_set_module):
+        monkeypatch.setattr(module, "OPTIONS", table)
+        monkeypatch.setattr(module, "OPTION_BY_NAME", by_name)
+    monkeypatch.setattr(rule_set_module, "Rules", RulesWithGiant)
     monkeypatch.setattr(rule_labels, "OPTIONS", table)
     monkeypatch.setattr(games, "OPTIONS", table)
     monkeypatch.setattr(games, "NewGameForm", new_game_form_class(table))
