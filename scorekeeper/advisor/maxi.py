@@ -29,7 +29,7 @@ import numpy as np
 
 from scorekeeper.advisor.maxi_bound import BONUS, BONUS_AT, DICE, relaxed_values
 from scorekeeper.advisor.policy import Keeps
-from scorekeeper.advisor.strategy import Advice, KeepAdvice, _positions
+from scorekeeper.advisor.strategy import Advice, KeepAdvice, _positions, ranked_keeps
 from scorekeeper.advisor.tables import LAST_THROW, MAXI_FIGURES, check_request
 from scorekeeper.advisor.turn import Throws
 from scorekeeper.rules.errors import RuleError
@@ -395,14 +395,7 @@ class MaxiStrategy:
             else:
                 value = levels[len(keep)][model.throws.keep_index[len(keep)][keep], 0]
             advice.append(KeepAdvice(keep, float(base + value), _positions(dice, keep)))
-        advice.sort(
-            key=lambda item: (
-                -item.expected_total,
-                -len(item.keep),
-                sorted(-face for face in item.keep),
-            )
-        )
-        return advice
+        return ranked_keeps(advice)
 
     def _read(self, state: GameState, dice: object, throw: int):
         """The active player's sheet as the model reads it (free boxes, upper total, and

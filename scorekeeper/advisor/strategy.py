@@ -168,15 +168,7 @@ class Strategy:
             else:
                 value = levels[len(keep)][throws.keep_index[len(keep)][keep], 0]
             advice.append(KeepAdvice(keep, float(base + value), _positions(dice, keep)))
-        # Equal values: more dice kept first (fewer to throw), then the higher faces.
-        advice.sort(
-            key=lambda item: (
-                -item.expected_total,
-                -len(item.keep),
-                sorted(-face for face in item.keep),
-            )
-        )
-        return advice
+        return ranked_keeps(advice)
 
     def _roll_worth(self, state: GameState) -> tuple[float, np.ndarray | None, np.ndarray | None]:
         """The active player's total plus the expected rest of each column, and what each
@@ -226,6 +218,19 @@ class Strategy:
                 N_("Ce conseil a été calculé pour d'autres règles que celles de la partie.")
             )
         return dice
+
+
+def ranked_keeps(advice: list[KeepAdvice]) -> list[KeepAdvice]:
+    """The keeps best first; among equal values more dice kept first (fewer to throw),
+    then the higher faces."""
+    return sorted(
+        advice,
+        key=lambda item: (
+            -item.expected_total,
+            -len(item.keep),
+            sorted(-face for face in item.keep),
+        ),
+    )
 
 
 def _positions(dice: tuple[int, ...], keep: tuple[int, ...]) -> tuple[int, ...]:

@@ -39,6 +39,29 @@ def tap_dice(page, dice):
     turn_ready(page, typed)
 
 
+class CountedTaps:
+    """The finger on the tablet, each tap counted: a rule set's usual turn is held to its
+    number of taps."""
+
+    def __init__(self, page):
+        self.page = page
+        self.count = 0
+
+    def keys(self, keys, dice=None):
+        """The keypad's keys, each a face or (six dice) a pair « 66 », then wait for the
+        previews of the dice they make (``dice``; the keys joined by default)."""
+        dice = "".join(keys) if dice is None else dice
+        turn_ready(self.page)
+        for key in keys:
+            self.tap(self.page.locator(f'.keypad button[name="add"][value="{key}"]'))
+        expect(self.page.locator("#dice")).to_have_value(dice)
+        turn_ready(self.page, dice)
+
+    def tap(self, locator):
+        locator.tap()
+        self.count += 1
+
+
 def tap_dice_without_scripts(page, dice):
     """Each tap is a form submitted and a page loaded: wait for it before the next tap."""
     for face in dice:

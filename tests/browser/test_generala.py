@@ -13,13 +13,9 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.store import STORE_EXTENSION
+from tests.browser.checks import violations
 from tests.browser.tablets import TABLETS
-
-TURN_FORM = "form[data-turn-url]"
-WCAG_21_AA = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-    "resultTypes": ["violations"],
-}
+from tests.browser.taps import CountedTaps, next_sheet, turn_ready
 
 
 @pytest.fixture
@@ -34,74 +30,36 @@ def generala(live_app):
     return new
 
 
-class Taps:
-    """The finger on the tablet: each tap counted."""
-
-    def __init__(self, page):
-        self.page = page
-        self.count = 0
-
-    def ready(self, dice=None):
-        selector = f'{TURN_FORM}[aria-busy="false"]'
-        if dice is not None:
-            selector += f'[data-previewed="{dice}"]'
-        expect(self.page.locator(selector)).to_have_count(1)
-
-    def dice(self, dice):
-        self.ready()
-        field = self.page.locator("#dice")
-        for face in dice:
-            self.page.locator(f'.keypad button[name="add"][value="{face}"]').tap()
-            self.count += 1
-        expect(field).to_have_value(dice)
-        self.ready(dice)
-
-    def tap(self, locator):
-        locator.tap()
-        self.count += 1
-
-
-def swapped(page):
-    page.evaluate("""() => {
-      window.sheetSwapped = false;
-      document.addEventListener("sheet:swapped", () => { window.sheetSwapped = true; },
-                                { once: true });
-    }""")
-
-
 def test_a_turn_in_six_taps_a_servida_in_seven_and_the_win(open_page, generala):
     game_id = generala(["Mag", "Alix"])
     page = open_page(f"/games/{game_id}", size=TABLETS["landscape"])
     servida = page.locator("#servida-choice")
 
     # Mag: a Full on a later throw, the usual turn: five dice and the box.
-    taps = Taps(page)
-    taps.dice("22333")
+    taps = CountedTaps(page)
+    taps.keys("22333")
     expect(servida).to_be_visible()  # asked, never forced: the box is tapped at once
-    swapped(page)
-    taps.tap(page.get_by_role("button", name="Full, 30 points possibles"))
-    page.wait_for_function("() => window.sheetSwapped")
+    with next_sheet(page):
+        taps.tap(page.get_by_role("button", name="Full, 30 points possibles"))
     expect(page.locator(".flash-info")).to_have_text("Mag marque 30 en Full.")
     assert taps.count == 6
 
     # Alix: nothing a servida changes, nothing asked.
-    taps = Taps(page)
-    taps.dice("12246")
+    taps = CountedTaps(page)
+    taps.keys("12246")
     expect(servida).to_be_hidden()
-    swapped(page)
-    taps.tap(page.get_by_role("button", name="Deux, 4 points possibles"))
-    page.wait_for_function("() => window.sheetSwapped")
+    with next_sheet(page):
+        taps.tap(page.get_by_role("button", name="Deux, 4 points possibles"))
     assert taps.count == 6
 
     # Mag: a Póker on the first throw, one tap more says it.
-    taps = Taps(page)
-    taps.dice("44441")
+    taps = CountedTaps(page)
+    taps.keys("44441")
     taps.tap(page.get_by_text("Servida : au 1er lancer"))
     expect(page.get_by_role("button", name="Póker, 45 points possibles")).to_be_visible()
-    taps.ready("44441")
-    swapped(page)
-    taps.tap(page.get_by_role("button", name="Póker, 45 points possibles"))
-    page.wait_for_function("() => window.sheetSwapped")
+    turn_ready(page, "44441")
+    with next_sheet(page):
+        taps.tap(page.get_by_role("button", name="Póker, 45 points possibles"))
     expect(page.locator(".flash-info")).to_have_text("Mag marque 45 en Póker.")
     assert taps.count == 7
     cell = generala.state(game_id).sheets[0].columns["free"].cells["four_kind"]
@@ -109,18 +67,17 @@ def test_a_turn_in_six_taps_a_servida_in_seven_and_the_win(open_page, generala):
 
     # Alix: a Generala servida; the tap that ends the game is confirmed, then the sheet
     # names the winner.
-    taps = Taps(page)
-    taps.dice("66666")
+    taps = CountedTaps(page)
+    taps.keys("66666")
     taps.tap(page.get_by_text("Servida : au 1er lancer"))
     winning = page.get_by_role("button", name="Generala, gagne la partie")
     expect(winning).to_be_visible()
-    taps.ready("66666")
+    turn_ready(page, "66666")
     taps.tap(winning)
     bar = page.locator("#confirm-bar")
     expect(bar).to_contain_text("Generala servida : Alix gagne la partie sur-le-champ.")
-    swapped(page)
-    taps.tap(page.locator("[data-confirm]"))
-    page.wait_for_function("() => window.sheetSwapped")
+    with next_sheet(page):
+        taps.tap(page.locator("[data-confirm]"))
     expect(page.locator(".end-panel .winner")).to_have_text(
         "Alix gagne sur-le-champ : Generala servida !"
     )
@@ -138,11 +95,10 @@ def test_spanish_boxes_and_no_wcag_violation_with_the_servida_asked(open_page, g
     names = page.locator("table.sheet tbody th.box-name")
     for name in ("Escalera", "Full", "Póker", "Generala", "Doble Generala"):
         expect(names.filter(has_text=re.compile(f"^{name}$"))).to_have_count(1)
-    taps = Taps(page)
-    taps.dice("23456")
+    taps = CountedTaps(page)
+    taps.keys("23456")
     expect(page.locator("#servida-choice input[name=served]")).to_be_visible()
-    found = Axe().run(page, options=WCAG_21_AA).response["violations"]
-    assert [(item["id"], [node["target"] for node in item["nodes"]][:3]) for item in found] == []
+    assert violations(Axe(), page) == []
     # The servida's tick is a thumb's target.
     box = page.locator("#servida-choice label").bounding_box()
     assert box["height"] >= 44 and box["width"] >= 44

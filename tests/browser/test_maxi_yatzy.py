@@ -13,13 +13,9 @@ from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.store import STORE_EXTENSION
+from tests.browser.checks import violations
 from tests.browser.tablets import TABLETS
-
-TURN_FORM = "form[data-turn-url]"
-WCAG_21_AA = {
-    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
-    "resultTypes": ["violations"],
-}
+from tests.browser.taps import CountedTaps, next_sheet
 
 
 @pytest.fixture
@@ -34,63 +30,26 @@ def maxi(live_app):
     return new
 
 
-class Taps:
-    """The finger on the tablet: each tap counted."""
-
-    def __init__(self, page):
-        self.page = page
-        self.count = 0
-
-    def ready(self, dice=None):
-        selector = f'{TURN_FORM}[aria-busy="false"]'
-        if dice is not None:
-            selector += f'[data-previewed="{dice}"]'
-        expect(self.page.locator(selector)).to_have_count(1)
-
-    def keys(self, keys, dice):
-        """The keypad's keys (a face, or a pair « 66 »), then the dice they make."""
-        self.ready()
-        for key in keys:
-            self.page.locator(f'.keypad button[name="add"][value="{key}"]').tap()
-            self.count += 1
-        expect(self.page.locator("#dice")).to_have_value(dice)
-        self.ready(dice)
-
-    def tap(self, locator):
-        locator.tap()
-        self.count += 1
-
-
-def swapped(page):
-    page.evaluate("""() => {
-      window.sheetSwapped = false;
-      document.addEventListener("sheet:swapped", () => { window.sheetSwapped = true; },
-                                { once: true });
-    }""")
-
-
 def test_six_dice_and_the_box_in_six_taps_a_throw_saved_then_spent(open_page, maxi):
     game_id = maxi(["Mag", "Alix"])
     page = open_page(f"/games/{game_id}", size=TABLETS["landscape"])
     choice = page.locator("#throws-choice")
 
     # Mag: a Torn in three throws, the usual turn: a pair key, four faces and the box.
-    taps = Taps(page)
+    taps = CountedTaps(page)
     taps.keys(["33", "6", "6", "6", "6"], "336666")
     expect(choice.locator("input[value='3']")).to_be_checked()
-    swapped(page)
-    taps.tap(page.get_by_role("button", name="Torn, 30 points possibles"))
-    page.wait_for_function("() => window.sheetSwapped")
+    with next_sheet(page):
+        taps.tap(page.get_by_role("button", name="Torn, 30 points possibles"))
     expect(page.locator(".flash-info")).to_have_text("Mag marque 30 en Torn.")
     assert taps.count == 6
 
     # Alix: a full straight on the first throw, one tap more saves two throws.
-    taps = Taps(page)
+    taps = CountedTaps(page)
     taps.keys(["1", "2", "3", "4", "5", "6"], "123456")
     taps.tap(choice.locator("label", has_text=re.compile(r"^\s*1\s*$")))
-    swapped(page)
-    taps.tap(page.get_by_role("button", name="Full straight, 21 points possibles"))
-    page.wait_for_function("() => window.sheetSwapped")
+    with next_sheet(page):
+        taps.tap(page.get_by_role("button", name="Full straight, 21 points possibles"))
     assert taps.count == 8
     assert maxi.state(game_id).saved_throws == (0, 2)
     saved = page.locator("tr.saved-throws td")
@@ -98,19 +57,17 @@ def test_six_dice_and_the_box_in_six_taps_a_throw_saved_then_spent(open_page, ma
 
     # Mag has none saved: three throws offered; Alix next has five.
     expect(page.locator("#throws-choice input")).to_have_count(3)
-    taps = Taps(page)
+    taps = CountedTaps(page)
     taps.keys(["11", "22", "33"], "112233")
-    swapped(page)
-    taps.tap(page.get_by_role("button", name="Tre par, 12 points possibles"))
-    page.wait_for_function("() => window.sheetSwapped")
+    with next_sheet(page):
+        taps.tap(page.get_by_role("button", name="Tre par, 12 points possibles"))
     expect(page.locator("#throws-choice input")).to_have_count(5)
     expect(page.locator("#throws-choice legend")).to_have_text("Lancers utilisés (2 gardés) :")
-    taps = Taps(page)
+    taps = CountedTaps(page)
     taps.keys(["55", "55", "55"], "555555")
     taps.tap(page.locator("#throws-choice label", has_text=re.compile(r"^\s*5\s*$")))
-    swapped(page)
-    taps.tap(page.get_by_role("button", name="Maxiyatzy, 100 points possibles"))
-    page.wait_for_function("() => window.sheetSwapped")
+    with next_sheet(page):
+        taps.tap(page.get_by_role("button", name="Maxiyatzy, 100 points possibles"))
     assert maxi.state(game_id).saved_throws == (0, 0)
     assert maxi.state(game_id).entries[-1].throws == 5
 
@@ -131,10 +88,9 @@ def test_swedish_boxes_and_no_wcag_violation_with_the_throws_offered(open_page, 
     names = page.locator("table.sheet tbody th.box-name")
     for name in ("Ettor", "Kåk", "Hus", "Torn", "Maxiyatzy"):
         expect(names.filter(has_text=re.compile(f"^{name}$"))).to_have_count(1)
-    taps = Taps(page)
+    taps = CountedTaps(page)
     taps.keys(["44", "4", "2", "2", "2"], "444222")
-    found = Axe().run(page, options=WCAG_21_AA).response["violations"]
-    assert [(item["id"], [node["target"] for node in item["nodes"]][:3]) for item in found] == []
+    assert violations(Axe(), page) == []
     # Each answer to the throws, and each pair key, is a thumb's target.
     for locator in (page.locator("#throws-choice label").first, page.locator(".key-pair").first):
         box = locator.bounding_box()
