@@ -2,7 +2,6 @@
 words, the servida asked where it changes the score, the game won at once, bad input in the
 reader's language, the documents, the hall of fame, the review and the Conseil."""
 
-import io
 import json
 import re
 
@@ -16,7 +15,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.exports import export_documents
 from scorekeeper.web.language import COOKIE
 from testing.samples import new_game_form
-from tests.support.forms import csrf_token, page, page_text
+from tests.support.forms import page, page_text, upload
 
 SPANISH = ("Escalera", "Full", "Póker", "Generala", "Doble Generala")
 
@@ -197,14 +196,6 @@ def test_the_doble_before_a_generala_asks_to_bar_it(table, generala):
     assert "La Doble Generala ne compte qu'une fois la case Generala à 50." in page_text(response)
 
 
-def upload(client, documents):
-    data = {
-        "file": (io.BytesIO(json.dumps(documents).encode()), "games.json"),
-        "csrf_token": csrf_token(client),
-    }
-    return client.post("/import-export/import", data=data, content_type="multipart/form-data")
-
-
 GAME = {
     "rules": {"preset": "generala"},
     "players": ["Mag", "Alix"],
@@ -216,7 +207,7 @@ GAME = {
 
 
 def test_import_and_export_keep_the_throws_and_the_win(client, store):
-    response = upload(client, [GAME])
+    response = upload(client, json.dumps([GAME]).encode())
     assert response.status_code == 303, page_text(response)
     [document] = export_documents(store, household=HOME_HOUSEHOLD)
     assert document["status"] == "finished"
@@ -227,7 +218,7 @@ def test_import_and_export_keep_the_throws_and_the_win(client, store):
 def test_a_servida_on_a_fourth_throw_is_refused_by_the_import(client, store):
     bad = json.loads(json.dumps(GAME))
     bad["entries"][0]["throw"] = 4
-    response = upload(client, [bad])
+    response = upload(client, json.dumps([bad]).encode())
     assert response.status_code == 422
     assert "Un tour a trois lancers : le lancer vaut 1, 2 ou 3, pas « 4 »." in page_text(response)
     assert list(export_documents(store, household=HOME_HOUSEHOLD)) == []

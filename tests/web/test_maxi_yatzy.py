@@ -2,7 +2,6 @@
 Swedish rows with what six dice would score, each player's saved throws, the throws used in
 one tap, bad input in the reader's language, import and export."""
 
-import io
 import json
 import re
 
@@ -15,7 +14,7 @@ from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.exports import export_documents
 from scorekeeper.web.language import COOKIE
 from testing.samples import new_game_form
-from tests.support.forms import csrf_token, page, page_text
+from tests.support.forms import page, page_text, upload
 
 SWEDISH = ("Ettor", "Sexor", "Ett par", "Tre par", "Femtal", "Full straight", "Kåk", "Hus", "Torn")
 
@@ -172,14 +171,6 @@ def test_the_throws_chosen_outlive_a_keypad_tap_without_scripts(table, maxi):
     assert re.search(r'value="2"\s*checked', throws_choice(html))
 
 
-def upload(client, documents):
-    data = {
-        "file": (io.BytesIO(json.dumps(documents).encode()), "games.json"),
-        "csrf_token": csrf_token(client),
-    }
-    return client.post("/import-export/import", data=data, content_type="multipart/form-data")
-
-
 GAME = {
     "rules": {"preset": "maxi_yatzy"},
     "players": ["Mag", "Alix"],
@@ -192,7 +183,7 @@ GAME = {
 
 
 def test_import_and_export_keep_the_throws(client, store):
-    response = upload(client, [GAME])
+    response = upload(client, json.dumps([GAME]).encode())
     assert response.status_code == 303, page_text(response)
     [document] = export_documents(store, household=HOME_HOUSEHOLD)
     assert document["entries"] == GAME["entries"]
@@ -202,7 +193,7 @@ def test_import_and_export_keep_the_throws(client, store):
 def test_more_throws_than_saved_are_refused_by_the_import(client, store):
     bad = json.loads(json.dumps(GAME))
     bad["entries"][2]["throws"] = 5
-    response = upload(client, [bad])
+    response = upload(client, json.dumps([bad]).encode())
     assert response.status_code == 422
     assert "Mag n'a que 4 lancers (les 3 du tour et 1 gardés), pas 5." in page_text(response)
     assert list(export_documents(store, household=HOME_HOUSEHOLD)) == []
