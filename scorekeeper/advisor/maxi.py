@@ -23,13 +23,18 @@ The bound the policy is measured against is proven in ``maxi_bound``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 import numpy as np
 
 from scorekeeper.advisor.maxi_bound import BONUS, BONUS_AT, DICE, relaxed_values
 from scorekeeper.advisor.policy import Keeps
-from scorekeeper.advisor.strategy import Advice, KeepAdvice, _positions, ranked_keeps
+from scorekeeper.advisor.strategy import (
+    Advice,
+    KeepAdvice,
+    _positions,
+    distinct_keeps,
+    ranked_keeps,
+)
 from scorekeeper.advisor.tables import LAST_THROW, MAXI_FIGURES, check_request
 from scorekeeper.advisor.turn import Throws
 from scorekeeper.rules.errors import RuleError
@@ -384,11 +389,7 @@ class MaxiStrategy:
         levels = model.keep_values(worth)
         roll = tuple(sorted(dice))
         advice = []
-        for keep in {
-            tuple(sorted(kept))
-            for size in range(len(dice) + 1)
-            for kept in combinations(roll, size)
-        }:
+        for keep in distinct_keeps(roll):
             if keep == roll:
                 index = model.throws.roll_index[roll]
                 value = model.stop_value(best[index], turns_after, left)[0]

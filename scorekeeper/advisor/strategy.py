@@ -156,11 +156,7 @@ class Strategy:
         )
         roll = tuple(sorted(dice))
         advice = []
-        for keep in {
-            tuple(sorted(kept))
-            for size in range(len(dice) + 1)
-            for kept in combinations(roll, size)
-        }:
+        for keep in distinct_keeps(roll):
             if keep == roll:
                 value = now[throws.roll_index[roll]]
             elif levels is None:
@@ -218,6 +214,13 @@ class Strategy:
                 N_("Ce conseil a été calculé pour d'autres règles que celles de la partie.")
             )
         return dice
+
+
+def distinct_keeps(roll: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Every distinct keep of a sorted roll, from none of its dice to all of them."""
+    return {
+        tuple(sorted(kept)) for size in range(len(roll) + 1) for kept in combinations(roll, size)
+    }
 
 
 def ranked_keeps(advice: list[KeepAdvice]) -> list[KeepAdvice]:

@@ -1,6 +1,9 @@
 """The games the browser tests open: in progress some turns in, or finished."""
 
-from scorekeeper.rules import Entry
+from scorekeeper.play import load, start_game
+from scorekeeper.rules import Entry, Rules
+from scorekeeper.store import HOME_HOUSEHOLD
+from scorekeeper.store.quotas import NO_QUOTAS
 
 # Rolls a family might throw, reused round after round to fill the sheets of a long game.
 ROLLS = [
@@ -71,3 +74,15 @@ def finished_game(seed, players, *, tie=False):
                 dice = "12345"
             turns.append((dice, f"free:{box}"))
     return seed(NAMES[:players], turns)
+
+
+def games_of(store, preset):
+    """Start games of a preset in the home household, each with its players' names; its
+    ``state(game_id)`` reads a game back as the server replays it."""
+
+    def new(names):
+        rules = Rules.from_dict({"preset": preset})
+        return start_game(store, rules, names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
+
+    new.state = lambda game_id: load(store, game_id, household=HOME_HOUSEHOLD)[1]
+    return new

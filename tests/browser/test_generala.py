@@ -8,26 +8,16 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from scorekeeper.play import load, start_game
-from scorekeeper.rules import Rules
-from scorekeeper.store import HOME_HOUSEHOLD
-from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.store import STORE_EXTENSION
 from tests.browser.checks import violations
+from tests.browser.games import games_of
 from tests.browser.tablets import TABLETS
 from tests.browser.taps import CountedTaps, next_sheet, turn_ready
 
 
 @pytest.fixture
 def generala(live_app):
-    store = live_app.extensions[STORE_EXTENSION]
-
-    def new(names):
-        rules = Rules.from_dict({"preset": "generala"})
-        return start_game(store, rules, names, household=HOME_HOUSEHOLD, quotas=NO_QUOTAS)
-
-    new.state = lambda game_id: load(store, game_id, household=HOME_HOUSEHOLD)[1]
-    return new
+    return games_of(live_app.extensions[STORE_EXTENSION], "generala")
 
 
 def test_a_turn_in_six_taps_a_servida_in_seven_and_the_win(open_page, generala):
