@@ -7,20 +7,18 @@ from contextlib import nullcontext
 
 import pytest
 from pypdf import PdfReader
-from weasyprint import HTML
-from weasyprint.formatting_structure.boxes import BlockBox
 
 from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.sheets import PAPERS, BlankGrid
 from scorekeeper.sheets import pdf as sheets_pdf
-from scorekeeper.sheets.fetcher import STATIC_BASE_URL, StaticFilesFetcher
 from scorekeeper.sheets.hints import box_hint, footnotes
 from scorekeeper.sheets.layout import grid_rows
 from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.language import COOKIE
+from tests.support.prints import blocks_of_class, laid_out
 
 MAXI = Rules.from_dict({"preset": "maxi_yatzy"})
 SWEDISH = ("Ettor", "Sexor", "Ett par", "Tre par", "Femtal", "Full straight", "Kåk", "Hus", "Torn")
@@ -52,11 +50,7 @@ def test_the_blank_grid_is_one_page_in_swedish_words(app, paper, language):
     with app.test_request_context("/", headers={"Cookie": f"{COOKIE}={language}"}):
         grid = BlankGrid(MAXI, PAPERS[paper])
         _key, pdf = blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext)
-        document = HTML(
-            string=sheets_pdf.blank_html(grid),
-            base_url=STATIC_BASE_URL,
-            url_fetcher=StaticFilesFetcher(app.static_folder),
-        ).render()
+        document = laid_out(sheets_pdf.blank_html(grid), app.static_folder)
     assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
     text = text_of(pdf)
     for name in SWEDISH:
@@ -65,13 +59,7 @@ def test_the_blank_grid_is_one_page_in_swedish_words(app, paper, language):
     assert "Yams" not in text.split("Maxi")[0]
     # Every hint on one line, the games down to the notes.
     assert len(document.pages) == 1
-    hints = [
-        box
-        for box in document.pages[0]._page_box.descendants()
-        if isinstance(box, BlockBox)
-        and getattr(box, "element", None) is not None
-        and box.element.get("class") == "hint"
-    ]
+    hints = blocks_of_class(document.pages[0], "hint")
     # One a box, the bonus's and the saved throws'.
     assert len(hints) == len(MAXI.boxes) + 2
     if language == "de":

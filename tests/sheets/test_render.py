@@ -8,7 +8,6 @@ from html.parser import HTMLParser
 import pytest
 from flask import current_app
 from pypdf import PdfReader
-from weasyprint import HTML
 from weasyprint.formatting_structure.boxes import BlockBox, TableBox, TableCellBox, TextBox
 
 from scorekeeper.play import load, play_turn, start_game
@@ -25,6 +24,7 @@ from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.transfer import import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
+from tests.support.prints import laid_out
 
 SIZES = {"a4": (595, 842), "letter": (612, 792)}
 
@@ -299,12 +299,7 @@ MM = 96 / 25.4  # WeasyPrint lays out in CSS pixels
 
 
 def _laid_out(html):
-    """The document as WeasyPrint lays it out, through the app's locked fetcher."""
-    return HTML(
-        string=html,
-        base_url=STATIC_BASE_URL,
-        url_fetcher=StaticFilesFetcher(current_app.static_folder),
-    ).render()
+    return laid_out(html, current_app.static_folder)
 
 
 def _layout(grid):

@@ -14,7 +14,7 @@ from scorekeeper.rules.results import rules_key
 from scorekeeper.sheets.card import card_html
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.web.language import COOKIE as LANGUAGE_COOKIE
-from testing.samples import random_document
+from testing.samples import SCORING_TURNS, random_document
 from tests.support.forms import page
 from tests.support.games import import_documents, solo_document
 
@@ -29,20 +29,9 @@ KNIFFEL_GAME = {
     "players": ["Zoé"],
     "entries": [
         {"player": "Zoé", "box": box, "dice": [int(die) for die in dice]}
+        # The sheet's scoring turns, five 4s in Fours: two five-alike in the game.
         for dice, box in (
-            ("11123", "ones"),
-            ("22234", "twos"),
-            ("33345", "threes"),
-            ("44444", "fours"),
-            ("55516", "fives"),
-            ("66612", "sixes"),
-            ("12345", "large_straight"),
-            ("33322", "full_house"),
-            ("12346", "small_straight"),
-            ("66665", "four_kind"),
-            ("55543", "three_kind"),
-            ("66666", "yams"),
-            ("65432", "chance"),
+            ("44444", box) if box == "fours" else (dice, box) for dice, box in SCORING_TURNS
         )
     ],
     **FINISHED,
