@@ -14,7 +14,6 @@ from contextlib import nullcontext
 import numpy as np
 import pytest
 from PIL import Image, ImageChops
-from pypdf import PdfReader
 
 from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
@@ -23,6 +22,7 @@ from scorekeeper.sheets.pdf import STYLESHEET, game_pdf
 from scorekeeper.sheets.render import render_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
+from tests.support.prints import read
 
 NAMES = ["Zoé 🎲🐄", "王小明", "さくら", "김민준"]
 # Pairs of different letters of each script: drawn as .notdef they would be the same box.
@@ -84,7 +84,7 @@ def test_a_sheet_prints_emoji_and_cjk_names_as_written(ctx, store):
         household=HOME_HOUSEHOLD,
         paying=nullcontext,
     )
-    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    text = read(pdf).pages[0].text
     for name in NAMES:
         assert name in text
     # The dice and the cow are drawn in colour, where .notdef would be a black outline.

@@ -2,11 +2,9 @@
 every language with what they score, no upper bonus; a played game's sheet with its
 servidas and the game won at once."""
 
-import io
 from contextlib import nullcontext
 
 import pytest
-from pypdf import PdfReader
 
 from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
@@ -18,16 +16,11 @@ from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.language import COOKIE
-from tests.support.prints import blocks_of_class, laid_out
+from tests.support.prints import blocks_of_class, laid_out, read
+from tests.support.prints import text as printed_text
 
 GENERALA = Rules.from_dict({"preset": "generala"})
 SPANISH = ("Escalera", "Full", "Póker", "Generala", "Doble Generala")
-
-
-def text_of(pdf: bytes) -> str:
-    assert pdf.startswith(b"%PDF-")
-    reader = PdfReader(io.BytesIO(pdf))
-    return " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
 
 
 def test_the_grid_has_no_bonus_row_and_says_the_servida():
@@ -54,8 +47,8 @@ def test_the_blank_grid_is_one_page_in_spanish_words(app, paper, language):
         grid = BlankGrid(GENERALA, PAPERS[paper])
         _key, pdf = blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext)
         document = laid_out(sheets_pdf.blank_html(grid), app.static_folder)
-    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
-    text = text_of(pdf)
+    assert len(read(pdf).pages) == 1
+    text = printed_text(read(pdf))
     for name in SPANISH:
         assert name in text
     assert "Generala" in text.split()[0]  # the title
@@ -85,7 +78,7 @@ def test_a_played_game_prints_its_servidas_and_the_win(app, store):
     assert state.is_over and state.winner == 0
     with app.test_request_context("/", headers={"Cookie": f"{COOKIE}=en"}):
         pdf = game_pdf(record, state, PAPERS["a4"], household=HOME_HOUSEHOLD, paying=nullcontext)
-    text = text_of(pdf[1])
+    text = printed_text(read(pdf[1]))
     assert "Mag wins at once: Generala servida!" in text
     assert "35 S" in text and "50 ★" in text
     for name in SPANISH:

@@ -2,11 +2,9 @@
 on A4 and Letter in every language, with what each box scores, the bonus at 84 and a row for
 the saved throws; a played game's sheet with each player's saved throws."""
 
-import io
 from contextlib import nullcontext
 
 import pytest
-from pypdf import PdfReader
 
 from scorekeeper.play import load, play_turn, start_game
 from scorekeeper.rules import Rules
@@ -18,16 +16,11 @@ from scorekeeper.sheets.pdf import blank_pdf, game_pdf
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.language import COOKIE
-from tests.support.prints import blocks_of_class, laid_out
+from tests.support.prints import blocks_of_class, laid_out, read
+from tests.support.prints import text as printed_text
 
 MAXI = Rules.from_dict({"preset": "maxi_yatzy"})
 SWEDISH = ("Ettor", "Sexor", "Ett par", "Tre par", "Femtal", "Full straight", "Kåk", "Hus", "Torn")
-
-
-def text_of(pdf: bytes) -> str:
-    assert pdf.startswith(b"%PDF-")
-    reader = PdfReader(io.BytesIO(pdf))
-    return " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
 
 
 def test_the_grid_has_twenty_boxes_the_bonus_and_the_saved_throws():
@@ -51,8 +44,8 @@ def test_the_blank_grid_is_one_page_in_swedish_words(app, paper, language):
         grid = BlankGrid(MAXI, PAPERS[paper])
         _key, pdf = blank_pdf(grid, household=HOME_HOUSEHOLD, paying=nullcontext)
         document = laid_out(sheets_pdf.blank_html(grid), app.static_folder)
-    assert len(PdfReader(io.BytesIO(pdf)).pages) == 1
-    text = text_of(pdf)
+    assert len(read(pdf).pages) == 1
+    text = printed_text(read(pdf))
     for name in SWEDISH:
         assert name in text
     assert "84" in text and "100" in text
@@ -78,7 +71,7 @@ def test_a_played_game_prints_each_players_saved_throws(app, store):
     assert state.saved_throws == (2, 0)
     with app.test_request_context("/", headers={"Cookie": f"{COOKIE}=fr"}):
         pdf = game_pdf(record, state, PAPERS["a4"], household=HOME_HOUSEHOLD, paying=nullcontext)
-    text = text_of(pdf[1])
+    text = printed_text(read(pdf[1]))
     # The totals, then the saved throws, as the text of the table's cells runs.
     assert "Lancers gardés" in text and "56 30 2 0" in text
     for name in ("Hus", "Torn", "Chans"):
@@ -90,7 +83,7 @@ def test_the_print_page_offers_the_blank_maxi_yatzy_grid(client):
     assert 'name="preset" value="maxi_yatzy"' in html
     response = client.get("/sheets/blank.pdf?preset=maxi_yatzy&paper=letter&pages=2")
     assert response.status_code == 200
-    assert len(PdfReader(io.BytesIO(response.data)).pages) == 2
+    assert len(read(response.data).pages) == 2
     # No option of the other games on a Maxi Yatzy grid: said, not ignored.
     refused = client.get("/sheets/blank.pdf?preset=maxi_yatzy&vache=1")
     assert refused.status_code == 400

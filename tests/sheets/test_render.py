@@ -1,13 +1,12 @@
 """Rendering: valid PDFs of the right size and page count, with the right words in them."""
 
-import io
 import json
+import re
 from contextlib import nullcontext
 from html.parser import HTMLParser
 
 import pytest
 from flask import current_app
-from pypdf import PdfReader
 from weasyprint.formatting_structure.boxes import BlockBox, TableBox, TableCellBox, TextBox
 
 from scorekeeper.play import load, play_turn, start_game
@@ -24,23 +23,7 @@ from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.store.transfer import import_games
 from scorekeeper.web.language import COOKIE
 from tests.fixtures.finished_games import finished_game_document
-from tests.support.prints import laid_out
-
-SIZES = {"a4": (595, 842), "letter": (612, 792)}
-
-
-def read(pdf: bytes) -> PdfReader:
-    assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
-    return PdfReader(io.BytesIO(pdf))
-
-
-def words(page) -> str:
-    """The page's text with every run of spaces and line breaks as one space."""
-    return " ".join(page.extract_text().split())
-
-
-def page_size(page) -> tuple[int, int]:
-    return round(float(page.mediabox.width)), round(float(page.mediabox.height))
+from tests.support.prints import SIZES, laid_out, read
 
 
 def blank(grid: BlankGrid) -> tuple[str, bytes]:
@@ -96,8 +79,8 @@ def test_every_blank_grid_is_one_page_of_its_paper(ctx, name, paper):
     reader = read(pdf)
     assert len(reader.pages) == 1, "the grid overflowed onto another page"
     width, height = SIZES[paper]
-    assert page_size(reader.pages[0]) == ((height, width) if grid.landscape else (width, height))
-    text = words(reader.pages[0])
+    assert reader.pages[0].size == ((height, width) if grid.landscape else (width, height))
+    text = reader.pages[0].words()
     rules = grid.rules
     boxes = [rules.box_labels[box] for box in ("ones", "sixes", "three_kind", "four_kind")]
     for label in ("Total haut", "Total bas", "Total", *boxes):
@@ -113,8 +96,8 @@ def test_many_pages_share_one_drawing(ctx):
     twenty = blank(BlankGrid(Rules(), PAPERS["a4"], 20))[1]
     reader = read(twenty)
     assert len(reader.pages) == 20
-    assert all(page_size(page) == SIZES["a4"] for page in reader.pages)
-    assert reader.pages[19].extract_text() == reader.pages[0].extract_text()
+    assert all(page.size == SIZES["a4"] for page in reader.pages)
+    assert reader.pages[19].text == reader.pages[0].text
     # Twenty pages weigh barely more than one: they are one content stream, referenced.
     assert len(twenty) < len(one) + 20 * 200
 
@@ -126,7 +109,7 @@ def test_blank_grids_are_deterministic(ctx):
 
 
 def blank_text(rules, paper="a4"):
-    return words(read(blank(BlankGrid(rules, PAPERS[paper]))[1]).pages[0])
+    return read(blank(BlankGrid(rules, PAPERS[paper]))[1]).pages[0].words()
 
 
 def test_hints_and_rules_reflect_the_options(ctx):
@@ -261,8 +244,8 @@ def test_a_game_sheet_prints_the_replayed_state(ctx, store):
             paying=nullcontext,
         )[1]
     )
-    assert [page_size(page) for page in reader.pages] == [SIZES["letter"]]
-    text = words(reader.pages[0])
+    assert [page.size for page in reader.pages] == [SIZES["letter"]]
+    text = reader.pages[0].words()
     assert "<img src=/etc/passwd>" in text and "Mag" in text
     assert "24" in text and "✗" in text and "Classement provisoire" in text
     assert "à Mag de jouer" in text
@@ -284,12 +267,12 @@ def test_a_finished_sheet_prints_the_bonus_result_whole(ctx, store):
             paying=nullcontext,
         )[1]
     )
-    lines = [
-        " ".join(line.split()) for page in reader.pages for line in page.extract_text().splitlines()
-    ]
+    lines = [" ".join(line.split()) for page in reader.pages for line in page.text.splitlines()]
     text = " ".join(lines)
     assert text.count("35 ✓") == 4
-    assert text.count("manqué de 42") == 2 and text.count("manqué de 1") == 2
+    # A miss wrapped in a narrow column may come out of the PDF with no space at its break.
+    misses = re.findall(r"manqué ?de (\d+)", text)
+    assert sorted(misses) == ["1", "1", "42", "42"]
     assert "encore" not in text
     # "35 ✓" never wrapped, even in the narrowest column; a miss may take two lines there.
     assert not any(line.endswith("35") for line in lines)

@@ -10,7 +10,6 @@ import random
 from io import BytesIO
 
 import pytest
-from pypdf import PdfReader
 
 from scorekeeper.app import STORE_EXTENSION
 from scorekeeper.rules import Rules
@@ -22,6 +21,7 @@ from scorekeeper.store.players import list_players
 from scorekeeper.web.passphrases import passphrase_hash
 from testing.samples import random_document
 from tests.support.apps import HOSTED, PASSPHRASE, app_on
+from tests.support.prints import read
 from tests.support.walk import fill_household, filled_paths, join_household
 
 # Names found nowhere else in the app's pages, in either language.
@@ -117,7 +117,7 @@ def _texts(client, mine: dict):
             assert response.status_code < 500, path
             body = response.get_data()
             if response.mimetype == "application/pdf":
-                text = "".join(page.extract_text() for page in PdfReader(BytesIO(body)).pages)
+                text = "".join(page.text for page in read(body).pages)
             else:
                 text = body.decode("utf-8", errors="replace")
             yield path, text

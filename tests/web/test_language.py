@@ -7,14 +7,12 @@ translated into the wrong language). Player names are plain ASCII so that they n
 
 from __future__ import annotations
 
-import io
 import re
 from html import unescape
 
 import pytest
 from babel import Locale
 from babel.messages.pofile import read_po
-from pypdf import PdfReader
 
 from scorekeeper.app import PACKAGE_DIR
 from scorekeeper.store import HOME_HOUSEHOLD
@@ -22,6 +20,7 @@ from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web.language import COOKIE, COOKIE_MAX_AGE, LANGUAGE_NAMES, language_name
 from tests.support.crawl import crawl_urls
 from tests.support.forms import csrf_token
+from tests.support.prints import read
 
 # Shorter texts ("Six", "Full", "Chance", "Total") are words of both languages, or parts of
 # other words.
@@ -304,8 +303,7 @@ def test_the_crawl_would_see_a_leftover(client):
 
 def pdf_text(response) -> str:
     assert response.status_code == 200 and response.mimetype == "application/pdf"
-    reader = PdfReader(io.BytesIO(response.get_data()))
-    return " ".join(page.extract_text() for page in reader.pages)
+    return " ".join(page.text for page in read(response.get_data()).pages)
 
 
 def test_the_pdfs_are_printed_in_the_device_language(client, table, seeded):
