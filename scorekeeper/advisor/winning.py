@@ -31,7 +31,7 @@ import numpy as np
 
 from scorekeeper.advisor.choices import Chance, Turn, WinOption
 from scorekeeper.advisor.endgame import EndGame, TooLarge, fits
-from scorekeeper.advisor.futures import Futures, Seat, SheetModel, seats
+from scorekeeper.advisor.futures import Futures, Seat, SheetModel, seats, sheet_index
 from scorekeeper.advisor.tables import (
     LAST_THROW,
     check_request,
@@ -247,13 +247,20 @@ class WinChances:
     def _futures_of(self, seat: Seat, model: SheetModel) -> Futures:
         """The distributions from a seat and every state its turn may end in, kept for the
         next requests (the other players' sheets do not change during a turn)."""
-        key = (seat.state, seat.floors)
+        # Generala's whole sheet has 3,072 states (and no floors): one Futures of them all,
+        # built once, serves every seat of every game of these rules.
+        whole = self.rules.is_generala
+        key = ("every state",) if whole else (seat.state, seat.floors)
         kept = self._futures.get(key)
         if kept is not None:
             return kept
-        outcomes = model.outcomes(*(np.array([part]) for part in seat.state))
-        after = np.unique(outcomes.after[outcomes.allowed & ~outcomes.wins])
-        roots = [seat.state] + [model.state_at(int(child)) for child in after]
+        if whole:
+            every = sheet_index(self.rules).solved_states()
+            roots = [tuple(map(int, state)) for state in zip(*every[:3], strict=True)]
+        else:
+            outcomes = model.outcomes(*(np.array([part]) for part in seat.state))
+            after = np.unique(outcomes.after[outcomes.allowed & ~outcomes.wins])
+            roots = [seat.state] + [model.state_at(int(child)) for child in after]
         futures = Futures(model, roots)
         self._futures.put(key, futures)
         return futures
