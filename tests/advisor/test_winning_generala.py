@@ -55,6 +55,31 @@ END_GAMES = [
         },
         id="servida-wins-off",
     ),
+    pytest.param(
+        {"preset": "generala", "servida": False},
+        {
+            "Mag": (["generala", "four_kind"], {"sixes": 18, "full_house": 30}),
+            "Alix": (["four_kind", "double_generala"], {"sixes": 24, "generala": 50}),
+        },
+        id="servida-points-off-instant-win-on",
+    ),
+    pytest.param(
+        GENERALA,
+        {
+            "Mag": (["generala", "fours"], {"sixes": 18, "full_house": 30}),
+            "Alix": (["generala", "straight"], {"sixes": 24, "four_kind": 40}),
+        },
+        id="both-generala-boxes-free",
+    ),
+    pytest.param(
+        GENERALA,
+        {
+            "Mag": (["generala"], {"sixes": 18, "full_house": 30}),
+            "Alix": (["full_house"], {"sixes": 24, "four_kind": 40}),
+            "Zoé": (["generala"], {"fives": 25, "straight": 20}),
+        },
+        id="three-players-a-later-instant-win",
+    ),
 ]
 
 
