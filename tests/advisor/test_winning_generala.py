@@ -3,6 +3,8 @@ whose turns may end on the first throw with the servida's points or win the game
 against the independent brute force; the estimate's instant wins (each player's hazards
 beside a sub-distribution of their totals) against the table and against each other."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -10,6 +12,8 @@ from scorekeeper.advisor.choices import POINT_UTILITY
 from scorekeeper.advisor.endgame import fits
 from scorekeeper.advisor.futures import Futures, SheetModel, seats, sheet_index
 from scorekeeper.advisor.solver import build_table
+from scorekeeper.advisor.spreads import build_spreads
+from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.advisor.winning import WinChances
 from scorekeeper.rules import Entry, RuleError, Rules
 from tests.advisor.brute_force_game import SHARE, TIE, WIN, GameBruteForce
@@ -291,3 +295,72 @@ def test_the_instant_win_in_the_seat_order(tables):
     won = chances.advise(state, dice, 1, boxes=True).options[0]
     assert (won.box, won.chance.share) == ("generala", 1.0)
     assert model.instant
+
+
+# -- the models' turn --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options", [GENERALA, NO_INSTANT_WIN, {"preset": "generala", "servida": False}]
+)
+def test_each_box_of_either_throw_gives_what_the_rules_engine_writes(options):
+    """Random Generala sheets: every roll after the last throw and after the first (the
+    servida), every box the engine allows, the points the total gains, the state after, and
+    whether the game is won at once."""
+    rules = Rules.from_dict(options)
+    chooser = random.Random(5)
+    table = np.zeros(sheet_index(rules).size)
+    rolls = len(ROLLS)
+    for _ in range(5):
+        state = game(rules, {"Mag": {}, "Alix": {}})
+        while len(state.entries) < 2 * chooser.randint(1, len(rules.boxes) - 2):
+            dice = tuple(chooser.randint(1, 6) for _ in range(5))
+            box = chooser.choice(sorted(box for _, box in state.preview(dice)))
+            state = state.play(Entry(state.active_player, "free", box, dice))
+        player = state.active_player
+        seat = seats(state)[player]
+        outcomes = SheetModel(rules, table, seat.floors).outcomes(
+            *(np.array([part]) for part in seat.state)
+        )
+        rows = [rules.boxes[index] for index in outcomes.boxes]
+        assert outcomes.allowed.shape[1] == 2 * rolls
+        for roll_index, roll in enumerate(ROLLS):
+            for throw, row in ((None, roll_index), (1, rolls + roll_index)):
+                preview = state.preview(roll, throw=throw)
+                allowed = {box for index, box in enumerate(rows) if outcomes.allowed[index, row, 0]}
+                assert allowed == {box for _, box in preview}
+                for _, box in preview:
+                    index = rows.index(box)
+                    after = state.play(Entry(player, "free", box, roll, throw))
+                    sheet = after.sheets[player]
+                    gained = sheet.total - state.sheets[player].total
+                    assert outcomes.gain[index, row, 0] == gained, (box, roll, throw)
+                    assert outcomes.wins[index, row, 0] == (after.winner is not None)
+                    points = {
+                        name: cell.points for name, cell in sheet.columns["free"].cells.items()
+                    }
+                    written = tuple(int(part[0]) for part in sheet_index(rules).state(points)[:3])
+                    assert (
+                        outcomes.masks[index, row, 0],
+                        outcomes.yams50[index, row, 0],
+                        outcomes.uppers[index, row, 0],
+                    ) == written
+
+
+@pytest.mark.parametrize("written", [{}, {"generala": 50}, {"generala": 0, "fours": 12}])
+def test_spreads_are_the_table_s_game_moments(tables, written):
+    """Generala's spreads hold the table's own game (a Generala servida as its 50 and the
+    game going on): the central moments of the distribution without the instant win."""
+    rules = Rules.from_dict(GENERALA)
+    index = sheet_index(rules)
+    spreads = build_spreads(rules, tables[True])
+    state = tuple(int(part[0]) for part in index.state(written)[:3])
+    _, off = _futures(tables, False, state)
+    distribution = off.distribution(state)
+    points = np.arange(len(distribution))
+    mean = distribution @ points
+    place = index.place(index.state(written))[0]
+    for row, moment in enumerate((2, 3, 4)):
+        assert spreads[row, place] == pytest.approx(
+            distribution @ (points - mean) ** moment, rel=1e-6
+        )
