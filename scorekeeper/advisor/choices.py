@@ -11,7 +11,7 @@ from itertools import combinations
 
 import numpy as np
 
-from scorekeeper.advisor.policy import Keeps, TurnPolicy
+from scorekeeper.advisor.policy import ROUNDING, Keeps, TurnPolicy
 from scorekeeper.advisor.tables import LAST_THROW
 from scorekeeper.rules.rule_set import Rules
 
@@ -134,7 +134,7 @@ class Turn:
         options = []
         for keep in distinct:
             if len(keep) == len(dice):  # keeping all the dice is scoring them, now or later
-                best = now if self.best[now] >= self.best[roll] else roll
+                best = now if self.best[now] >= self.best[roll] - ROUNDING else roll
                 options.append(
                     WinOption(
                         None,

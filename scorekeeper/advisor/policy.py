@@ -13,6 +13,10 @@ import numpy as np
 
 from scorekeeper.advisor.turn import FACES, Throws
 
+# Values this close are the same worth, apart only by rounding (the same chances summed
+# in another order): scoring at once then wins the tie.
+ROUNDING = 1e-12
+
 
 class Keeps:
     """The flat indices of the keeps of some ``Throws``."""
@@ -110,10 +114,11 @@ class TurnPolicy:
         self.before = {2: np.vstack(second), 3: np.vstack(third)}
         self.score_first = None
         if first_roll is not None:
-            # Scored at once when worth as much as the best keep: on a tie the same box now
-            # or after keeping all the dice is the same outcome (the solver's maximum).
-            self.score_first = first_roll >= self.first_value
-            self.first_value = np.maximum(self.first_value, first_roll)
+            # Scored at once when worth as much as the best keep (the solver's maximum). A
+            # tie is mostly the same box now or after keeping all the dice; for a player
+            # sure to win either way, a Generala servida ends the game now: taken.
+            self.score_first = first_roll >= self.first_value - ROUNDING
+            self.first_value = np.where(self.score_first, first_roll, self.first_value)
 
     @property
     def start_value(self) -> np.ndarray:

@@ -22,6 +22,8 @@ import numpy as np
 from scorekeeper.rules import Entry, GameState
 
 ROLLS = list(combinations_with_replacement(range(1, 7), 5))
+# Worths this close are equal but for rounding (sums of the same chances in other orders).
+ROUNDING = 1e-12
 WIN, TIE, SHARE, POINTS = range(4)
 
 
@@ -97,21 +99,30 @@ class GameBruteForce:
                 # Each distinct keep once: a keep is found among many rolls.
                 keeps = {keep: self.keep_value(keep, after) for keep in _ALL_KEEPS}
                 values = {
-                    roll: self._best(
+                    roll: self.now_or(
                         state,
-                        self._now(state, roll, throw) + [keeps[keep] for keep in _keeps(roll)],
+                        roll,
+                        throw,
+                        self._best(state, [keeps[keep] for keep in _keeps(roll)]),
                     )
                     for roll in ROLLS
                 }
             self._throws[key] = values
         return self._throws[key]
 
-    def _now(self, state: GameState, roll: tuple[int, ...], throw: int) -> list[np.ndarray]:
-        """The values of scoring ``roll`` at once after the first throw (Generala), listed
-        before the keeps: on equal worth, scoring now."""
+    def now_or(
+        self, state: GameState, roll: tuple[int, ...], throw: int, later: np.ndarray
+    ) -> np.ndarray:
+        """``later``, or after the first throw (Generala) the best box for ``roll`` scored at
+        once when it is worth as much, to rounding: on equal worth, scoring now (a Generala
+        servida ends the game then)."""
         if throw != 1 or not state.rules.counts_throws:
-            return []
-        return list(self.box_values(state, roll, 1).values())
+            return later
+        now = self._best(state, self.box_values(state, roll, 1).values())
+        player = state.active_player
+        if self._utility(now, player) >= self._utility(later, player) - ROUNDING:
+            return now
+        return later
 
     @staticmethod
     def keep_value(keep: tuple[int, ...], after: dict) -> np.ndarray:

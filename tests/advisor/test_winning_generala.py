@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from scorekeeper.advisor.choices import POINT_UTILITY
-from scorekeeper.advisor.endgame import fits
+from scorekeeper.advisor.endgame import CHANCES, EndGame, fits
 from scorekeeper.advisor.futures import Futures, SheetModel, seats, sheet_index
 from scorekeeper.advisor.solver import build_table
 from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.advisor.winning import WinChances
 from scorekeeper.rules import Entry, RuleError, Rules
-from tests.advisor.brute_force_game import SHARE, TIE, WIN, GameBruteForce
+from tests.advisor.brute_force_game import POINTS, SHARE, TIE, WIN, GameBruteForce
 from tests.advisor.helpers import game
 
 # The brute force and the end game do the same sums in another order.
@@ -117,6 +117,12 @@ def test_exact_end_game_matches_brute_force(options, players):
     for player, chance in enumerate(standings):
         _close(chance, reference.value(state)[player])
     assert sum(chance.share for chance in standings) == pytest.approx(1, abs=EXACT)
+    # Every player's final total to expect, which settles their equal shares: a game won at
+    # once ends on the totals then held.
+    solved = EndGame(state.rules, chances.values, state)
+    for player in solved.playing[0]:
+        total = solved.values[0][0, solved._player_column(0, player) + CHANCES] + solved.refs[0]
+        assert total == pytest.approx(reference.value(state)[player, POINTS], abs=EXACT)
 
     player = state.active_player
     compared = 0
@@ -144,9 +150,9 @@ def test_exact_end_game_matches_brute_force(options, players):
                 if len(keep) == 5:
                     # Keeping all five dice is scoring them: after the last throw, or at
                     # once after the first (a servida), whichever is better.
-                    scored = reference.throw_values(state, 3)[keep]
-                    now = list(reference.box_values(state, keep, 1).values()) if throw == 1 else []
-                    value = reference._best(state, now + [scored])
+                    value = reference.now_or(
+                        state, keep, throw, reference.throw_values(state, 3)[keep]
+                    )
                 _close(option.chance, value[player])
                 compared += 1
     assert compared > 100
