@@ -108,3 +108,45 @@ def test_the_end_of_a_generala_game_is_exact_and_a_servida_wins_it(table, app, g
     assert later["generala"].share < 0.99
     page = table.client.get(f"/games/{game_id}/advice?dice=22222&mode=win").get_data(as_text=True)
     assert certain not in _chance_cells(page)
+
+
+def test_the_box_to_win_after_the_first_throw_scores_a_servida(table, app, generala_tables):
+    """Alix is out of Mag's reach by points: only a Generala servida wins Mag the game. After
+    the last throw her best chance is then the Fours (her Generala box left free for it);
+    after the first, the Generala at once. The box the sentence names ranks by the chances
+    of the dice scored on their own throw."""
+    game_id = table.new_game(["Alix", "Mag"], preset="generala")
+    alix = [
+        ("generala", "22222"),  # 50, on no throw said: no win at once
+        ("double_generala", "33333"),  # 100
+        ("four_kind", "66665"),
+        ("full_house", "66655"),
+        ("straight", "12345"),
+        ("sixes", "66612"),
+        ("fives", "55512"),
+        ("fours", "44412"),
+        ("threes", "33312"),
+        ("ones", "11123"),
+    ]
+    mag = ["ones", "twos", "threes", "fives", "sixes", "straight", "full_house", "four_kind"]
+    mag.append("double_generala")  # barred: her Generala box is free
+    entries = [alix[0]]  # in turn: Alix, Mag, Alix, ..., Alix, then Mag's to play
+    for box, written in zip(mag, alix[1:], strict=True):
+        entries += [(box, NOT_ALIKE), written]
+    for seq, (box, dice) in enumerate(entries):
+        response = table.play(game_id, seq, dice, f"free:{box}", confirm=True)
+        assert response.status_code == 303, response.get_data(as_text=True)
+    state = _state(app, game_id)
+    alix_total, mag_total = (sheet.total for sheet in state.sheets)
+    assert state.active_player == 1 and alix_total > mag_total + 50 + 20
+    chances = app.extensions[ADVISOR_EXTENSION].chances(GENERALA)
+    last = max(chances.advise(state, "44444", 3).options, key=lambda option: option.chance.share)
+    assert last.box == "fours"
+
+    page = unescape(
+        table.client.get(f"/games/{game_id}/advice?dice=44444&throw=1&mode=win").get_data(
+            as_text=True
+        )
+    )
+    assert "Garde tout et mets 50 en Generala." in page
+    assert "Generala servida : la partie est gagnée sur-le-champ." in page
