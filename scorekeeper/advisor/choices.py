@@ -18,6 +18,9 @@ from scorekeeper.rules.rule_set import Rules
 # A player whose options have the same chance plays for points: a point is worth a
 # millionth of a chance (a hundred points, a hundredth of a percent).
 POINT_UTILITY = 1e-6
+# The chances (win, tie, share) of a player who wins at once (a Generala servida): first
+# alone, whatever the totals.
+WON_AT_ONCE = (1.0, 0.0, 1.0)
 
 
 @dataclass(frozen=True)

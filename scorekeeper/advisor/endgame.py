@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorekeeper.advisor.choices import POINT_UTILITY, Chance, Turn
+from scorekeeper.advisor.choices import POINT_UTILITY, WON_AT_ONCE, Chance, Turn
 from scorekeeper.advisor.futures import Seat, SheetModel, seats
 from scorekeeper.advisor.policy import TurnPolicy
 from scorekeeper.rules.game import GameState
@@ -304,7 +304,7 @@ class _Step:
         for player in game.playing[turn]:
             start = game._player_column(turn, player)
             if player == self.player:
-                vectors[:, start : start + CHANCES] = (1.0, 0.0, 1.0)
+                vectors[:, start : start + CHANCES] = WON_AT_ONCE
                 vectors[:, start + CHANCES] = self.new_total[self.won]
             else:
                 field = game._player_field(turn, player)

@@ -29,7 +29,7 @@ from math import sqrt
 
 import numpy as np
 
-from scorekeeper.advisor.choices import Chance, Turn, WinOption
+from scorekeeper.advisor.choices import WON_AT_ONCE, Chance, Turn, WinOption
 from scorekeeper.advisor.endgame import EndGame, TooLarge, fits
 from scorekeeper.advisor.futures import Futures, Seat, SheetModel, seats, sheet_index
 from scorekeeper.advisor.tables import (
@@ -50,8 +50,6 @@ from scorekeeper.rules.rule_set import Rules
 EXACT_BOXES = 6
 # Sheets whose distributions are kept between requests (a turn asks three times).
 KEPT_FUTURES = 64
-# The chances of a player who wins at once (a Generala servida): first alone.
-WON_AT_ONCE = (1.0, 0.0, 1.0)
 # Reviews of finished games kept (a finished game never changes: its entries are the key).
 KEPT_REVIEWS = 16
 
