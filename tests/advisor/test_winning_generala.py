@@ -301,6 +301,31 @@ def test_the_instant_win_in_the_seat_order(tables):
     assert model.instant
 
 
+def test_a_box_s_chance_is_the_standings_after_it_whoever_plays(tables):
+    """Three players, the second to play (estimated): each box's chance, after the last
+    throw and after the first (a servida that may win at once), is the active player's
+    share once it is written, the next turns then taken from the third player on."""
+    rules = Rules.from_dict(GENERALA)
+    left = ["generala", "double_generala", "fours", "fives"]
+    filled = {box: 0 for box in rules.boxes if box not in left}
+    state, chances = _estimated(
+        tables,
+        {
+            "Mag": filled | {"sixes": 18, "fives": 15},  # she has played this round
+            "Alix": filled | {"sixes": 24},
+            "Zoé": filled | {"sixes": 12},
+        },
+    )
+    player = state.active_player
+    assert player == 1 and not fits(seats(state))
+    for dice in [(5, 5, 5, 5, 5), (1, 2, 3, 4, 6)]:
+        for throw, said in ((3, None), (1, 1)):
+            for option in chances.advise(state, dice, throw, boxes=True).options:
+                after = state.play(Entry(player, "free", option.box, dice, said))
+                share = chances.standings(after)[player].share
+                assert option.chance.share == pytest.approx(share, abs=1e-12), option.box
+
+
 # -- the models' turn --------------------------------------------------------------------------
 
 
