@@ -11,13 +11,16 @@ from itertools import combinations
 
 import numpy as np
 
-from scorekeeper.advisor.policy import Keeps, TurnPolicy
+from scorekeeper.advisor.policy import ROUNDING, Keeps, TurnPolicy
 from scorekeeper.advisor.tables import LAST_THROW
 from scorekeeper.rules.rule_set import Rules
 
 # A player whose options have the same chance plays for points: a point is worth a
 # millionth of a chance (a hundred points, a hundredth of a percent).
 POINT_UTILITY = 1e-6
+# The chances (win, tie, share) of a player who wins at once (a Generala servida): first
+# alone, whatever the totals.
+WON_AT_ONCE = (1.0, 0.0, 1.0)
 
 
 @dataclass(frozen=True)
@@ -82,36 +85,49 @@ class Turn:
         """``chances[f, box, roll, 0]`` (win, tie, share) and ``totals[box, roll, 0]`` (the
         final total to expect) when the box takes the roll, ``allowed[box, roll, 0]``, and
         ``solitaire[box, roll, 0]``: the final total the solitaire strategy expects; the
-        boxes are the sheet's ``boxes`` (indices in sheet order)."""
+        boxes are the sheet's ``boxes`` (indices in sheet order). Generala: twice the rolls,
+        those of the first throw scored at once (the servida) after the last throw's."""
         self.rules = rules
         self.boxes = [rules.boxes[index] for index in boxes]
         self.chances = chances[..., 0]
         self.allowed = allowed[..., 0]
         self.solitaire = np.where(self.allowed, solitaire[..., 0], -np.inf)
+        rolls = keeps.rolls
+        self.served = self.allowed.shape[1] > rolls
         totals = np.where(self.allowed, totals[..., 0], 0.0)
         utility = np.where(self.allowed, self.chances[2] + POINT_UTILITY * totals, -np.inf)
         choice = utility.argmax(axis=0)
-        rolls = np.arange(keeps.rolls)
+        rows = np.arange(len(choice))
         # What each final roll is worth when its best box for winning is filled.
-        self.last_roll = self.chances[:, choice, rolls]  # [f, roll]
-        self.to_win = TurnPolicy(keeps, utility[choice, rolls][:, None])
+        self.row_chances = self.chances[:, choice, rows]  # [f, row]
+        self.last_roll = self.row_chances[:, :rolls]
+        self.best = utility[choice, rows]
+        self.to_win = TurnPolicy(keeps, self.best[:rolls, None], self._first(self.best))
         # « Pour le meilleur score »: the solitaire strategy's final total to expect.
-        self.for_score = TurnPolicy(keeps, self.solitaire.max(axis=0)[:, None])
+        self.score = self.solitaire.max(axis=0)
+        self.for_score = TurnPolicy(keeps, self.score[:rolls, None], self._first(self.score))
 
-    def options(self, dice: tuple[int, ...], throw: int) -> list[WinOption]:
+    def _first(self, by_row: np.ndarray) -> np.ndarray | None:
+        return by_row[self.keeps.rolls :, None] if self.served else None
+
+    def options(self, dice: tuple[int, ...], throw: int, boxes: bool = False) -> list[WinOption]:
+        """The keeps of these dice after the 1st or 2nd throw, or the boxes after the last
+        (after any throw with ``boxes``: Generala's first scores a servida)."""
         keeps = self.keeps
         roll = keeps.throws.roll_index[tuple(sorted(dice))]
-        if throw == LAST_THROW:
+        # The row of these dice scored now: at Generala's first throw, as a servida.
+        now = roll + keeps.rolls if self.served and throw == 1 else roll
+        if throw == LAST_THROW or boxes:
             return [
                 WinOption(
                     box,
                     "free",
                     None,
-                    Chance(*self.chances[:, row, roll]),
-                    float(self.solitaire[row, roll]),
+                    Chance(*self.chances[:, row, now]),
+                    float(self.solitaire[row, now]),
                 )
                 for row, box in enumerate(self.boxes)
-                if self.allowed[row, roll]
+                if self.allowed[row, now]
             ]
         distinct = {
             kept
@@ -120,14 +136,15 @@ class Turn:
         }
         options = []
         for keep in distinct:
-            if len(keep) == len(dice):  # keeping all the dice is scoring them now
+            if len(keep) == len(dice):  # keeping all the dice is scoring them, now or later
+                best = now if self.best[now] >= self.best[roll] - ROUNDING else roll
                 options.append(
                     WinOption(
                         None,
                         None,
                         keep,
-                        Chance(*self.last_roll[:, roll]),
-                        float(self.solitaire[:, roll].max()),
+                        Chance(*self.row_chances[:, best]),
+                        float(max(self.score[now], self.score[roll])),
                     )
                 )
                 continue

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorekeeper.advisor.choices import POINT_UTILITY, Chance, Turn
+from scorekeeper.advisor.choices import POINT_UTILITY, WON_AT_ONCE, Chance, Turn
 from scorekeeper.advisor.futures import Seat, SheetModel, seats
 from scorekeeper.advisor.policy import TurnPolicy
 from scorekeeper.rules.game import GameState
@@ -178,15 +178,18 @@ class _Step:
         outcomes = game.model.outcomes(masks, yams50, uppers, floors, open_boxes)
         self.boxes = outcomes.boxes
         self.allowed = outcomes.allowed
-        # Rolls that fill the same box with the same points lead to the same position.
+        # Rolls that fill the same box with the same points lead to the same position (a
+        # Generala servida that wins at once, to the end of the game).
         row, roll, position = np.nonzero(outcomes.allowed)
         box = self.boxes[row]
         points = outcomes.points[row, roll, position].astype(np.int64)
         gain = outcomes.gain[row, roll, position].astype(np.int64)
-        # One integer per (position, box, points, gain): a sort of integers, not rows.
+        won = outcomes.wins[row, roll, position]
+        # One integer per (position, box, points, gain, won): a sort of integers, not rows.
         key = ((position * len(game.rules.boxes) + box) * GAIN_RANGE + points) * GAIN_RANGE + gain
-        _, first, self.outcome_of = np.unique(key, return_index=True, return_inverse=True)
+        _, first, self.outcome_of = np.unique(key * 2 + won, return_index=True, return_inverse=True)
         unique = np.stack([position[first], box[first], points[first], gain[first]], axis=1)
+        self.won = won[first]
         self.outcome_of = self.outcome_of.reshape(-1)
         self.where = (row, roll, position)
         at = (row[first], roll[first], position[first])
@@ -222,8 +225,11 @@ class _Step:
         rows[:, 3:best_column:SEAT_FIELDS] -= self.shift[:, None]
         rows[:, best_column] = np.where(sharing > 0, best - self.shift, NONE_DONE)
         rows[:, best_column + 1] = sharing
-        self.children_table, self.child = np.unique(rows, axis=0, return_inverse=True)
-        self.child = self.child.reshape(-1)
+        # A game won at once has no position after it: its value is known (_won_vectors).
+        self.children_table, child = np.unique(rows[~self.won], axis=0, return_inverse=True)
+        self.child = np.zeros(len(rows), dtype=np.int64)
+        self.child[~self.won] = child.reshape(-1)
+        self.table = table
         self.positions = len(table)
 
     def _floors(self, written: np.ndarray) -> np.ndarray:
@@ -243,21 +249,23 @@ class _Step:
         vectors = self._outcome_vectors(below)
         own = game._player_column(turn, player)
         utility = vectors[:, own + CHANCES - 1] + POINT_UTILITY * vectors[:, own + CHANCES]
-        boxes = self.allowed.shape[0]
-        rolls = game.model.keeps.rolls
+        boxes, rolls = self.allowed.shape[:2]
         by_roll = np.full((boxes, rolls, self.positions), -np.inf)
         by_roll[self.where] = utility[self.outcome_of]
         outcome = np.full((boxes, rolls, self.positions), -1)
         outcome[self.where] = self.outcome_of
         choice = by_roll.argmax(axis=0)
-        rolls = np.arange(rolls)[:, None]
+        rows = np.arange(rolls)[:, None]
         positions = np.arange(self.positions)[None, :]
-        last_roll = by_roll[choice, rolls, positions]
-        chosen = outcome[choice, rolls, positions]
+        last_roll = by_roll[choice, rows, positions]
+        chosen = outcome[choice, rows, positions]
         if turn == 0:
             self.vectors = np.full(self.allowed.shape + (vectors.shape[1],), np.nan)
             self.vectors[self.where] = vectors[self.outcome_of]
-        final = TurnPolicy(game.model.keeps, last_roll).final_rolls()
+        # Generala: the rolls of the first throw scored at once follow the last throw's.
+        last = game.model.keeps.rolls
+        first = last_roll[last:] if game.model.first_throw else None
+        final = TurnPolicy(game.model.keeps, last_roll[:last], first).final_rolls()
         # Each outcome's chance, then each position's value: its outcomes' mixed.
         mass = np.bincount(chosen.ravel(), weights=final.ravel(), minlength=len(vectors))
         value = np.zeros((self.positions, vectors.shape[1]))
@@ -283,6 +291,24 @@ class _Step:
         # The players already done with the best total stay first unless it was beaten.
         kept = (self.best == self.old_best)[:, None]
         vectors[:, -CHANCES:] = np.where(kept, after[:, -CHANCES:], 0)
+        if self.won.any():
+            vectors[self.won] = self._won_vectors()
+        return vectors
+
+    def _won_vectors(self) -> np.ndarray:
+        """The value of each outcome that wins at once: its player first alone, every
+        player's final total the one they hold (totals relative as the position's)."""
+        game, turn = self.game, self.turn
+        positions = self.position[self.won]
+        vectors = np.zeros((len(positions), PLAYER_VALUES * len(game.playing[turn]) + CHANCES))
+        for player in game.playing[turn]:
+            start = game._player_column(turn, player)
+            if player == self.player:
+                vectors[:, start : start + CHANCES] = WON_AT_ONCE
+                vectors[:, start + CHANCES] = self.new_total[self.won]
+            else:
+                field = game._player_field(turn, player)
+                vectors[:, start + CHANCES] = self.table[positions, field + 3]
         return vectors
 
 

@@ -67,7 +67,11 @@ class Outcomes:
     floors: whether it may take the roll, the points it adds to the total (bonuses
     included), the state after, and the solitaire value (those points and the rest of the
     game from the table). Arrays are ``[box, roll, state]``, for every box of the sheet or
-    only ``boxes`` (sheet indices, in ``self.boxes``: the boxes still open somewhere)."""
+    only ``boxes`` (sheet indices, in ``self.boxes``: the boxes still open somewhere).
+
+    Generala (``model.first_throw``): the rolls are ``2 * rolls`` rows, those scored after
+    the last throw then those of the first scored at once with the servida's points; ``wins``
+    marks a Generala servida that ends the game with its player first (``servida_wins``)."""
 
     def __init__(
         self,
@@ -80,10 +84,15 @@ class Outcomes:
     ) -> None:
         index, rules = model.index, model.rules
         rows = np.arange(len(index.boxes)) if boxes is None else np.array(list(boxes))
-        shape = (len(rows), model.keeps.rolls, len(masks))
+        shape = (len(rows), model.rolls, len(masks))
         bits = index.bits[rows]
         free = (masks[None, :] & bits[:, None]) == 0  # [box, state]
         points = np.broadcast_to(model.points[rows, :, None], shape).copy()
+        if index.double is not None:
+            # The Doble Generala scores only once the Generala box holds 50: before, the
+            # dice bar it (written 0).
+            double = np.nonzero(rows == index.double)[0]
+            points[double] = np.where(yams50 == 1, points[double], 0)
         allowed = np.broadcast_to(free[:, None, :], shape).copy()
         if rules.has_joker:
             # A Yams once the Yams box is filled: the joker decides the boxes and the points.
@@ -103,9 +112,15 @@ class Outcomes:
         gain[upper] += np.where(crossing, rules.upper_bonus, 0)
         after_upper[upper] = raised
         after_yams50 = np.broadcast_to(yams50, shape).copy()
+        fifty = np.nonzero(rows == index.position.get(index.fifty_box, -1))[0]
+        # The Yams box at 50 (the +100 to come), Generala's (its Doble to come).
+        after_yams50[fifty] = np.maximum(yams50, points[fifty] == YAMS_POINTS)
+        self.wins = np.zeros(shape, dtype=bool)
+        if model.instant and index.fifty_bit:
+            # A Generala servida in a free Generala box: the game ends, its player first.
+            first = model.keeps.rolls + index.yams_rolls
+            self.wins[fifty[:, None], first[None, :], :] = free[fifty][:, None, :]
         if rules.has_yams_bonus:
-            yams = np.nonzero(rows == index.boxes.index("yams"))[0]
-            after_yams50[yams] = np.maximum(yams50, points[yams] == YAMS_POINTS)
             # A Yams when the Yams box holds 50 earns the +100, wherever it goes.
             gain[:, index.yams_rolls, :] += YAMS_BONUS * yams50
         if rules.has_kniffel_bonus:
@@ -137,17 +152,31 @@ class Outcomes:
         order among equals, as the advice ranks them)."""
         return self.solitaire.argmax(axis=0)
 
-    def solitaire_turn(self) -> "SolitaireTurn":
-        return SolitaireTurn(self)
+    def solitaire_turn(self, instant: bool = True) -> "SolitaireTurn":
+        return SolitaireTurn(self, instant)
 
 
 class SolitaireTurn:
     """The solitaire strategy's turn in each state of some ``Outcomes``: its keeps
-    (``policy``), the chance of each final roll, and what the box it then fills gives."""
+    (``policy``), the chance of each final roll, and what the box it then fills gives.
 
-    def __init__(self, outcomes: Outcomes) -> None:
+    ``instant``: a Generala servida that wins is always taken (``won``: the rolls where the
+    game ends); without, the turn is the table's own, which values it as 50 and the game
+    going on (the spreads, moments of the table's game)."""
+
+    def __init__(self, outcomes: Outcomes, instant: bool = True) -> None:
+        model = outcomes.model
         self.choice = outcomes.solitaire_choice()  # [roll, state]
-        self.policy = TurnPolicy(outcomes.model.keeps, self.picked(outcomes.solitaire))
+        worth = self.picked(outcomes.solitaire)
+        rolls = model.keeps.rolls
+        self.won = np.zeros(worth.shape, dtype=bool)
+        if instant and outcomes.wins.any():
+            winning = outcomes.wins.any(axis=0)
+            self.choice = np.where(winning, outcomes.wins.argmax(axis=0), self.choice)
+            worth = np.where(winning, np.inf, self.picked(outcomes.solitaire))
+            self.won = winning
+        first = worth[rolls:] if model.first_throw else None
+        self.policy = TurnPolicy(model.keeps, worth[:rolls], first)
 
     def picked(self, array: np.ndarray) -> np.ndarray:
         """``array[box, roll, state]`` at the box chosen for each roll: ``[roll, state]``."""
@@ -168,6 +197,14 @@ class SheetModel:
         self.keeps = Keeps.of(rules.dice)
         self.floors = np.array(tuple(floors))
         self.points = np.array([self.index.points[box] for box in self.index.boxes])
+        # Generala: a turn may end on its first throw, scored with the servida's points (the
+        # same points without ``servida``: a Generala servida may still win at once).
+        self.first_throw = rules.counts_throws
+        self.instant = rules.is_generala and rules.servida_wins
+        self.rolls = self.keeps.rolls * (2 if self.first_throw else 1)
+        if self.first_throw:
+            served = [self.index.served_points[box] for box in self.index.boxes]
+            self.points = np.concatenate([self.points, np.array(served)], axis=1)
         self._joker: dict[int, np.ndarray] = {}
 
     def joker(self, mask: int) -> np.ndarray:
@@ -216,7 +253,10 @@ class SheetModel:
 
     def settled_upper(self, masks: np.ndarray, uppers: np.ndarray) -> np.ndarray:
         """The upper total where it still matters; 63 once the bonus is won and -1 once it
-        is out of reach (the rest of the game no longer depends on it)."""
+        is out of reach (the rest of the game no longer depends on it); always -1 without an
+        upper bonus (Generala)."""
+        if not self.rules.has_upper_bonus:
+            return np.full_like(uppers, -1)
         return np.where(
             uppers >= UPPER_CAP,
             UPPER_CAP,
@@ -244,6 +284,11 @@ class Futures:
     The states are listed forward, by number of filled boxes, with the chance of each
     (next state, points) a turn leads to; the distributions are then summed backward from
     the full sheet. ``distribution(state)[p]`` is the chance of ``p`` more points.
+
+    Generala under ``servida_wins``: a player may win at once at any turn of theirs while
+    the Generala box is free (docs/advisor-winning.md). ``distribution`` is then the chance
+    of ``p`` more points *and no such win* (its mass below 1), and ``hazards(state)[j]`` the
+    chance of winning so at the player's ``j``-th turn from now (0: the next).
     """
 
     def __init__(self, model: SheetModel, roots: Iterable[State]) -> None:
@@ -273,6 +318,7 @@ class Futures:
     def _sum_backward(self, full: int) -> None:
         below = self.layers[full]
         below.distributions = np.ones((len(below.masks), 1))
+        below.hazards = np.zeros((len(below.masks), 0))
         for count in sorted(self.layers, reverse=True)[1:]:
             layer = self.layers[count]
             layer.sum_from(below)
@@ -281,6 +327,10 @@ class Futures:
     def distribution(self, state: State) -> np.ndarray:
         layer = self.layers[state[0].bit_count()]
         return layer.distributions[layer.row(*state)]
+
+    def hazards(self, state: State) -> np.ndarray:
+        layer = self.layers[state[0].bit_count()]
+        return layer.hazards[layer.row(*state)]
 
 
 # Points still to come beyond this (three +100 or more) count as this many: the other
@@ -319,11 +369,16 @@ class _Layer:
         (state below, points) it ends on. Returns the states below, as arrays."""
         model = self.model
         parents, gains, chances, below = [], [], [], ([], [], [])
+        # The chance of a Generala servida that wins at once, per state (its points do not
+        # matter: the game is over).
+        self.won = np.zeros(len(self.masks))
         for start in range(0, len(self.masks), CHUNK):
             part = slice(start, start + CHUNK)
             outcomes = model.outcomes(self.masks[part], self.yams50[part], self.uppers[part])
             turn = outcomes.solitaire_turn()
             final = turn.final_rolls
+            self.won[part] = (final * turn.won).sum(axis=0)
+            final = np.where(turn.won, 0.0, final)
             gain, masks, yams50, uppers = (
                 turn.picked(array)
                 for array in (outcomes.gain, outcomes.masks, outcomes.yams50, outcomes.uppers)
@@ -372,3 +427,7 @@ class _Layer:
             distributions[:, LUMPED - 1] += distributions[:, LUMPED:].sum(axis=1)
             distributions = distributions[:, :LUMPED]
         self.distributions = distributions
+        # The instant win: now, or at a later turn from the state a turn leads to.
+        later = np.zeros((len(self.keys), below.hazards.shape[1]))
+        np.add.at(later, self.parents, self.chances[:, None] * below.hazards[children])
+        self.hazards = np.concatenate([self.won[:, None], later], axis=1)

@@ -13,6 +13,10 @@ import numpy as np
 
 from scorekeeper.advisor.turn import FACES, Throws
 
+# Values this close are the same worth, apart only by rounding (the same chances summed
+# in another order): scoring at once then wins the tie.
+ROUNDING = 1e-12
+
 
 class Keeps:
     """The flat indices of the keeps of some ``Throws``."""
@@ -88,9 +92,17 @@ class Keeps:
 
 class TurnPolicy:
     """The best keeps for ``last_roll`` (the value of each final roll, one column per state):
-    the decisions after the 1st and 2nd throws, and the final rolls they lead to."""
+    the decisions after the 1st and 2nd throws, and the final rolls they lead to.
 
-    def __init__(self, keeps: Keeps, last_roll: np.ndarray) -> None:
+    ``first_roll`` (Generala): what each roll of the first throw is worth scored at once,
+    with the servida's points; the first throw then chooses between that and its best keep.
+    Final rolls are then ``2 * rolls`` rows: those scored after the last throw, then those
+    of the first throw scored at once.
+    """
+
+    def __init__(
+        self, keeps: Keeps, last_roll: np.ndarray, first_roll: np.ndarray | None = None
+    ) -> None:
         self.keeps = keeps
         self.last_roll = last_roll
         averages = keeps.throws.averages
@@ -100,6 +112,13 @@ class TurnPolicy:
         second = averages(self.second_value)
         self.first_value, self.first_choice = keeps.best_indexed(second)
         self.before = {2: np.vstack(second), 3: np.vstack(third)}
+        self.score_first = None
+        if first_roll is not None:
+            # Scored at once when worth as much as the best keep (the solver's maximum). A
+            # tie is mostly the same box now or after keeping all the dice; for a player
+            # sure to win either way, a Generala servida ends the game now: taken.
+            self.score_first = first_roll >= self.first_value - ROUNDING
+            self.first_value = np.where(self.score_first, first_roll, self.first_value)
 
     @property
     def start_value(self) -> np.ndarray:
@@ -107,14 +126,20 @@ class TurnPolicy:
         return self.keeps.throws.roll_chances @ self.first_value
 
     def final_rolls(self) -> np.ndarray:
-        """The chance of each final roll from the turn's start, per state."""
+        """The chance of each final roll from the turn's start, per state (with a first
+        throw that may score, the rows of the last throw then those of the first)."""
         chances = self.keeps.throws.roll_chances
         first = np.repeat(chances[:, None], self.last_roll.shape[1], axis=1)
-        return self.after_keep(self.keeps.kept(first, self.first_choice), 2)
+        if self.score_first is None:
+            return self.after_keep(self.keeps.kept(first, self.first_choice), 2)
+        now = np.where(self.score_first, first, 0.0)
+        later = self.after_keep(self.keeps.kept(first - now, self.first_choice), 2)
+        return np.vstack([later, now])
 
     def after_keep(self, keep_mass: np.ndarray, throw_number: int) -> np.ndarray:
         """The chance of each final roll when ``keep_mass`` (per flat keep) is kept before
-        throw ``throw_number`` (2 or 3) and the policy plays the rest of the turn."""
+        throw ``throw_number`` (2 or 3) and the policy plays the rest of the turn (scored
+        after the last throw: a keep has left the first)."""
         rolls = self.keeps.throw(keep_mass)
         if throw_number == 2:
             rolls = self.keeps.throw(self.keeps.kept(rolls, self.second_choice))

@@ -48,7 +48,8 @@ def build_spreads(
         for start in range(0, len(batch.mask), CHUNK):
             part = batch.take(slice(start, start + CHUNK))
             outcomes = model.outcomes(part.mask, part.yams50, part.upper)
-            turn = outcomes.solitaire_turn()
+            # The table's own turn: a Generala servida is its 50 and the game going on.
+            turn = outcomes.solitaire_turn(instant=False)
             final = turn.final_rolls
             gain, after = turn.picked(outcomes.gain), turn.picked(outcomes.after)
             # rest[n] = E[R^n] of the state after; E[(g + R)^n] = sum C(n, k) g^(n-k) E[R^k].

@@ -88,15 +88,10 @@ def advice_quality(rules: Rules, players: int) -> str:
 
 def has_win_chances(rules: Rules) -> bool:
     """Whether the chances to win (« Pour gagner ») are computed for these rules: one free
-    column of five dice, without Plus et Moins; any preset but Generala, any scoring option,
-    with or without la vache (docs/advisor-winning.md says why the others are not, Generala
-    among them)."""
-    return (
-        rules.columns == ("free",)
-        and rules.dice == 5
-        and not rules.plus_minus
-        and not rules.is_generala
-    )
+    column of five dice, without Plus et Moins; any preset, Generala and its instant win
+    included, any scoring option, with or without la vache (docs/advisor-winning.md says why
+    the others are not)."""
+    return rules.columns == ("free",) and rules.dice == 5 and not rules.plus_minus
 
 
 def table_options(rules: Rules, kind: str = "free") -> dict:

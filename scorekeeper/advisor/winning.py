@@ -29,9 +29,9 @@ from math import sqrt
 
 import numpy as np
 
-from scorekeeper.advisor.choices import Chance, Turn, WinOption
+from scorekeeper.advisor.choices import WON_AT_ONCE, Chance, Turn, WinOption
 from scorekeeper.advisor.endgame import EndGame, TooLarge, fits
-from scorekeeper.advisor.futures import Futures, Seat, SheetModel, seats
+from scorekeeper.advisor.futures import Futures, Seat, SheetModel, seats, sheet_index
 from scorekeeper.advisor.tables import (
     LAST_THROW,
     check_request,
@@ -82,8 +82,12 @@ class WinChances:
 
     # -- the page and the command line ------------------------------------------------------
 
-    def advise(self, state: GameState, dice: object, throw: int = LAST_THROW) -> WinAdvice:
-        """Every option of the active player with these dice, ranked by the chance to win."""
+    def advise(
+        self, state: GameState, dice: object, throw: int = LAST_THROW, boxes: bool = False
+    ) -> WinAdvice:
+        """Every option of the active player with these dice, ranked by the chance to win:
+        the keeps after the 1st or 2nd throw, the boxes after the last (with ``boxes``, after
+        any throw: the dice scored now, at Generala's first throw as a servida)."""
         dice, throw = self._check(state, dice, throw)
         every = seats(state)
         end_game = self._end_game(state, every)
@@ -91,7 +95,7 @@ class WinChances:
             turn, exact = end_game.root_turn(), True
         else:
             turn, exact = self._estimated_turn(every, state.active_player), False
-        options = turn.options(dice, throw)
+        options = turn.options(dice, throw, boxes)
         options.sort(key=lambda option: (-option.chance.share, -option.expected_total))
         return WinAdvice(options, exact)
 
@@ -102,18 +106,22 @@ class WinChances:
             return [Chance(1.0, 0.0, 1.0)]
         every = seats(state)
         if state.is_over:
-            return _final_chances([seat.total for seat in every])
+            return _final_chances([seat.total for seat in every], state.winner)
         end_game = self._end_game(state, every)
         if end_game is not None:
             return end_game.root_chances()
-        finals = [self._final_distribution(seat) for seat in every]
-        chances = []
-        for player, (offset, distribution) in enumerate(finals):
-            others = finals[:player] + finals[player + 1 :]
-            functions = _against(others, offset + len(distribution))
+        # In the order of their next turns, the active player first.
+        order = [(state.active_player + step) % len(every) for step in range(len(every))]
+        finals = [self._final_distribution(every[player]) for player in order]
+        chances = [None] * len(every)
+        for place, (offset, distribution, hazards) in enumerate(finals):
+            others = finals[:place] + finals[place + 1 :]
+            functions = _against([final[:2] for final in others], offset + len(distribution))
             window = functions[:, offset : offset + len(distribution)]
             win, tie, share = window @ distribution
-            chances.append(Chance(float(win), float(tie), float(share)))
+            # Winning at once comes first: before any total counts.
+            first = _at_once(hazards, [final[2] for final in finals], place)
+            chances[order[place]] = Chance(float(win + first), float(tie), float(share + first))
         return chances
 
     def review(self, state: GameState, start: GameState | None = None) -> list[list[Chance]]:
@@ -146,31 +154,40 @@ class WinChances:
     def _estimated_turn(self, every: list[Seat], player: int) -> "Turn":
         """The active player's turn, each outcome valued by the estimate."""
         seat = every[player]
+        # The others in the order of their next turns, all before the active player's.
         others = [
-            self._final_distribution(other) for index, other in enumerate(every) if index != player
+            self._final_distribution(every[(player + step) % len(every)])
+            for step in range(1, len(every))
         ]
         model = self.model(seat)
         outcomes = model.outcomes(*(np.array([part]) for part in seat.state))
-        # The states the turn can end in, and each one's distribution of points to come.
-        children = np.unique(outcomes.after[outcomes.allowed])
+        # The states the turn can end in, and each one's distribution of points to come (a
+        # Generala servida that wins at once ends in none).
+        going_on = outcomes.allowed & ~outcomes.wins
+        children = np.unique(outcomes.after[going_on])
         rests = [self._rest(seat, model, int(child)) for child in children]
-        width = max(len(rest) for rest in rests)
+        width = max(len(rest) for rest, _ in rests)
         top = int(outcomes.gain[outcomes.allowed].max())
-        functions = _against(others, seat.total + top + width)
+        functions = _against([other[:2] for other in others], seat.total + top + width)
+        hazards = [other[2] for other in others]
         # valued[f, child, gain]: chance f (win, tie, share) with this child and gain.
         valued = np.zeros((3, len(children), top + 1))
         means = np.zeros(len(children))
-        for row, rest in enumerate(rests):
+        for row, (rest, own) in enumerate(rests):
             windows = np.lib.stride_tricks.sliding_window_view(
                 functions[:, seat.total : seat.total + top + len(rest)], len(rest), axis=1
             )
             valued[:, row] = windows @ rest
-            means[row] = rest @ np.arange(len(rest))
+            # Winning at once at a later turn, the others having played before each.
+            valued[[0, 2], row] += _at_once(own, hazards + [own], len(hazards))
+            means[row] = rest @ np.arange(len(rest)) / rest.sum()
         # Boxes not allowed look up anything: their chances are masked below.
         row = np.minimum(np.searchsorted(children, outcomes.after), len(children) - 1)
         gain = np.minimum(outcomes.gain.astype(np.int64), top)
         chances = np.where(outcomes.allowed, valued[:, row, gain], -np.inf)
-        totals = np.where(outcomes.allowed, seat.total + gain + means[row], -np.inf)
+        chances = np.where(outcomes.wins, np.array(WON_AT_ONCE)[:, None, None, None], chances)
+        totals = np.where(going_on, seat.total + gain + means[row], -np.inf)
+        totals = np.where(outcomes.wins, seat.total + outcomes.gain, totals)
         return Turn(
             self.rules,
             outcomes.boxes,
@@ -180,22 +197,28 @@ class WinChances:
             seat.total + outcomes.solitaire,
         )
 
-    def _final_distribution(self, seat: Seat) -> tuple[int, np.ndarray]:
-        """A player's final total: (the least it can be, the chance of each total from it)."""
-        return seat.total, self._rest(seat, self.model(seat), None)
+    def _final_distribution(self, seat: Seat) -> tuple[int, np.ndarray, np.ndarray]:
+        """A player's final total: (the least it can be, the chance of each total from it
+        and no instant win, the chance of an instant win at each of their turns)."""
+        return seat.total, *self._rest(seat, self.model(seat), None)
 
-    def _rest(self, seat: Seat, model: SheetModel, child: int | None) -> np.ndarray:
+    def _rest(
+        self, seat: Seat, model: SheetModel, child: int | None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The distribution of the points to come from the seat's state (``child`` None) or
-        from a state its turn may end in (a place of the table)."""
+        from a state its turn may end in (a place of the table), and the hazards of winning
+        at once (``Futures.hazards``; none but at Generala)."""
         boxes_left = seat.boxes_left - (child is not None)
         if boxes_left == 0:
-            return np.ones(1)
-        if boxes_left > EXACT_BOXES:
+            return np.ones(1), np.zeros(0)
+        # Generala's whole sheet has 3,072 states: its distributions are always computed.
+        if boxes_left > EXACT_BOXES and not self.rules.is_generala:
             if child is not None:
-                return self._law(child)
-            return self._next_turn_then_law(model, seat.state)
+                return self._law(child), np.zeros(0)
+            return self._next_turn_then_law(model, seat.state), np.zeros(0)
         state = seat.state if child is None else model.state_at(child)
-        return self._futures_of(seat, model).distribution(state)
+        futures = self._futures_of(seat, model)
+        return futures.distribution(state), futures.hazards(state)
 
     def _law(self, place: int) -> np.ndarray:
         return _law(
@@ -222,13 +245,20 @@ class WinChances:
     def _futures_of(self, seat: Seat, model: SheetModel) -> Futures:
         """The distributions from a seat and every state its turn may end in, kept for the
         next requests (the other players' sheets do not change during a turn)."""
-        key = (seat.state, seat.floors)
+        # Generala's whole sheet has 3,072 states (and no floors): one Futures of them all,
+        # built once, serves every seat of every game of these rules.
+        whole = self.rules.is_generala
+        key = ("every state",) if whole else (seat.state, seat.floors)
         kept = self._futures.get(key)
         if kept is not None:
             return kept
-        outcomes = model.outcomes(*(np.array([part]) for part in seat.state))
-        after = np.unique(outcomes.after[outcomes.allowed])
-        roots = [seat.state] + [model.state_at(int(child)) for child in after]
+        if whole:
+            every = sheet_index(self.rules).solved_states()
+            roots = [tuple(map(int, state)) for state in zip(*every[:3], strict=True)]
+        else:
+            outcomes = model.outcomes(*(np.array([part]) for part in seat.state))
+            after = np.unique(outcomes.after[outcomes.allowed & ~outcomes.wins])
+            roots = [seat.state] + [model.state_at(int(child)) for child in after]
         futures = Futures(model, roots)
         self._futures.put(key, futures)
         return futures
@@ -239,8 +269,11 @@ class WinChances:
     def _check(self, state: GameState, dice: object, throw: object) -> tuple[tuple[int, ...], int]:
         """The dice and the throw read, once the game is known to have chances (else
         RuleError, in the Conseil's words)."""
-        if not has_win_chances(state.rules) or table_options(state.rules) != table_options(
-            self.rules
+        # One table serves Generala with and without its instant win; the chances do not.
+        if (
+            not has_win_chances(state.rules)
+            or table_options(state.rules) != table_options(self.rules)
+            or state.rules.servida_wins != self.rules.servida_wins
         ):
             raise RuleError(
                 N_("Ce conseil a été calculé pour d'autres règles que celles de la partie.")
@@ -268,7 +301,26 @@ def _against(others: list[tuple[int, np.ndarray]], end: int) -> np.ndarray:
     return np.array([win, tie, share])
 
 
-def _final_chances(totals: list[int]) -> list[Chance]:
+def _at_once(hazards: np.ndarray, every: list[np.ndarray], place: int) -> float:
+    """The chance that the player at ``place`` (in the order of the next turns) wins at
+    once before anyone else does: at their ``j``-th turn with ``hazards[j]``, every other
+    player having played ``j`` turns (``j + 1`` for those before them) without it. The
+    players' dice are independent, so are their instant wins."""
+    chance = 0.0
+    for turn, hazard in enumerate(hazards):
+        if hazard:
+            for other, theirs in enumerate(every):
+                if other != place:
+                    hazard *= 1.0 - theirs[: turn + (other < place)].sum()
+            chance += hazard
+    return chance
+
+
+def _final_chances(totals: list[int], winner: int | None = None) -> list[Chance]:
+    if winner is not None:  # a Generala servida won at once: first alone
+        return [
+            Chance(*WON_AT_ONCE if seat == winner else (0, 0, 0)) for seat in range(len(totals))
+        ]
     best = max(totals)
     first = totals.count(best)
     return [

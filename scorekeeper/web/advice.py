@@ -214,7 +214,7 @@ def _advice(state: GameState, dice: str, throw: int, mode: str) -> dict:
         now = throw if rules.counts_throws or rules.saves_throws else THROWS[-1]
         boxes = strategy.advise(state, typed, now)
         if chances is not None:
-            _with_chances(boxes, chances.advise(state, typed, THROWS[-1]), mode)
+            _with_chances(boxes, chances.advise(state, typed, now, boxes=True), mode)
         best_box = boxes[0]
     return page | {
         "keeps": keeps,

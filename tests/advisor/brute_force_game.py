@@ -7,6 +7,10 @@ probabilities from enumerating every ordered throw; keeps are every sub-multiset
 position's value is, per player, (win, tie, share, expected final total); each player picks
 what maximises their share plus ``point_utility`` times their expected final total. Only
 the last few turns of a game are small enough for it.
+
+Generala: after the first throw the dice may also be scored at once, as the rules engine
+scores an entry of ``throw`` 1 (the servida's points; a Generala servida that wins ends the
+game, its player first: ``GameState.winner``).
 """
 
 from collections import Counter
@@ -18,6 +22,8 @@ import numpy as np
 from scorekeeper.rules import Entry, GameState
 
 ROLLS = list(combinations_with_replacement(range(1, 7), 5))
+# Worths this close are equal but for rounding (sums of the same chances in other orders).
+ROUNDING = 1e-12
 WIN, TIE, SHARE, POINTS = range(4)
 
 
@@ -70,11 +76,14 @@ class GameBruteForce:
                 self._memo[key] = sum(chance * first[roll] for roll, chance in _results(()))
         return self._memo[key]
 
-    def box_values(self, state: GameState, roll: tuple[int, ...]) -> dict[str, np.ndarray]:
-        """Each box the active player may fill with ``roll``, and the value after it."""
+    def box_values(
+        self, state: GameState, roll: tuple[int, ...], throw: int | None = None
+    ) -> dict[str, np.ndarray]:
+        """Each box the active player may fill with ``roll`` (of ``throw``, when said), and
+        the value after it."""
         return {
-            box: self.value(state.play(Entry(state.active_player, kind, box, roll)))
-            for kind, box in state.preview(roll)
+            box: self.value(state.play(Entry(state.active_player, kind, box, roll, throw)))
+            for kind, box in state.preview(roll, throw=throw)
         }
 
     def throw_values(self, state: GameState, throw: int) -> dict[tuple[int, ...], np.ndarray]:
@@ -90,11 +99,30 @@ class GameBruteForce:
                 # Each distinct keep once: a keep is found among many rolls.
                 keeps = {keep: self.keep_value(keep, after) for keep in _ALL_KEEPS}
                 values = {
-                    roll: self._best(state, [keeps[keep] for keep in _keeps(roll)])
+                    roll: self.now_or(
+                        state,
+                        roll,
+                        throw,
+                        self._best(state, [keeps[keep] for keep in _keeps(roll)]),
+                    )
                     for roll in ROLLS
                 }
             self._throws[key] = values
         return self._throws[key]
+
+    def now_or(
+        self, state: GameState, roll: tuple[int, ...], throw: int, later: np.ndarray
+    ) -> np.ndarray:
+        """``later``, or after the first throw (Generala) the best box for ``roll`` scored at
+        once when it is worth as much, to rounding: on equal worth, scoring now (a Generala
+        servida ends the game then)."""
+        if throw != 1 or not state.rules.counts_throws:
+            return later
+        now = self._best(state, self.box_values(state, roll, 1).values())
+        player = state.active_player
+        if self._utility(now, player) >= self._utility(later, player) - ROUNDING:
+            return now
+        return later
 
     @staticmethod
     def keep_value(keep: tuple[int, ...], after: dict) -> np.ndarray:
@@ -115,6 +143,14 @@ class GameBruteForce:
     @staticmethod
     def _final(state: GameState) -> np.ndarray:
         totals = [sheet.total for sheet in state.sheets]
+        if state.winner is not None:
+            return np.array(
+                [
+                    [seat == state.winner, 0, seat == state.winner, total]
+                    for seat, total in enumerate(totals)
+                ],
+                dtype=float,
+            )
         best = max(totals)
         first = totals.count(best)
         return np.array(
@@ -134,7 +170,7 @@ class GameBruteForce:
     def _key(state: GameState) -> tuple:
         return len(state.entries) % len(state.players), tuple(
             frozenset(
-                (box, cell.points, cell.yams_bonus)
+                (box, cell.points, cell.yams_bonus, cell.wins)
                 for box, cell in sheet.columns["free"].cells.items()
             )
             for sheet in state.sheets

@@ -52,3 +52,21 @@ def game(rules: Rules, sheets: dict[str, dict[str, int]]) -> GameState:
 def solo_state(rules: Rules, points: dict[str, int]) -> GameState:
     """A one-player game whose sheet already holds ``points`` (box -> points written)."""
     return game(rules, {"Solo": points})
+
+
+def seated_end_game(
+    rules: Rules, players: dict[str, tuple[list[str], dict[str, int]]]
+) -> GameState:
+    """A game near its end from each player's (boxes left, points written: every other box
+    filled, 0 unless given), seated as in a real game: the players who already played this
+    round (one box fewer left) before the others, the active player first of those."""
+    most = max(len(left) for left, _ in players.values())
+    seated = sorted(players, key=lambda name: len(players[name][0]) == most)
+    sheets = {
+        name: {box: 0 for box in rules.boxes if box not in players[name][0]} | players[name][1]
+        for name in seated
+    }
+    state = game(rules, sheets)
+    active = state.sheets[state.active_player].columns[rules.columns[0]]
+    assert len(rules.boxes) - len(active.cells) == most
+    return state

@@ -345,3 +345,30 @@ def test_advise_a_maxi_yatzy_game_past_the_third_throw_builds_nothing(tmp_path, 
         commands.advise, "--instance", tmp_path, path, "--dice", "6,6,6,2,3,4", "--throw", 6
     )
     assert result.exit_code == 2 and "choisissez de 1 à 5" in result.stderr
+
+
+def test_advise_to_win_at_generala_with_the_servida(tmp_path, game_file):
+    """Generala's whole table and spreads build in about a second: the real ones. Two
+    players two boxes from the end (exact), Mag to play with her Generala box free: five
+    alike on the first throw win at once, and keeping them all says so."""
+    rules = {"preset": "generala"}
+    filled = ["ones", "twos", "threes", "fours", "fives", "sixes", "straight", "full_house"]
+    filled.append("four_kind")
+    turns = [(box, [1, 2, 3, 4, 6]) for box in filled for _ in range(2)]
+    turns.append(("double_generala", [1, 2, 3, 4, 6]))  # Alix bars hers, one box left
+    document = _document(players=("Alix", "Mag"), turns=turns, rules=rules)
+    path = game_file(document)
+    args = ("--instance", tmp_path, path, "--dice", "33333", "--throw", "1", "--to-win")
+    result = _run(commands.advise, *args)
+    assert result.exit_code == 0, result.output
+    advice = json.loads(result.stdout)
+    assert advice[0]["keep"] == [3, 3, 3, 3, 3]
+    assert (advice[0]["win_chance"], advice[0]["win"]) == (1.0, 1.0)
+    assert result.stderr.splitlines()[0] == (
+        "Chances de gagner exactes : chacun joue pour gagner jusqu'à la fin."
+    )
+    state = read_document(document).replay()
+    assert state.active_player == 1
+    later = _run(commands.advise, *args[:6], "3", "--to-win")
+    generala = {item.get("box"): item for item in json.loads(later.stdout)}["generala"]
+    assert 0 < generala["win_chance"] < 1  # 50 after the last throw, no win at once

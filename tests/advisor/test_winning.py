@@ -17,22 +17,10 @@ from scorekeeper.advisor.strategy import Strategy
 from scorekeeper.advisor.winning import WinChances
 from scorekeeper.rules import Entry, RuleError, Rules
 from tests.advisor.brute_force_game import SHARE, TIE, WIN, GameBruteForce
-from tests.advisor.helpers import END_GAME_FILLED, game
+from tests.advisor.helpers import END_GAME_FILLED, game, seated_end_game
 
 # A tenth of a percentage point, the issue's bound; the two agree far closer.
 BOUND = 1e-3
-
-
-def _sheet(rules, left, **points):
-    """A sheet with every box filled but ``left`` (0 unless given in ``points``)."""
-    return {box: 0 for box in rules.boxes if box not in left} | points
-
-
-def _chances(rules, sheets):
-    state = game(rules, sheets)
-    common = set.intersection(*(set(sheet) for sheet in sheets.values()))
-    values = build_table(rules, filled=common)
-    return state, WinChances(rules, values, np.zeros((3,) + values.shape))
 
 
 # (rules, each player's sheet as (boxes left, points written)), the active player first to
@@ -108,16 +96,12 @@ END_GAMES = [
 
 
 def _end_game(options, players):
-    """The end game of these sheets, seated as in a real game: the players who already
-    played this round (one box fewer left) before the others, the active player first of
-    those."""
-    rules = Rules.from_dict(options)
-    most = max(len(left) for left, _ in players.values())
-    seated = sorted(players, key=lambda name: len(players[name][0]) == most)
-    sheets = {name: _sheet(rules, players[name][0], **players[name][1]) for name in seated}
-    state, chances = _chances(rules, sheets)
-    assert seats(state)[state.active_player].boxes_left == most
-    return state, chances
+    """The end game of these sheets (``seated_end_game``), its table only over the boxes
+    they all have filled."""
+    state = seated_end_game(Rules.from_dict(options), players)
+    common = set.intersection(*(set(sheet.columns["free"].cells) for sheet in state.sheets))
+    values = build_table(state.rules, filled=common)
+    return state, WinChances(state.rules, values, np.zeros((3,) + values.shape))
 
 
 @pytest.mark.parametrize(("options", "players"), END_GAMES)
