@@ -6,12 +6,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.browser.tablets import CHROMIUM
+
 ROOT = Path(__file__).resolve().parents[1]
 # Loaded before tests/browser/conftest.py: this machine's Chromium is not there.
-HIDE_CHROMIUM = """
+HIDE_CHROMIUM = f"""
 import os
+CHROMIUM = {CHROMIUM!r}
 _access = os.access
-os.access = lambda path, mode, **kw: False if str(path) == "/usr/bin/chromium" else _access(
+os.access = lambda path, mode, **kw: False if str(path) == CHROMIUM else _access(
     path, mode, **kw)
 """
 
@@ -50,7 +53,7 @@ def test_without_chromium_the_browser_tests_are_one_skip_with_its_reason(tmp_pat
     result = _run_browser_tests(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 skipped" in result.stdout
-    assert "browser tests: no Chromium at /usr/bin/chromium" in result.stdout
+    assert f"browser tests: no Chromium at {CHROMIUM}" in result.stdout
 
 
 def test_ci_fails_without_chromium(tmp_path):

@@ -1,8 +1,8 @@
 """A real server and Debian's Chromium: the pages as a tablet at the table shows them.
 
-Playwright drives /usr/bin/chromium (installed by .ci/run with apt-get) and never downloads
-a browser of its own. The server is waitress, as `scorekeeper serve` runs it, on a free
-loopback port with a fresh instance folder.
+Playwright drives Debian's Chromium in its headless shell (`tablets.CHROMIUM`, installed by
+.ci/run with apt-get) and never downloads a browser of its own. The server is waitress, as
+`scorekeeper serve` runs it, on a free loopback port with a fresh instance folder.
 
 On a machine without that Chromium (or without Playwright) the browser tests are one
 skipped test that says why, unless SCOREKEEPER_REQUIRE_BROWSER=1 (set by .ci/run): then
@@ -23,11 +23,10 @@ from scorekeeper.store.quotas import NO_QUOTAS
 from scorekeeper.web import streams
 from scorekeeper.web.conseil import ADVISOR_EXTENSION
 from scorekeeper.web.store import STORE_EXTENSION
-from tests.browser.tablets import PAGE_WAIT_MS, TABLETS, served_in_thread
+from tests.browser.tablets import CHROMIUM, PAGE_WAIT_MS, TABLETS, served_in_thread
 from tests.support.databases import give_database, take_database
 from tests.support.walk import NeverBuiltStrategies
 
-CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -46,7 +45,7 @@ def _missing_browser() -> str | None:
     if importlib.util.find_spec("playwright") is None:
         return "Playwright is not installed (pip install -e '.[test]')"
     if not os.access(CHROMIUM, os.X_OK):
-        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium-headless-shell)"
     return None
 
 

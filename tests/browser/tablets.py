@@ -17,6 +17,10 @@ import waitress
 from scorekeeper.web.language import LANGUAGE_NAMES
 from scorekeeper.web.store import CHANGES_EXTENSION
 
+# Debian's Chromium in its headless shell (apt-get install chromium-headless-shell): the
+# engine without the browser around it, as Playwright runs headless tests, for half the CPU
+# of the whole browser (docs/development.md).
+CHROMIUM = "/usr/bin/chromium-headless-shell"
 TABLETS = {"portrait": (768, 1024), "landscape": (1024, 768), "ten-inch": (1280, 800)}
 PHONE = (390, 844)
 SCREENS = {**TABLETS, "phone": PHONE}
