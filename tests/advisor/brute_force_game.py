@@ -59,6 +59,16 @@ def _result_arrays(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], 
     return tuple(roll for roll, _ in results), np.array([chance for _, chance in results])
 
 
+_ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
+
+
+@cache
+def _result_indices(keep: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``ROLLS`` that ``keep`` may become, and their chances."""
+    rolls, chances = _result_arrays(keep)
+    return np.array([_ROLL_INDEX[roll] for roll in rolls]), chances
+
+
 class GameBruteForce:
     def __init__(self, point_utility: float) -> None:
         self.point_utility = point_utility
@@ -96,8 +106,14 @@ class GameBruteForce:
                 }
             else:
                 after = self.throw_values(state, throw + 1)
+                # The rolls' values in one array, taken by each keep's rows: the same sums as
+                # keep_value's, without stacking them again for each of the 462 keeps.
+                table = np.stack([after[roll] for roll in ROLLS])
                 # Each distinct keep once: a keep is found among many rolls.
-                keeps = {keep: self.keep_value(keep, after) for keep in _ALL_KEEPS}
+                keeps = {}
+                for keep in _ALL_KEEPS:
+                    rows, chances = _result_indices(keep)
+                    keeps[keep] = np.tensordot(chances, table[rows], axes=1)
                 values = {
                     roll: self.now_or(
                         state,
