@@ -53,8 +53,7 @@ TEMP_PATHS = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
 APP_CONFIG = "python:scorekeeper.gunicorn_conf"
 STREAMS_CONFIG = "python:scorekeeper.gunicorn_streams_conf"
 # What docs/hosting.md exports for gunicorn besides the app's settings: the malloc arenas a
-# process's threads share, which glibc reads when the process starts (`serve` gives itself
-# the same: tests/test_memory.py).
+# process's threads share, which glibc reads when the process starts.
 GUNICORN_ENVIRONMENT = {"MALLOC_ARENA_MAX": "2"}
 
 

@@ -11,7 +11,6 @@ import pytest
 
 from scorekeeper import config as config_module
 from scorekeeper.app import DATABASE_URL_ENV
-from scorekeeper.cli import MALLOC_ARENAS
 from scorekeeper.store import Store
 from tests.support import advisor_tables
 from tests.support.apps import app_on
@@ -26,10 +25,6 @@ from tests.support.databases import (
 
 
 def pytest_configure(config):
-    # `scorekeeper serve` starts itself again without the arenas in its environment, which
-    # in a test calling the command in its own process would replace the test process; the
-    # servers the tests start inherit the setting (tests/test_memory.py takes it out).
-    os.environ.update(MALLOC_ARENAS)
     config.addinivalue_line(
         "markers",
         "sqlite_only(reason): about SQLite itself (its file, PRAGMAs, backup API); "

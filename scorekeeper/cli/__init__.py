@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import importlib
 import json
-import os
 import resource
 import signal
 import sys
@@ -113,27 +112,12 @@ def main() -> None:
     """Yams score keeper: a score sheet on a tablet, for games played with real dice."""
 
 
-# glibc gives each thread that allocates a malloc arena of its own, up to 8 a core, and each
-# keeps what its threads freed: the server's request and stream threads share two instead
-# (docs/performance.md, "Malloc arenas"), as the hosting commands give gunicorn. glibc reads
-# MALLOC_ARENA_MAX when a process starts, so `serve` starts itself again with it, unless the
-# environment already says how many.
-MALLOC_ARENAS = {"MALLOC_ARENA_MAX": "2"}
-
-
-def _with_shared_malloc_arenas() -> None:
-    if sys.platform == "linux" and not MALLOC_ARENAS.keys() & os.environ.keys():
-        sys.stdout.flush()
-        os.execve(sys.executable, sys.orig_argv, {**os.environ, **MALLOC_ARENAS})
-
-
 @main.command()
 @click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
 @instance_option
 def serve(host: str, port: int, instance: Path | None) -> None:
     """Serve the score keeper on the home network."""
-    _with_shared_malloc_arenas()
     import logging
 
     import waitress
