@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from bench.win_chances import KEEP_FACES, KEEP_SIZE, roll_index
+from bench.win_chances import KEEP_FACES, KEEP_SIZE, latency_summary, roll_index
 from scorekeeper.advisor.endgame import fits
 from scorekeeper.advisor.futures import SheetModel, seats
 from scorekeeper.advisor.solver import build_table
@@ -102,14 +102,7 @@ def latency(games: int) -> None:
 
     play_games(games, random.Random(5), on_request=record)
     for (players, stage), seconds in sorted(times.items()):
-        ordered = sorted(seconds)
-        p95 = ordered[int(0.95 * (len(ordered) - 1))]
-        print(
-            f"{players} players, {stage}: {len(seconds)} requests, median "
-            f"{1000 * statistics.median(seconds):.0f} ms, p95 {1000 * p95:.0f} ms, max "
-            f"{1000 * ordered[-1]:.0f} ms",
-            flush=True,
-        )
+        print(f"{players} players, {stage}: {latency_summary(seconds)}", flush=True)
 
 
 def stage_of(left: int) -> str:

@@ -377,12 +377,23 @@ def latency(instance: str, positions: int, end_games_only: bool = False) -> None
         )
 
 
-def _print_latency(label: str, seconds: list[float], budget: float) -> None:
+def p95_of(seconds: list[float]) -> float:
     ordered = sorted(seconds)
-    p95 = ordered[int(0.95 * (len(ordered) - 1))]
+    return ordered[int(0.95 * (len(ordered) - 1))]
+
+
+def latency_summary(seconds: list[float]) -> str:
+    """How many requests, their median, p95 and slowest, in milliseconds."""
+    return (
+        f"{len(seconds)} requests, median {1000 * statistics.median(seconds):.0f} ms, "
+        f"p95 {1000 * p95_of(seconds):.0f} ms, max {1000 * max(seconds):.0f} ms"
+    )
+
+
+def _print_latency(label: str, seconds: list[float], budget: float) -> None:
+    p95 = p95_of(seconds)
     print(
-        f"{label}: {len(seconds)} requests, median {1000 * statistics.median(seconds):.0f} "
-        f"ms, p95 {1000 * p95:.0f} ms, max {1000 * ordered[-1]:.0f} ms; "
+        f"{label}: {latency_summary(seconds)}; "
         f"p95 / {1000 * budget:.0f} ms budget = {p95 / budget:.2f}",
         flush=True,
     )
