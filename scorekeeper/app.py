@@ -33,8 +33,6 @@ SECRET_KEY_FILE = "secret_key"
 CONFIG_FILE = "config.py"
 DATABASE_URL_ENV = "SCOREKEEPER_DATABASE_URL"
 SECRET_KEY_ENV = "SCOREKEEPER_SECRET_KEY"
-# The templates compiled by the previous starts, keyed by their source's checksum.
-TEMPLATE_CACHE_DIR = "compiled-templates"
 # The instance's files only its owner may read: the games, the key that signs sessions,
 # and config.py, which holds the household PIN. SQLite gives its -wal and -shm files the
 # database's own permissions.
@@ -155,15 +153,7 @@ def create_app(
     instance = Path(app.instance_path)
     with _private_files():
         instance.mkdir(parents=True, exist_ok=True)
-        (instance / TEMPLATE_CACHE_DIR).mkdir(exist_ok=True)
     _make_private(instance)
-    # Compiling the templates a page needs takes longer than serving it: each start after
-    # the first reads them compiled (Jinja writes each file aside, then renames it, so that
-    # several processes may share the folder).
-    app.jinja_options = {
-        **app.jinja_options,
-        "bytecode_cache": _BestEffortBytecodeCache(str(instance / TEMPLATE_CACHE_DIR)),
-    }
 
     app.config.from_mapping(config_module.defaults(instance))
     app.config.from_pyfile(CONFIG_FILE, silent=True)
@@ -174,6 +164,17 @@ def create_app(
         app.config["SECRET_KEY"] = os.environ[SECRET_KEY_ENV]
     app.config.update(config)
     config_module.check_time_zone(app.config["BABEL_DEFAULT_TIMEZONE"])
+    # Compiling the templates a page needs takes longer than serving it: each start after
+    # the first reads them compiled (Jinja writes each file aside, then renames it, so that
+    # several processes may share the folder). A cache: a folder that cannot be made costs
+    # the compiling only.
+    templates_compiled = Path(app.config["TEMPLATE_CACHE_FOLDER"])
+    with _private_files(), contextlib.suppress(OSError):
+        templates_compiled.mkdir(parents=True, exist_ok=True)
+    app.jinja_options = {
+        **app.jinja_options,
+        "bytecode_cache": _BestEffortBytecodeCache(str(templates_compiled)),
+    }
     served_host = config_module.external_host(app.config)
     if config_module.served_over_https(app.config):
         # Devices open the server over HTTPS: its cookies (the session, which holds the CSRF

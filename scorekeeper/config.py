@@ -21,6 +21,8 @@ import tzlocal
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 DATABASE_FILE = "scorekeeper.sqlite3"
+# The instance's folder of the templates compiled by the previous starts.
+TEMPLATE_CACHE_DIR = "compiled-templates"
 
 
 class SettingError(RuntimeError):
@@ -53,6 +55,10 @@ def _household_timezone(_instance: Path) -> str:
 
 def _sqlite_in(instance: Path) -> str:
     return f"sqlite:///{instance / DATABASE_FILE}"
+
+
+def _compiled_templates_in(instance: Path) -> str:
+    return str(instance / TEMPLATE_CACHE_DIR)
 
 
 def _from_environment(name: str, default: int):
@@ -266,6 +272,13 @@ SETTINGS: tuple[Setting, ...] = (
         "PDF_TIMEOUT_SECONDS",
         120.0,
         "The longest a PDF may wait and take; then the print gets a 503.",
+    ),
+    Setting(
+        "TEMPLATE_CACHE_FOLDER",
+        _compiled_templates_in,
+        "Where the templates are kept compiled from one start to the next, each file "
+        "keyed by its template's source: a cache, which several servers of one version may "
+        "share and deleting is always safe.",
     ),
     Setting(
         "FORK_SERVER_AT_START",

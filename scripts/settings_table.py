@@ -23,6 +23,7 @@ END = "<!-- End of the settings table. -->"
 # Defaults computed at start, from the instance folder or the machine, said in words.
 COMPUTED_DEFAULTS = {
     "DATABASE_URL": "SQLite: `scorekeeper.sqlite3` in the instance folder",
+    "TEMPLATE_CACHE_FOLDER": "`compiled-templates` in the instance folder",
     "BABEL_DEFAULT_TIMEZONE": "the machine's time zone (UTC when it has none)",
     "BABEL_TRANSLATION_DIRECTORIES": "the package's `translations` folder",
     "SERVER_WORKERS": "`$SCOREKEEPER_WORKERS`, else `1`",

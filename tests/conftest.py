@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper import config as config_module
 from scorekeeper.app import DATABASE_URL_ENV
+from scorekeeper.config import TEMPLATE_CACHE_DIR
 from scorekeeper.store import Store
 from tests.support import advisor_tables
 from tests.support.apps import app_on
@@ -132,13 +133,21 @@ def _database_from_the_test_setting(request, monkeypatch):
         monkeypatch.setenv(DATABASE_URL_ENV, request.getfixturevalue("database_url"))
 
 
+@pytest.fixture(scope="session")
+def _templates_compiled(tmp_path_factory):
+    return str(tmp_path_factory.getbasetemp() / TEMPLATE_CACHE_DIR)
+
+
 @pytest.fixture(autouse=True)
-def _no_tables_built_ahead(monkeypatch):
+def _test_app_defaults(monkeypatch, _templates_compiled):
     """The apps the tests make build no Conseil table before it is asked for: each game
     created would start a real build, seconds of a core. The tests of that setting turn it
     on (tests/web/test_tables_ahead.py). Nor do they count finished games for the coach: a
     game finished beside the real tables would start a worker whose writes could outlive
-    its test (tests/test_coach.py turns it on)."""
+    its test (tests/test_coach.py turns it on). And the apps of a test process share one
+    folder of compiled templates: each test's app has an instance folder of its own, and
+    compiling its templates anew took a tenth of the run's CPU (tests/test_instance.py
+    checks the instance's own folder)."""
     defaults = config_module.defaults
     monkeypatch.setattr(
         config_module,
@@ -147,6 +156,7 @@ def _no_tables_built_ahead(monkeypatch):
             **defaults(instance),
             "ADVISOR_TABLES_AHEAD": False,
             "COACH_AFTER_GAMES": False,
+            "TEMPLATE_CACHE_FOLDER": _templates_compiled,
         },
     )
 

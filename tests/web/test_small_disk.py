@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from sqlalchemy import event
 
-from scorekeeper.app import STORE_EXTENSION, TEMPLATE_CACHE_DIR
+from scorekeeper.app import STORE_EXTENSION
+from scorekeeper.config import TEMPLATE_CACHE_DIR
 from scorekeeper.play import play_turn, start_game
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.quotas import NO_QUOTAS
+from tests.support.apps import app_on
 from tests.support.forms import page_text
 from tests.support.table import Table
 
@@ -68,9 +70,10 @@ def test_a_full_disk_is_a_503_that_says_so_and_changes_nothing(app, snapshot, la
     assert table.client.get(f"/games/{game_id}").status_code == 200
 
 
-def test_a_page_is_served_when_the_template_cache_cannot_be_written(app):
-    cache = Path(app.instance_path) / TEMPLATE_CACHE_DIR
-    shutil.rmtree(cache)
-    # Where the compiled templates would go, a file: every write there fails.
-    cache.write_text("")
-    assert app.test_client().get("/games/new").status_code == 200
+def test_a_page_is_served_when_the_template_cache_cannot_be_written(instance_path, database_url):
+    cache = instance_path / TEMPLATE_CACHE_DIR
+    with app_on(instance_path, database_url, TEMPLATE_CACHE_FOLDER=str(cache)) as app:
+        shutil.rmtree(cache)
+        # Where the compiled templates would go, a file: every write there fails.
+        cache.write_text("")
+        assert app.test_client().get("/games/new").status_code == 200
