@@ -60,13 +60,14 @@ def _result_arrays(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], 
 
 
 _ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
-
-
-@cache
-def _result_indices(keep: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """The rows of ``ROLLS`` that ``keep`` may become, and their chances."""
-    rolls, chances = _result_arrays(keep)
-    return np.array([_ROLL_INDEX[roll] for roll in rolls]), chances
+# Row k: the chance of each of ``ROLLS`` after keeping ``_ALL_KEEPS[k]`` and throwing the rest.
+_KEEP_CHANCES = np.zeros((len(_ALL_KEEPS), len(ROLLS)))
+for _row, _keep in enumerate(_ALL_KEEPS):
+    _rolls, _chances = _result_arrays(_keep)
+    _KEEP_CHANCES[_row, [_ROLL_INDEX[roll] for roll in _rolls]] = _chances
+# The rows of each roll's keeps, in _keeps' order (larger keeps first).
+_KEEP_ROW = {keep: row for row, keep in enumerate(_ALL_KEEPS)}
+_ROLL_KEEPS = [np.array([_KEEP_ROW[keep] for keep in _keeps(roll)]) for roll in ROLLS]
 
 
 class GameBruteForce:
@@ -106,22 +107,16 @@ class GameBruteForce:
                 }
             else:
                 after = self.throw_values(state, throw + 1)
-                # The rolls' values in one array, taken by each keep's rows: the same sums as
-                # keep_value's, without stacking them again for each of the 462 keeps.
-                table = np.stack([after[roll] for roll in ROLLS])
-                # Each distinct keep once: a keep is found among many rolls.
-                keeps = {}
-                for keep in _ALL_KEEPS:
-                    rows, chances = _result_indices(keep)
-                    keeps[keep] = np.tensordot(chances, table[rows], axes=1)
+                # Every keep's value at once (keep_value's sums, as one product), each
+                # distinct keep once: a keep is found among many rolls.
+                keeps = np.tensordot(
+                    _KEEP_CHANCES, np.stack([after[roll] for roll in ROLLS]), axes=1
+                )
+                worth = self._utility(keeps, state.active_player)
                 values = {
-                    roll: self.now_or(
-                        state,
-                        roll,
-                        throw,
-                        self._best(state, [keeps[keep] for keep in _keeps(roll)]),
-                    )
-                    for roll in ROLLS
+                    # argmax: the first of equal ones, as _best.
+                    roll: self.now_or(state, roll, throw, keeps[rows[np.argmax(worth[rows])]])
+                    for roll, rows in zip(ROLLS, _ROLL_KEEPS, strict=True)
                 }
             self._throws[key] = values
         return self._throws[key]
@@ -153,8 +148,9 @@ class GameBruteForce:
                 best = value
         return best
 
-    def _utility(self, value: np.ndarray, player: int) -> float:
-        return value[player, SHARE] + self.point_utility * value[player, POINTS]
+    def _utility(self, value: np.ndarray, player: int) -> float | np.ndarray:
+        """What ``player`` maximises: of one value, or of each of a stack of them."""
+        return value[..., player, SHARE] + self.point_utility * value[..., player, POINTS]
 
     @staticmethod
     def _final(state: GameState) -> np.ndarray:
