@@ -32,7 +32,7 @@ from bench.server import REPO_ROOT, Server, pss_mib
 from scorekeeper.store.quotas import NO_QUOTAS
 from testing.live import no_tables_ahead
 
-CLI_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
+CLI_CODE = "from scorekeeper.__main__ import main; main()"
 BARE_CLI_CODE = "from flask import Flask; Flask('bare').cli.main(['--help'])"
 BARE_SERVE_CODE = (
     "import sys, waitress; from flask import Flask; app = Flask('bare'); "

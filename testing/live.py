@@ -24,7 +24,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 START_TIMEOUT_SECONDS = 30.0
 REQUEST_TIMEOUT_SECONDS = 30.0
 # The server runs the checkout under test, whatever copy of scorekeeper is installed.
-SERVE_CODE = "import sys; from scorekeeper.cli import main; sys.exit(main())"
+SERVE_CODE = "from scorekeeper.__main__ import main; main()"
 
 
 def serve_arguments(instance: Path) -> list[str]:

@@ -1,6 +1,6 @@
-"""glibc's malloc arenas of a hosted server's processes, bounded by the environment its
-commands start in: MALLOC_ARENA_MAX, as README.md and docs/hosting.md export it and
-scripts/hosted_stack.py starts gunicorn (docs/hosting.md)."""
+"""glibc's malloc arenas of the server's processes, bounded by the environment they start
+in: MALLOC_ARENA_MAX, as README.md and docs/hosting.md export it for gunicorn,
+scripts/hosted_stack.py starts gunicorn, and the `scorekeeper` command starts itself."""
 
 import os
 import re
@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
+from scorekeeper.__main__ import MALLOC_ARENAS
 from scripts.hosted_stack import GUNICORN_ENVIRONMENT
-from testing.live import REPO_ROOT
+from testing.live import REPO_ROOT, LiveServer
 
 HOSTING_DOCUMENTS = ("README.md", "docs/hosting.md")
 EXPORT = re.compile(r"export MALLOC_ARENA_MAX=(\d+)\b")
@@ -67,3 +68,28 @@ def test_the_hosting_commands_bound_the_arenas_of_a_process_threads():
 
 def test_the_hosted_stack_starts_gunicorn_as_the_hosting_commands_do():
     assert GUNICORN_ENVIRONMENT == {"MALLOC_ARENA_MAX": documented_arenas()}
+
+
+def environment_of(pid: int) -> dict[str, str]:
+    with open(f"/proc/{pid}/environ", "rb") as environ:
+        pairs = environ.read().decode(errors="replace").split("\0")
+    return dict(pair.split("=", 1) for pair in pairs if "=" in pair)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="glibc's malloc")
+@pytest.mark.parametrize("given", [None, "4"])
+def test_serve_runs_with_the_arenas_of_the_hosting_commands_unless_told(
+    tmp_path, database_url, monkeypatch, given
+):
+    """A family's `scorekeeper serve` has nothing to set: the process it started (the same
+    one, started again) runs with the documented arenas, or with those its environment
+    gave."""
+    assert MALLOC_ARENAS == {"MALLOC_ARENA_MAX": documented_arenas()}
+    if given is None:
+        monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    else:
+        monkeypatch.setenv("MALLOC_ARENA_MAX", given)
+    instance = tmp_path / "instance"
+    with LiveServer(instance, tmp_path / "server.log", database_url=database_url) as server:
+        running = environment_of(server.process.pid)
+    assert running["MALLOC_ARENA_MAX"] == (given or documented_arenas())

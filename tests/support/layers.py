@@ -40,9 +40,9 @@ FLOORS: tuple[dict[str, tuple[str, ...]], ...] = (
     {"web": ("web", "net")},
     # The application factory and the list of its settings.
     {"app": ("app", "config")},
-    # What starts the app: the `scorekeeper` command, and the app for a WSGI server and
-    # that server's configuration.
-    {"cli": ("cli",), "wsgi": ("wsgi", "gunicorn_conf", "gunicorn_streams_conf")},
+    # What starts the app: the `scorekeeper` command (its entry point and its subcommands),
+    # and the app for a WSGI server and that server's configuration.
+    {"cli": ("__main__", "cli"), "wsgi": ("wsgi", "gunicorn_conf", "gunicorn_streams_conf")},
 )
 PART_OF = {top: part for floor in FLOORS for part, tops in floor.items() for top in tops}
 FLOOR_OF = {part: number for number, floor in enumerate(FLOORS) for part in floor}
