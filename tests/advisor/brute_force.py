@@ -12,6 +12,8 @@ from collections import Counter
 from functools import cache
 from itertools import combinations, combinations_with_replacement, product
 
+import numpy as np
+
 from scorekeeper.rules import Column, Entry, GameState, Rules
 
 ROLLS = list(combinations_with_replacement(range(1, 7), 5))
@@ -41,6 +43,22 @@ def throw_results(keep: tuple[int, ...], dice: int) -> list[tuple[tuple[int, ...
         (tuple(sorted(keep + outcome)), probability)
         for outcome, probability in throws(dice - len(keep))
     ]
+
+
+@cache
+def keep_chances(dice: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Every keep's chances over ``rolls(dice)``, a row each, and the rows of each roll's
+    keeps: a throw's keeps are one product (keep_value's sums)."""
+    index = {roll: column for column, roll in enumerate(rolls(dice))}
+    row_of: dict[tuple[int, ...], int] = {}
+    for roll in rolls(dice):
+        for keep in keeps(roll):
+            row_of.setdefault(keep, len(row_of))
+    chances = np.zeros((len(row_of), len(index)))
+    for keep, row in row_of.items():
+        for roll, probability in throw_results(keep, dice):
+            chances[row, index[roll]] = probability
+    return chances, [np.array([row_of[keep] for keep in keeps(roll)]) for roll in rolls(dice)]
 
 
 class BruteForce:
@@ -105,14 +123,12 @@ class BruteForce:
     def best_keeps(
         self, after: dict[tuple[int, ...], float], dice: int = 5
     ) -> dict[tuple[int, ...], float]:
-        values: dict[tuple[int, ...], float] = {}
-        best = {}
-        for roll in rolls(dice):
-            for keep in keeps(roll):
-                if keep not in values:
-                    values[keep] = self.keep_value(keep, after, dice)
-            best[roll] = max(values[keep] for keep in keeps(roll))
-        return best
+        chances, rows = keep_chances(dice)
+        values = chances @ np.array([after[roll] for roll in rolls(dice)])
+        return {
+            roll: float(values[keep_rows].max())
+            for roll, keep_rows in zip(rolls(dice), rows, strict=True)
+        }
 
     @staticmethod
     def keep_value(
