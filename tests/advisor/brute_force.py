@@ -46,9 +46,9 @@ def throw_results(keep: tuple[int, ...], dice: int) -> list[tuple[tuple[int, ...
 
 
 @cache
-def keep_chances(dice: int) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Every keep's chances over ``rolls(dice)``, a row each, and the rows of each roll's
-    keeps: a throw's keeps are one product (keep_value's sums)."""
+def keep_chances(dice: int) -> tuple[np.ndarray, dict[tuple[int, ...], int]]:
+    """Every keep's chances over ``rolls(dice)``, a row each, and each keep's row: a throw's
+    keeps are one product (keep_value's sums)."""
     index = {roll: column for column, roll in enumerate(rolls(dice))}
     row_of: dict[tuple[int, ...], int] = {}
     for roll in rolls(dice):
@@ -58,7 +58,13 @@ def keep_chances(dice: int) -> tuple[np.ndarray, list[np.ndarray]]:
     for keep, row in row_of.items():
         for roll, probability in throw_results(keep, dice):
             chances[row, index[roll]] = probability
-    return chances, [np.array([row_of[keep] for keep in keeps(roll)]) for roll in rolls(dice)]
+    return chances, row_of
+
+
+@cache
+def _roll_keep_rows(dice: int) -> list[np.ndarray]:
+    _, row_of = keep_chances(dice)
+    return [np.array([row_of[keep] for keep in keeps(roll)]) for roll in rolls(dice)]
 
 
 class BruteForce:
@@ -123,11 +129,11 @@ class BruteForce:
     def best_keeps(
         self, after: dict[tuple[int, ...], float], dice: int = 5
     ) -> dict[tuple[int, ...], float]:
-        chances, rows = keep_chances(dice)
+        chances, _ = keep_chances(dice)
         values = chances @ np.array([after[roll] for roll in rolls(dice)])
         return {
             roll: float(values[keep_rows].max())
-            for roll, keep_rows in zip(rolls(dice), rows, strict=True)
+            for roll, keep_rows in zip(rolls(dice), _roll_keep_rows(dice), strict=True)
         }
 
     @staticmethod

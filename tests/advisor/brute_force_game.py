@@ -15,13 +15,13 @@ game, its player first: ``GameState.winner``).
 
 from collections import Counter
 from functools import cache
-from itertools import combinations, combinations_with_replacement, product
+from itertools import combinations, product
 
 import numpy as np
 
 from scorekeeper.rules import Entry, GameState
+from tests.advisor.brute_force import ROLLS, keep_chances
 
-ROLLS = list(combinations_with_replacement(range(1, 7), 5))
 # Worths this close are equal but for rounding (sums of the same chances in other orders).
 ROUNDING = 1e-12
 WIN, TIE, SHARE, POINTS = range(4)
@@ -50,23 +50,15 @@ def _keeps(roll: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     )
 
 
-_ALL_KEEPS = sorted({keep for roll in ROLLS for keep in _keeps(roll)})
-
-
 @cache
 def _result_arrays(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
     results = _results(keep)
     return tuple(roll for roll, _ in results), np.array([chance for _, chance in results])
 
 
-_ROLL_INDEX = {roll: index for index, roll in enumerate(ROLLS)}
-# Row k: the chance of each of ``ROLLS`` after keeping ``_ALL_KEEPS[k]`` and throwing the rest.
-_KEEP_CHANCES = np.zeros((len(_ALL_KEEPS), len(ROLLS)))
-for _row, _keep in enumerate(_ALL_KEEPS):
-    _rolls, _chances = _result_arrays(_keep)
-    _KEEP_CHANCES[_row, [_ROLL_INDEX[roll] for roll in _rolls]] = _chances
-# The rows of each roll's keeps, in _keeps' order (larger keeps first).
-_KEEP_ROW = {keep: row for row, keep in enumerate(_ALL_KEEPS)}
+# Every keep's chances over ROLLS, a row each, as the solitaire brute force has them; and the
+# rows of each roll's keeps, in _keeps' order (larger keeps first).
+_KEEP_CHANCES, _KEEP_ROW = keep_chances(5)
 _ROLL_KEEPS = [np.array([_KEEP_ROW[keep] for keep in _keeps(roll)]) for roll in ROLLS]
 
 

@@ -1,5 +1,6 @@
 """Sheets for the advisor tests, built straight from the points written in them."""
 
+import random
 from types import MappingProxyType
 
 from scorekeeper.rules import Column, Entry, GameState, Rules, Score, Sheet
@@ -69,4 +70,16 @@ def seated_end_game(
     state = game(rules, sheets)
     active = state.sheets[state.active_player].columns[rules.columns[0]]
     assert len(rules.boxes) - len(active.cells) == most
+    return state
+
+
+def random_two_player_game(rules: Rules, chooser: random.Random, fewest_rounds: int) -> GameState:
+    """Mag and Alix's game of one free column played at random, each turn any box the engine
+    allows for random dice, until as many rounds as a draw between ``fewest_rounds`` and two
+    short of the end (drawn again after each entry)."""
+    state = game(rules, {"Mag": {}, "Alix": {}})
+    while len(state.entries) < 2 * chooser.randint(fewest_rounds, len(rules.boxes) - 2):
+        dice = tuple(chooser.randint(1, 6) for _ in range(5))
+        box = chooser.choice(sorted(box for _, box in state.preview(dice)))
+        state = state.play(Entry(state.active_player, "free", box, dice))
     return state

@@ -23,7 +23,7 @@ from scorekeeper.advisor.spreads import build_spreads
 from scorekeeper.advisor.turn import FIVE_DICE, ROLLS
 from scorekeeper.advisor.winning import _law
 from scorekeeper.rules import Entry, Rules
-from tests.advisor.helpers import END_GAME_FILLED, game
+from tests.advisor.helpers import END_GAME_FILLED, random_two_player_game
 
 KEEPS = Keeps.of(5)
 THROWS = {
@@ -120,11 +120,7 @@ def test_each_box_gives_what_the_rules_engine_writes(rules):
     chooser = random.Random(11)
     table = np.zeros(sheet_index(rules).size)
     for _ in range(6):
-        state = game(rules, {"Mag": {}, "Alix": {}})
-        while len(state.entries) < 2 * chooser.randint(2, len(rules.boxes) - 2):
-            dice = tuple(chooser.randint(1, 6) for _ in range(5))
-            box = chooser.choice(sorted(box for _, box in state.preview(dice)))
-            state = state.play(Entry(state.active_player, "free", box, dice))
+        state = random_two_player_game(rules, chooser, fewest_rounds=2)
         seat = seats(state)[state.active_player]
         model = SheetModel(rules, table, seat.floors)
         outcomes = model.outcomes(*(np.array([part]) for part in seat.state))

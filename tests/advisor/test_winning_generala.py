@@ -17,7 +17,7 @@ from scorekeeper.advisor.turn import ROLLS
 from scorekeeper.advisor.winning import WinChances
 from scorekeeper.rules import Entry, RuleError, Rules
 from tests.advisor.brute_force_game import POINTS, SHARE, TIE, WIN, GameBruteForce
-from tests.advisor.helpers import game, seated_end_game
+from tests.advisor.helpers import game, random_two_player_game, seated_end_game
 
 # The brute force and the end game do the same sums in another order.
 EXACT = 1e-9
@@ -341,11 +341,7 @@ def test_each_box_of_either_throw_gives_what_the_rules_engine_writes(options):
     table = np.zeros(sheet_index(rules).size)
     rolls = len(ROLLS)
     for _ in range(5):
-        state = game(rules, {"Mag": {}, "Alix": {}})
-        while len(state.entries) < 2 * chooser.randint(1, len(rules.boxes) - 2):
-            dice = tuple(chooser.randint(1, 6) for _ in range(5))
-            box = chooser.choice(sorted(box for _, box in state.preview(dice)))
-            state = state.play(Entry(state.active_player, "free", box, dice))
+        state = random_two_player_game(rules, chooser, fewest_rounds=1)
         player = state.active_player
         seat = seats(state)[player]
         outcomes = SheetModel(rules, table, seat.floors).outcomes(
