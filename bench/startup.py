@@ -161,6 +161,14 @@ def main() -> None:
         f"bare Flask + waitress {start_bare * 1000:.0f} ms: {start_ours / start_bare:.2f}x "
         f"(goal <= 3x)"
     )
+    # The worst case beside the usual one: the slowest run of each.
+    slowest = [max(ours_help), max(bare_help), max(r[0] for r in ours), max(r[0] for r in bare)]
+    print(
+        f"  slowest of the {args.runs} runs: --help {slowest[0] * 1000:.0f} against "
+        f"{slowest[1] * 1000:.0f} ms ({slowest[0] / slowest[1]:.2f}x), start to the first 200 "
+        f"{slowest[2] * 1000:.0f} against {slowest[3] * 1000:.0f} ms "
+        f"({slowest[2] / slowest[3]:.2f}x)"
+    )
     print(
         f"  idle RSS after {args.pages} pages of {', '.join(pages)}: scorekeeper "
         f"{rss_ours:.1f} MiB, bare Flask + waitress {rss_bare:.1f} MiB: "
