@@ -20,6 +20,7 @@ tablets need (fairness.FairQueue).
 from __future__ import annotations
 
 import contextlib
+import gc
 import multiprocessing
 import os
 import select
@@ -266,6 +267,11 @@ def _context(from_fork_server: bool) -> multiprocessing.context.BaseContext:
 
 
 def _start_worker(server_pid: int) -> None:
+    # What a worker starts with (from the fork server: WeasyPrint and the modules preloaded)
+    # lives as long as the worker. Frozen, out of the collector's way, it is not walked by
+    # the first job's collections (40 ms of a first print), and its pages, never written,
+    # stay shared with the fork server (a worker's private memory 47 -> 33 MiB).
+    gc.freeze()
     lower_priority()
     end_with(server_pid)
 

@@ -1,12 +1,15 @@
 """The one pool of worker processes (scorekeeper/workers.py), as the Conseil's builds use it:
 turns that hold their place for several jobs, in the order they were asked, each job in a
-fresh niced worker; a job that exits is a failure, not an exit of the server's thread; and
-stopped with the server, the jobs under way end at once and no other starts."""
+fresh niced worker that starts with what it inherits frozen; a job that exits is a failure,
+not an exit of the server's thread; and stopped with the server, the jobs under way end at
+once and no other starts."""
 
+import gc
 import os
 import sys
 import threading
 import time
+import weakref
 
 import pytest
 
@@ -57,6 +60,26 @@ def test_a_turn_holds_its_place_for_its_jobs_and_turns_go_in_the_order_asked(poo
     with pool.turn(second):
         pass
     assert pool.in_flight == 0
+
+
+def test_a_worker_starts_with_what_it_inherits_frozen(pool):
+    # Its first job's collections then skip the modules it started with (the fork server's
+    # WeasyPrint) and leave their pages shared; a job's own garbage is still collected.
+    frozen, collected = pool.run("A", _frozen_and_collected)
+    assert frozen > 0 and collected
+
+
+class _Node:
+    pass
+
+
+def _frozen_and_collected() -> tuple[int, bool]:
+    node = _Node()
+    node.itself = node  # a cycle: only the collector frees it
+    freed = weakref.ref(node)
+    del node
+    gc.collect()
+    return gc.get_freeze_count(), freed() is None
 
 
 def test_a_job_that_exits_fails_without_ending_the_thread_that_waits(pool):
