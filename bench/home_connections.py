@@ -10,7 +10,9 @@ with nothing else open (idle) and while `--idle` connections are held that send 
 `--slow` more that send their request's headers one byte every 2 s, as a stranger on the
 network would, in rounds of each (the machine's noise falls on both). Prints p50 and p95 of
 each beside idle, their ratio (goal <= 2x), the samples that got no answer within 5 s, and
-the server's memory per held connection.
+the server's memory: what each held connection costs (measured once they are all accepted,
+before the new tablet plays among them), and apart what the new tablet's first round adds
+(a game of its own and its turns, which a connection held does not cost).
 """
 
 from __future__ import annotations
@@ -133,7 +135,7 @@ def run(idle: int, slow: int, samples: int, rounds: int) -> str:
         workdir = Path(folder)
         with Server.scorekeeper(workdir / "instance", workdir / "serve.log") as server:
             address = ("127.0.0.1", server.port)
-            resting = holding = accepting = 0.0
+            resting = connected = holding = accepting = 0.0
             quiet, held = Tablet(address), Tablet(address)
             played = 0
             for _ in range(rounds):
@@ -142,6 +144,7 @@ def run(idle: int, slow: int, samples: int, rounds: int) -> str:
                 resting = resting or rss_mib(server.process.pid)
                 with HeldConnections(address, idle, slow, DRIP_SECONDS):
                     accepting = max(accepting, accepted(server.process.pid, idle + slow))
+                    connected = connected or rss_mib(server.process.pid)
                     held.run(samples // rounds)
                     holding = holding or rss_mib(server.process.pid)
                 if held.failures >= FAILURES_IN_A_ROW and not held.turns:
@@ -158,8 +161,10 @@ def run(idle: int, slow: int, samples: int, rounds: int) -> str:
         f"{' (or gave up waiting)' if accepting >= ACCEPT_SECONDS else ''}",
         f"    samples without an answer: {held.failures} of"
         f" {held.failures + len(held.turns)} while held, {quiet.failures} idle",
-        f"    server memory: {resting:.1f} MiB, {holding:.1f} MiB holding them"
-        f" ({(holding - resting) * 1024 / (idle + slow):.1f} KiB a connection)",
+        f"    server memory: {resting:.1f} MiB, {connected:.1f} MiB once they are accepted"
+        f" ({(connected - resting) * 1024 / (idle + slow):.2f} KiB a connection),"
+        f" {holding:.1f} MiB after the new tablet's first round among them"
+        f" ({(holding - connected) * 1024:.0f} KiB more: its game and turns)",
     ]
     if "connection limit" in log:
         lines.append(
