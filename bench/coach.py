@@ -27,7 +27,7 @@ from pathlib import Path
 
 from bench.finish import run as finishing_turns
 from scorekeeper.app import STORE_EXTENSION, create_app
-from scorekeeper.coach import coach_workers, review_games
+from scorekeeper.coach import review_games
 from scorekeeper.rules import Rules
 from scorekeeper.store import HOME_HOUSEHOLD
 from scorekeeper.store.documents import check_files
@@ -92,7 +92,7 @@ def sweep_cost(tables: Path, games: int) -> str:
         coach.sweep_household(household=HOME_HOUSEHOLD)
         assert coach.wait_idle(3600), "the coach did not finish"
         wall, server = time.perf_counter() - wall, cpu() - start
-        coach_workers().shutdown()
+        coach.workers.shutdown()
         store.dispose()
     return (
         f"{games} games counted in {wall:.1f} s; the server process's CPU "

@@ -7,11 +7,12 @@ of the best box's expected final total minus the chosen box's, from the advisor'
 counted only where the Conseil is exact, or exact for the turn and says what it estimates
 (``counted_by_the_coach``). It is never computed in a request: the turn that finishes a game
 hands it to the coach (``game_finished``), whose thread reads the game and has a worker
-process (scorekeeper/workers.py, at a lower priority than the request threads) replay and
-review it, then writes each seat's figure (store/coach.py). A game whose tables are not
-built yet waits: when a build saves them (advisor/builds.py, ``Strategies.when_built``), the
-coach looks again at every household's games (``sweep_all``), as it does once after a start,
-for the games finished before it existed, and after an import (``sweep_household``).
+process (scorekeeper/workers.py, at a lower priority than the request threads; the pool
+of the Conseil's builds, in turn with them) replay and review it, then writes each seat's
+figure (store/coach.py). A game whose tables are not built yet waits: when a build saves
+them (advisor/builds.py, ``Strategies.when_built``), the coach looks again at every
+household's games (``sweep_all``), as it does once after a start, for the games finished
+before it existed, and after an import (``sweep_household``).
 
 One thread a server process, started by the first thing asked and asleep whenever nothing
 is: an idle server runs nothing, and the request that finishes a game only wakes it. A game
@@ -39,15 +40,12 @@ from scorekeeper.store.games import load_game
 from scorekeeper.store.halloffame import list_rule_sets
 from scorekeeper.store.households import household_ids
 from scorekeeper.store.records import FINISHED, GameRecord
-from scorekeeper.workers import Busy, WorkerFailed, Workers, WorkerSettings, shared_workers
+from scorekeeper.workers import WorkerFailed, Workers
 
 logger = logging.getLogger(__name__)
 
 # Games a worker reviews in one job: a few seconds of a core, the tables loaded once.
 BATCH = 50
-# One worker, a fresh process for each job (numpy and the tables' indexes leave with it);
-# the coach's thread hands it one job at a time, so that a queue of one is room enough.
-COACH_WORKERS = WorkerSettings(workers=1, queue=1, jobs_per_worker=1, timeout_seconds=600)
 # Held for its life by the one process of a server (gunicorn runs several) that looks at
 # every household's games after a start.
 START_LOCK_FILE = "coach-start.lock"
@@ -80,29 +78,17 @@ def review_games(instance_path: str, games: Sequence[GameRecord]) -> list[list[S
     return figures
 
 
-class CoachWorkers(Workers):
-    """The worker that reviews finished games for the coach."""
-
-    def review(
-        self, instance_path: str, games: Sequence[GameRecord], *, household: int
-    ) -> list[list[SeatFigure] | None]:
-        return self.run(household, review_games, instance_path, list(games))
-
-
-def coach_workers() -> CoachWorkers:
-    """The process's coach worker."""
-    return shared_workers(CoachWorkers, COACH_WORKERS)
-
-
 class Coach:
     """The coach of one server process: what is asked of it is done by its own thread, one
-    step at a time, the games just finished first."""
+    step at a time, the games just finished first, its reviews run by ``workers``: the
+    Conseil's build pool (advisor/builds.py), so that a review and a build never run at once
+    and a family's two cores keep one for the tablets."""
 
     def __init__(
         self,
         store: Store,
         instance_path: str,
-        workers: Callable[[], CoachWorkers] = coach_workers,
+        workers: Workers,
     ) -> None:
         self.store = store
         self.instance_path = instance_path
@@ -222,9 +208,9 @@ class Coach:
 
     def _count(self, records: list[GameRecord], *, household: int) -> None:
         try:
-            figures = self.workers().review(self.instance_path, records, household=household)
-        except (Busy, WorkerFailed):
-            logger.warning("the coach's worker was busy or failed: counted at the next start")
+            figures = self.workers.run(household, review_games, self.instance_path, records)
+        except WorkerFailed:
+            logger.warning("the coach's worker failed or stopped: counted at the next start")
             return
         for record, seats in zip(records, figures, strict=True):
             if seats is not None:

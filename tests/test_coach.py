@@ -1,13 +1,15 @@
 """The coach (scorekeeper/coach.py): each finished game's points left to the Conseil, counted
 in the background and equal to what the review's own numbers add up to, on real games; a rule
 set whose tables are missing counted once a build saves them; the Conseil's estimates (Triple)
-never counted; the games of before counted after a start, by one process of the server. The
+never counted; a review waiting for the build under way (one pool: never both at once); the
+games of before counted after a start, by one process of the server. The
 turn that finishes a game, the pages and other households: tests/web/test_coach.py."""
 
 import functools
 import random
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
@@ -23,7 +25,7 @@ from testing.samples import random_document
 from tests.fixtures.finished_games import finished_game_document
 from tests.fixtures.make_games_0001 import FIXTURE
 from tests.support.apps import app_on
-from tests.support.build_workers import tables_put_in_place
+from tests.support.build_workers import RELEASE, held_half_way, tables_put_in_place
 from tests.support.coach import assert_same, copy_tables, recomputed, stored_figures
 from tests.support.games import duo_document, import_documents, solo_document
 from tests.support.threads import WAIT_SECONDS
@@ -93,7 +95,11 @@ def test_games_finished_before_the_coach_are_counted_after_a_start(tmp_path, sha
 
 def test_a_second_process_of_the_server_leaves_the_start_s_sweep_to_the_first(coached, monkeypatch):
     first = coached.extensions[COACH_EXTENSION]
-    second = Coach(coached.extensions[STORE_EXTENSION], coached.instance_path)
+    second = Coach(
+        coached.extensions[STORE_EXTENSION],
+        coached.instance_path,
+        coached.extensions[ADVISOR_EXTENSION].workers,
+    )
     asked = []
     monkeypatch.setattr(first, "sweep_all", lambda: asked.append("first"))
     monkeypatch.setattr(second, "sweep_all", lambda: asked.append("second"))
@@ -126,13 +132,39 @@ def test_a_game_whose_table_is_missing_is_counted_once_a_build_saves_it(coached,
     assert_same(stored_figures(store)[game_id], recomputed(app, game_id, household=HOME_HOUSEHOLD))
 
 
+def test_a_review_waits_for_the_build_under_way(coached, shared_tables):
+    # One pool for the builds and the reviews: on a family's two cores, never both at once.
+    app = coached
+    store = app.extensions[STORE_EXTENSION]
+    copy_tables(shared_tables, app.instance_path)
+    strategies = app.extensions[ADVISOR_EXTENSION]
+    strategies.worker = held_half_way
+    building = Rules.from_dict({"preset": "yatzy"})  # no table in the folder
+    assert strategies.build(building, household=HOME_HOUSEHOLD, with_chances=False)
+    deadline = time.monotonic() + WAIT_SECONDS
+    while strategies.progress(building) != 0.5:
+        assert time.monotonic() < deadline, "the build did not start"
+        time.sleep(0.05)
+    (game_id,) = import_documents(store, duo_document("Mag", "Alix"))
+
+    app.extensions[COACH_EXTENSION].game_finished(game_id, household=HOME_HOUSEHOLD)
+
+    while strategies.workers.queue.waiting == 0:
+        assert time.monotonic() < deadline, "the review did not queue behind the build"
+        time.sleep(0.05)
+    assert stored_figures(store) == {}
+    (Path(app.instance_path) / RELEASE).write_text(str(cache_path(Rules(), shared_tables)))
+    assert app.extensions[COACH_EXTENSION].wait_idle(WAIT_SECONDS)
+    assert_same(stored_figures(store)[game_id], recomputed(app, game_id, household=HOME_HOUSEHOLD))
+
+
 class FailingOnce:
-    """A coach's worker whose first job fails, and whose others count every player 1 point."""
+    """A coach's workers whose first job fails, and whose others count every player 1 point."""
 
     def __init__(self) -> None:
         self.jobs = 0
 
-    def review(self, instance_path, games, *, household):
+    def run(self, household, job, instance_path, games):
         self.jobs += 1
         if self.jobs == 1:
             raise RuntimeError("the first job failed")
@@ -150,7 +182,7 @@ def test_a_batch_that_fails_leaves_the_rest_of_the_walk_to_go_on(coached, monkey
         solo_document("Alix", finished_at="2026-01-02T20:00:00+00:00"),
     )
     worker = FailingOnce()
-    coach = Coach(store, coached.instance_path, lambda: worker)
+    coach = Coach(store, coached.instance_path, worker)
 
     coach.sweep_household(household=HOME_HOUSEHOLD)
 

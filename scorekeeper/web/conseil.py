@@ -37,7 +37,7 @@ def keep_strategies(app: Flask) -> None:
     the games a build makes countable as soon as it is done."""
     tables = app.extensions[ADVISOR_EXTENSION] = Strategies(app.instance_path)
     coach = app.extensions[COACH_EXTENSION] = Coach(
-        app.extensions[STORE_EXTENSION], app.instance_path
+        app.extensions[STORE_EXTENSION], app.instance_path, tables.workers
     )
     if app.config["COACH_AFTER_GAMES"]:
         tables.when_built(lambda _rules: coach.sweep_all())

@@ -51,7 +51,7 @@ def store(app):
 
 
 class HeldWorkers:
-    """The coach's worker as the test holds it: its review waits for ``release``, in the
+    """The coach's workers as the test holds them: a review waits for ``release``, in the
     thread that asked for it (named in ``threads``)."""
 
     def __init__(self) -> None:
@@ -59,11 +59,12 @@ class HeldWorkers:
         self.release = threading.Event()
         self.threads: list[str] = []
 
-    def review(self, instance_path, games, *, household):
+    def run(self, household, job, *args):
+        assert job is review_games
         self.threads.append(threading.current_thread().name)
         self.started.set()
         assert self.release.wait(WAIT_SECONDS)
-        return review_games(instance_path, games)
+        return job(*args)
 
 
 def points_left_shown(html: str) -> list[float]:
@@ -77,7 +78,7 @@ def test_the_last_turn_answers_first_and_the_coach_counts_the_game_after_it(
 ):
     copy_tables(shared_tables, app.instance_path)
     held = HeldWorkers()
-    coach = app.extensions[COACH_EXTENSION] = Coach(store, app.instance_path, lambda: held)
+    coach = app.extensions[COACH_EXTENSION] = Coach(store, app.instance_path, held)
     game_id = table.new_game(["Mag", "Alix"])
 
     for seq, entry in enumerate(duo_document("Mag", "Alix")["entries"]):
