@@ -362,6 +362,8 @@ class GameState:
         """What the dice earn beside the box's points (docs/rules.md §3, §12): +100 for a Yams
         once the Yams box holds 50, wherever it goes; in Kniffel, +50 for a Yams written in
         its face's upper box once the Yams box holds anything."""
+        if not (self.rules.has_yams_bonus or self.rules.has_kniffel_bonus):
+            return 0  # Yatzy's, Generala's: no dice counted (the Conseil scores every cell)
         face = yams_face(dice)
         yams_box = column.cells.get("yams")
         if face is None or yams_box is None:
