@@ -13,14 +13,12 @@ scores an entry of ``throw`` 1 (the servida's points; a Generala servida that wi
 game, its player first: ``GameState.winner``).
 """
 
-from collections import Counter
 from functools import cache
-from itertools import combinations, product
 
 import numpy as np
 
 from scorekeeper.rules import Entry, GameState
-from tests.advisor.brute_force import ROLLS, keep_chances
+from tests.advisor.brute_force import ROLLS, keep_chances, keeps, throw_results
 
 # Worths this close are equal but for rounding (sums of the same chances in other orders).
 ROUNDING = 1e-12
@@ -28,31 +26,14 @@ WIN, TIE, SHARE, POINTS = range(4)
 
 
 @cache
-def _throws(count: int) -> tuple[tuple[tuple[int, ...], float], ...]:
-    outcomes = Counter(tuple(sorted(throw)) for throw in product(range(1, 7), repeat=count))
-    return tuple((outcome, times / 6**count) for outcome, times in outcomes.items())
-
-
-@cache
-def _results(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], float], ...]:
-    return tuple(
-        (tuple(sorted(keep + outcome)), chance) for outcome, chance in _throws(5 - len(keep))
-    )
-
-
-@cache
 def _keeps(roll: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     # Larger keeps first: on equal worth, the one that throws fewer dice.
-    return tuple(
-        sorted(
-            {keep for size in range(6) for keep in combinations(roll, size)}, key=len, reverse=True
-        )
-    )
+    return tuple(sorted(keeps(roll), key=len, reverse=True))
 
 
 @cache
 def _result_arrays(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
-    results = _results(keep)
+    results = throw_results(keep, 5)
     return tuple(roll for roll, _ in results), np.array([chance for _, chance in results])
 
 
@@ -76,7 +57,7 @@ class GameBruteForce:
                 self._memo[key] = self._final(state)
             else:
                 first = self.throw_values(state, 1)
-                self._memo[key] = sum(chance * first[roll] for roll, chance in _results(()))
+                self._memo[key] = sum(chance * first[roll] for roll, chance in throw_results((), 5))
         return self._memo[key]
 
     def box_values(
